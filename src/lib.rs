@@ -1,0 +1,9 @@
+//! gatehouse: one terminal console that approves or denies the tool calls of AI coding agents.
+//!
+//! # Layout
+//!
+//! `core` is the barrier core: modes, calls, the static shell analyser, rules, routes, the
+//! pending table of dialogs with its first-answer-wins race, and the audit log. It knows nothing
+//! of terminals, sockets or HTTP, so the policy can be read and tested alone.
+
+pub mod core;
