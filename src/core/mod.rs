@@ -1,3 +1,15 @@
-//! The barrier core: the policy, the pending table and the race. No terminal, socket or HTTP.
+//! The barrier core: the policy, the pending table and the race. It imports nothing of
+//! terminals, sockets or HTTP, so it can be read and tested alone.
 
+pub mod audit;
+pub mod barrier;
+pub mod call;
+pub mod classifier;
+pub mod classify;
+pub mod decision;
+pub mod event;
+pub mod mode;
+pub mod prompter;
+pub mod route;
+pub mod rules;
 pub mod shell;

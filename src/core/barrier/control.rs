@@ -1,0 +1,194 @@
+//! What acts on open dialogs from outside a submit: the human's answers and claims, mode
+//! changes, and the classifier race.
+
+use super::*;
+
+impl Shared {
+    /// Starts the classifier on dialog `id`, if there is a classifier and nobody claimed it.
+    pub(super) fn start_race(self: &Arc<Self>, state: &mut State, id: CallId) {
+        let Some(classifier) = self.classifier.clone() else {
+            return;
+        };
+        let Some(pending) = state.pending.get_mut(&id) else {
+            return;
+        };
+        if pending.claimed || pending.race.is_some() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let call = pending.dialog.call.clone();
+        let shared = self.clone();
+        self.emit(Event::Classifier {
+            id,
+            state: ClassifierState::Asking,
+        });
+        let task = runtime.spawn(async move {
+            let result = classifier.classify(call).await;
+            shared.on_verdict(id, result.map_err(|e| e.0));
+        });
+        pending.race = Some(task.abort_handle());
+    }
+
+    /// A verdict arrived. Only `read-only` on an unclaimed dialog still routed `race` resolves;
+    /// anything else annotates a dialog that is still open, and a late verdict is dropped.
+    pub(super) fn on_verdict(&self, id: CallId, result: Result<Verdict, String>) {
+        let racing = |p: &Pending| !p.claimed && p.route == Route::Race;
+        if result == Ok(Verdict::ReadOnly) {
+            let decision = Decision::allow();
+            self.resolve(id, racing, decision, Decider::Classifier);
+            return;
+        }
+        let mut state = self.lock();
+        let Some(pending) = state.pending.get_mut(&id) else {
+            return;
+        };
+        if !racing(pending) {
+            return;
+        }
+        pending.race = None;
+        let state = match result {
+            Ok(verdict) => ClassifierState::Advised(verdict),
+            Err(message) => ClassifierState::Failed(message),
+        };
+        self.emit(Event::Classifier { id, state });
+    }
+
+    /// The human's answer to dialog `id`. An "allow always" is remembered for the call's agent
+    /// session first, and then settles any other open dialog of that session it now covers.
+    pub(in crate::core) fn answer(self: &Arc<Self>, id: CallId, answer: HumanAnswer) -> bool {
+        let (decision, remember) = match answer {
+            HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
+            HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
+            HumanAnswer::Deny { reason } => {
+                let reason = if reason.trim().is_empty() {
+                    "denied by user".to_string()
+                } else {
+                    reason
+                };
+                (Decision::deny(reason), None)
+            }
+        };
+        let Some(allow) = remember else {
+            return self.resolve(id, |_| true, decision, Decider::Human);
+        };
+        let session = {
+            let mut state = self.lock();
+            let Some(pending) = state.pending.get(&id) else {
+                return false;
+            };
+            let call = pending.dialog.call.clone();
+            state.allows.add(&call.agent, &call.session, allow);
+            call
+        };
+        let won = self.resolve(id, |_| true, decision, Decider::Human);
+        if won {
+            self.settle_newly_allowed(&session);
+        }
+        won
+    }
+
+    /// Re-assesses the open dialogs of `like`'s agent session against its session allows and
+    /// settles those the current mode now allows.
+    pub(super) fn settle_newly_allowed(&self, like: &Call) {
+        let (mode, allows, open) = {
+            let state = self.lock();
+            let open = state
+                .pending
+                .values()
+                .filter(|p| {
+                    p.dialog.call.agent == like.agent && p.dialog.call.session == like.session
+                })
+                .map(|p| (p.dialog.id, p.dialog.call.clone()))
+                .collect::<Vec<_>>();
+            (
+                state.mode,
+                state.allows.of(&like.agent, &like.session).to_vec(),
+                open,
+            )
+        };
+        for (id, call) in open {
+            let fresh = assess(&call, &self.rules, &allows);
+            if fresh.row == Row::Listed && route(mode, Row::Listed) == Route::Allow {
+                self.resolve(id, |_| true, Decision::allow(), Decider::SessionAllow);
+            }
+        }
+    }
+
+    /// Marks dialog `id` as the human's: the classifier's answer will be dropped, and its
+    /// request is cancelled.
+    pub(in crate::core) fn claim(&self, id: CallId) -> bool {
+        let mut state = self.lock();
+        let Some(pending) = state.pending.get_mut(&id) else {
+            return false;
+        };
+        pending.claimed = true;
+        if let Some(race) = pending.race.take() {
+            race.abort();
+        }
+        true
+    }
+
+    /// Changes the live mode and re-routes every open dialog: those the new mode allows are
+    /// allowed (decider `mode`), those that now race start their classifier, and those that no
+    /// longer race stop it. Returns how many dialogs the change settled.
+    pub(in crate::core) fn set_mode(self: &Arc<Self>, mode: Mode) -> usize {
+        let mut settle = Vec::new();
+        {
+            let mut state = self.lock();
+            state.mode = mode;
+            let mut races = Vec::new();
+            for (&id, pending) in state.pending.iter_mut() {
+                let new = route(mode, pending.dialog.assessment.row);
+                if new == pending.route {
+                    continue;
+                }
+                match new {
+                    Route::Allow | Route::Reject => {
+                        settle.push((id, new));
+                        continue;
+                    }
+                    Route::Ask => {
+                        if let Some(race) = pending.race.take() {
+                            race.abort();
+                        }
+                    }
+                    Route::Race => races.push(id),
+                }
+                pending.route = new;
+                self.emit(Event::Rerouted { id, route: new });
+            }
+            for id in races {
+                self.start_race(&mut state, id);
+            }
+        }
+        let settled = settle
+            .into_iter()
+            .filter(|&(id, new)| {
+                let decision = match new {
+                    Route::Allow => Decision::allow(),
+                    _ => Decision::deny(format!("gatehouse: refused by the {} mode", mode.name())),
+                };
+                self.resolve(id, |_| true, decision, Decider::Mode)
+            })
+            .count();
+        self.emit(Event::ModeChanged {
+            mode,
+            resolved: settled,
+        });
+        settled
+    }
+
+    pub(in crate::core) fn open_dialogs(&self) -> Vec<Arc<Dialog>> {
+        self.lock()
+            .pending
+            .values()
+            .map(|p| p.dialog.clone())
+            .collect()
+    }
+
+    pub(in crate::core) fn mode(&self) -> Mode {
+        self.lock().mode
+    }
+}

@@ -1,0 +1,180 @@
+//! The pending table's bookkeeping: settling, withdrawing and auditing calls.
+
+use super::*;
+
+impl Shared {
+    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(super) fn emit(&self, event: Event) {
+        // Nobody listening (no console) is fine: the barrier still decides.
+        let _ = self.events.send(event);
+    }
+
+    pub(super) fn fallback_decision(&self, fallback: Fallback, what: &str) -> Decision {
+        let reason = format!("gatehouse {what} before anyone answered");
+        match fallback {
+            Fallback::Deny => Decision::deny(reason),
+            Fallback::Defer => Decision::defer(reason),
+        }
+    }
+
+    pub(super) fn timeout_decision(&self) -> Decision {
+        let secs = self.ask_timeout.as_secs();
+        let reason = format!(
+            "gatehouse: no one answered within {secs} s, so the call timed out unanswered (ask_timeout)"
+        );
+        match self.on_timeout {
+            Fallback::Deny => Decision::deny(reason),
+            Fallback::Defer => Decision::defer(reason),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn settle_without_dialog(
+        &self,
+        id: CallId,
+        call: Arc<Call>,
+        assessment: &Assessment,
+        mode: Mode,
+        route: Route,
+        decision: Decision,
+        decider: Decider,
+        started: Instant,
+    ) -> Answer {
+        let mut outcome = Outcome {
+            id,
+            call,
+            class: assessment.class,
+            route,
+            mode,
+            decision,
+            decider,
+            latency: started.elapsed(),
+        };
+        self.audit(&mut outcome);
+        let answer = Answer {
+            id,
+            decision: outcome.decision.clone(),
+            decider,
+            class: outcome.class,
+            route,
+        };
+        self.emit(Event::Passed(Arc::new(outcome)));
+        answer
+    }
+
+    /// Resolves the open dialog `id` if it is still pending and `only_if` holds for it, all
+    /// under one lock. Returns whether this answer won.
+    pub(super) fn resolve(
+        &self,
+        id: CallId,
+        only_if: impl FnOnce(&Pending) -> bool,
+        decision: Decision,
+        decider: Decider,
+    ) -> bool {
+        let Some((pending, mode)) = self.take(id, only_if) else {
+            return false;
+        };
+        if let Some(race) = &pending.race {
+            race.abort();
+        }
+        let mut outcome = Outcome {
+            id,
+            call: pending.dialog.call.clone(),
+            class: pending.dialog.assessment.class,
+            route: pending.route,
+            mode,
+            decision,
+            decider,
+            latency: pending.started.elapsed(),
+        };
+        self.audit(&mut outcome);
+        let _ = pending.reply.send(Answer {
+            id,
+            decision: outcome.decision.clone(),
+            decider,
+            class: outcome.class,
+            route: outcome.route,
+        });
+        self.emit(Event::Resolved(Arc::new(outcome)));
+        true
+    }
+
+    pub(super) fn take(
+        &self,
+        id: CallId,
+        only_if: impl FnOnce(&Pending) -> bool,
+    ) -> Option<(Pending, Mode)> {
+        let mut state = self.lock();
+        if !only_if(state.pending.get(&id)?) {
+            return None;
+        }
+        let mode = state.mode;
+        state.pending.remove(&id).map(|p| (p, mode))
+    }
+
+    pub(super) fn withdraw(&self, id: CallId) {
+        let Some((pending, mode)) = self.take(id, |_| true) else {
+            return;
+        };
+        if let Some(race) = &pending.race {
+            race.abort();
+        }
+        let call = &pending.dialog.call;
+        let record = Record {
+            time: audit::now_rfc3339(),
+            id: id.0,
+            agent: call.agent.to_string(),
+            session: &call.session,
+            tool: &call.tool,
+            subject: audit::shorten(&call.subject(), audit::SUBJECT_CHARS),
+            mode: mode.name(),
+            class: pending.dialog.assessment.class.name(),
+            route: pending.route.name(),
+            decision: "withdrawn",
+            decider: "agent",
+            reason: Some("the agent went away before anyone answered"),
+            latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
+        };
+        if let Err(err) = self.audit.write(&record) {
+            eprintln!("gatehouse: could not write the audit log: {err}");
+        }
+        self.emit(Event::Withdrawn { id });
+    }
+
+    /// Appends the outcome to the audit log. An allow that cannot be audited becomes a deny:
+    /// nothing passes unrecorded.
+    pub(super) fn audit(&self, outcome: &mut Outcome) {
+        let result = self.audit.write(&record_of(outcome));
+        if let Err(err) = result
+            && matches!(outcome.decision, Decision::Allow { .. })
+        {
+            outcome.decision = Decision::deny(format!(
+                "gatehouse could not write its audit log ({err}), so it refused the call"
+            ));
+        }
+    }
+}
+
+fn record_of(outcome: &Outcome) -> Record<'_> {
+    let call = &outcome.call;
+    Record {
+        time: audit::now_rfc3339(),
+        id: outcome.id.0,
+        agent: call.agent.to_string(),
+        session: &call.session,
+        tool: &call.tool,
+        subject: audit::shorten(&call.subject(), audit::SUBJECT_CHARS),
+        mode: outcome.mode.name(),
+        class: outcome.class.name(),
+        route: outcome.route.name(),
+        decision: outcome.decision.name(),
+        decider: outcome.decider.name(),
+        reason: outcome.decision.text(),
+        latency_ms: outcome.latency.as_secs_f64() * 1e3,
+    }
+}

@@ -1,0 +1,171 @@
+//! What is binding: the decision sent back to an agent, and who made it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The binding answer for one call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "kebab-case")]
+pub enum Decision {
+    /// Run it; the note, if any, reaches the model beside the result.
+    Allow {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// Do not run it; the reason reaches the model so it can adapt.
+    Deny { reason: String },
+    /// No opinion: the agent's own permission flow decides.
+    Defer {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+}
+
+impl Decision {
+    pub fn allow() -> Decision {
+        Decision::Allow { note: None }
+    }
+
+    pub fn deny(reason: impl Into<String>) -> Decision {
+        Decision::Deny {
+            reason: reason.into(),
+        }
+    }
+
+    pub fn defer(reason: impl Into<String>) -> Decision {
+        Decision::Defer {
+            reason: Some(reason.into()),
+        }
+    }
+
+    /// `allow`, `deny` or `defer`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Allow { .. } => "allow",
+            Decision::Deny { .. } => "deny",
+            Decision::Defer { .. } => "defer",
+        }
+    }
+
+    /// The reason or note, whichever this decision carries.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Decision::Allow { note } => note.as_deref(),
+            Decision::Deny { reason } => Some(reason),
+            Decision::Defer { reason } => reason.as_deref(),
+        }
+    }
+}
+
+/// Who decided a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decider {
+    /// A configured rule or the static analysis (denied, doomed, read-only, safe-listed).
+    Rule,
+    /// The live mode (allow-all, or a mode change that settled an open dialog).
+    Mode,
+    /// An "allow always" the human gave earlier in the same agent session.
+    SessionAllow,
+    Classifier,
+    Human,
+    Timeout,
+    Shutdown,
+}
+
+impl Decider {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decider::Rule => "rule",
+            Decider::Mode => "mode",
+            Decider::SessionAllow => "session-allow",
+            Decider::Classifier => "classifier",
+            Decider::Human => "human",
+            Decider::Timeout => "timeout",
+            Decider::Shutdown => "shutdown",
+        }
+    }
+}
+
+impl fmt::Display for Decider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The classifier's advisory opinion. Never binding by itself: only a `ReadOnly` verdict on a
+/// `race` dialog that nobody has claimed turns into an allow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    ReadOnly,
+    Writes,
+    Unsure,
+}
+
+impl Verdict {
+    /// Normalises a model's answer: lowercase, letters only, prefix match; anything else is
+    /// `Unsure`. `Read-only.` and `READONLY` are read-only; `write` and `writes` are writes.
+    pub fn from_answer(answer: &str) -> Verdict {
+        let letters: String = answer
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if letters.is_empty() {
+            Verdict::Unsure
+        } else if letters.starts_with("readonly") {
+            Verdict::ReadOnly
+        } else if letters.starts_with("write") {
+            Verdict::Writes
+        } else {
+            Verdict::Unsure
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::ReadOnly => "read-only",
+            Verdict::Writes => "writes",
+            Verdict::Unsure => "unsure",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_answers_normalise_to_one_of_three_verdicts() {
+        for (answer, verdict) in [
+            ("read-only", Verdict::ReadOnly),
+            ("  Read-Only.\n", Verdict::ReadOnly),
+            ("READONLY", Verdict::ReadOnly),
+            ("writes", Verdict::Writes),
+            ("Write", Verdict::Writes),
+            ("unsure", Verdict::Unsure),
+            ("", Verdict::Unsure),
+            ("read", Verdict::Unsure),
+            ("it is read-only", Verdict::Unsure),
+            ("yes", Verdict::Unsure),
+        ] {
+            assert_eq!(Verdict::from_answer(answer), verdict, "{answer:?}");
+        }
+    }
+
+    #[test]
+    fn decisions_serialise_in_the_wire_shape() {
+        let json = serde_json::to_value(Decision::deny("no")).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"decision": "deny", "reason": "no"})
+        );
+        let json = serde_json::to_value(Decision::allow()).unwrap();
+        assert_eq!(json, serde_json::json!({"decision": "allow"}));
+    }
+}

@@ -1,0 +1,69 @@
+//! What the barrier tells its prompter: dialogs opening and closing, calls that passed without
+//! one, the classifier's progress and mode changes.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::call::{Call, CallId};
+use super::classify::Assessment;
+use super::decision::{Decider, Decision, Verdict};
+use super::mode::Mode;
+use super::route::Route;
+
+/// An open question to the human about one call.
+#[derive(Debug)]
+pub struct Dialog {
+    pub id: CallId,
+    pub call: Arc<Call>,
+    pub assessment: Assessment,
+    /// The route when it opened; a mode change may re-route it (`Event::Rerouted`).
+    pub route: Route,
+    pub opened: Instant,
+}
+
+/// How one call was settled, with or without a dialog.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub id: CallId,
+    pub call: Arc<Call>,
+    pub class: super::route::Class,
+    pub route: Route,
+    pub mode: Mode,
+    pub decision: Decision,
+    pub decider: Decider,
+    pub latency: Duration,
+}
+
+/// Where a racing classifier is with one dialog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClassifierState {
+    Asking,
+    /// A verdict that did not resolve the dialog (writes, unsure).
+    Advised(Verdict),
+    Failed(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum Event {
+    Opened(Arc<Dialog>),
+    Rerouted {
+        id: CallId,
+        route: Route,
+    },
+    Classifier {
+        id: CallId,
+        state: ClassifierState,
+    },
+    Resolved(Arc<Outcome>),
+    /// The agent went away before anyone answered.
+    Withdrawn {
+        id: CallId,
+    },
+    /// Settled by a rule or the mode without a dialog.
+    Passed(Arc<Outcome>),
+    /// The mode changed; `resolved` open dialogs were settled by it.
+    ModeChanged {
+        mode: Mode,
+        resolved: usize,
+    },
+}

@@ -1,0 +1,189 @@
+//! The console's live mode: one policy for every agent at once, cycled by a hotkey.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// What the console does with calls that no rule settles (see `route`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Mode {
+    /// Everything that is not denied or doomed passes.
+    AllowAll,
+    /// Proven reads pass; everything else asks the human.
+    #[default]
+    AllowRead,
+    /// As allow-read, but unverified shell lines race a classifier against the human.
+    Auto,
+    /// As auto, and unverified MCP calls race the classifier too.
+    AutoMcp,
+    /// Every call that is not refused outright asks the human.
+    BlockAll,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::AllowAll,
+        Mode::AllowRead,
+        Mode::Auto,
+        Mode::AutoMcp,
+        Mode::BlockAll,
+    ];
+
+    /// The name used in config, flags, the wire and the audit log.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::AllowAll => "allow-all",
+            Mode::AllowRead => "allow-read",
+            Mode::Auto => "auto",
+            Mode::AutoMcp => "auto+mcp",
+            Mode::BlockAll => "block-all",
+        }
+    }
+
+    /// A short label for the status bar.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::AllowAll => "ALLOW ALL",
+            Mode::AllowRead => "allow reads",
+            Mode::Auto => "auto",
+            Mode::AutoMcp => "auto + MCP",
+            Mode::BlockAll => "block all",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A mode name that is not one of the five.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode {given:?}; the modes are allow-all, allow-read, auto, auto+mcp, block-all")]
+pub struct UnknownMode {
+    pub given: String,
+}
+
+impl FromStr for Mode {
+    type Err = UnknownMode;
+
+    /// Case-insensitive; `_` and `-` are interchangeable and `auto-mcp` means `auto+mcp`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let folded = s.trim().to_ascii_lowercase().replace('_', "-");
+        match folded.as_str() {
+            "allow-all" => Ok(Mode::AllowAll),
+            "allow-read" => Ok(Mode::AllowRead),
+            "auto" => Ok(Mode::Auto),
+            "auto+mcp" | "auto-mcp" => Ok(Mode::AutoMcp),
+            "block-all" => Ok(Mode::BlockAll),
+            _ => Err(UnknownMode {
+                given: s.to_string(),
+            }),
+        }
+    }
+}
+
+impl From<Mode> for String {
+    fn from(mode: Mode) -> String {
+        mode.name().to_string()
+    }
+}
+
+impl TryFrom<String> for Mode {
+    type Error = UnknownMode;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+/// The order the mode hotkey walks through. Never empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModeCycle(Vec<Mode>);
+
+impl Default for ModeCycle {
+    /// Most restrictive to most permissive, wrapping back to the safe end.
+    fn default() -> Self {
+        ModeCycle(vec![
+            Mode::BlockAll,
+            Mode::AllowRead,
+            Mode::Auto,
+            Mode::AutoMcp,
+            Mode::AllowAll,
+        ])
+    }
+}
+
+impl ModeCycle {
+    /// A cycle of the given modes, or `None` when the list is empty.
+    pub fn new(modes: Vec<Mode>) -> Option<Self> {
+        (!modes.is_empty()).then_some(ModeCycle(modes))
+    }
+
+    pub fn modes(&self) -> &[Mode] {
+        &self.0
+    }
+
+    /// The mode after `current`; a mode outside the cycle goes to the cycle's first mode.
+    pub fn next(&self, current: Mode) -> Mode {
+        match self.0.iter().position(|&m| m == current) {
+            Some(i) => self.0[(i + 1) % self.0.len()],
+            None => self.0[0],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_case_insensitively_and_round_trip() {
+        for mode in Mode::ALL {
+            assert_eq!(mode.name().parse::<Mode>(), Ok(mode));
+            assert_eq!(mode.name().to_uppercase().parse::<Mode>(), Ok(mode));
+        }
+        assert_eq!("Auto_MCP".parse::<Mode>(), Ok(Mode::AutoMcp));
+    }
+
+    #[test]
+    fn a_bad_mode_name_lists_the_good_ones() {
+        let err = "yolo".parse::<Mode>().unwrap_err().to_string();
+        assert!(err.contains("\"yolo\""), "{err}");
+        for mode in Mode::ALL {
+            assert!(err.contains(mode.name()), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_default_cycle_runs_from_safe_to_permissive_and_wraps_to_safe() {
+        let cycle = ModeCycle::default();
+        let mut mode = Mode::BlockAll;
+        let mut seen = vec![mode];
+        for _ in 0..5 {
+            mode = cycle.next(mode);
+            seen.push(mode);
+        }
+        assert_eq!(
+            seen,
+            [
+                Mode::BlockAll,
+                Mode::AllowRead,
+                Mode::Auto,
+                Mode::AutoMcp,
+                Mode::AllowAll,
+                Mode::BlockAll
+            ]
+        );
+    }
+
+    #[test]
+    fn a_mode_outside_a_short_cycle_enters_at_its_start() {
+        let cycle = ModeCycle::new(vec![Mode::AllowRead, Mode::Auto]).unwrap();
+        assert_eq!(cycle.next(Mode::AllowAll), Mode::AllowRead);
+        assert_eq!(cycle.next(Mode::Auto), Mode::AllowRead);
+        assert!(ModeCycle::new(vec![]).is_none());
+    }
+}

@@ -1,0 +1,71 @@
+//! The answering side of the barrier: the console (or `serve`, or a test's scripted human)
+//! receives events and answers dialogs, claims them, and changes the mode. It cannot submit.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::barrier::Shared;
+use super::call::CallId;
+use super::event::{Dialog, Event};
+use super::mode::Mode;
+use super::rules::SessionAllow;
+
+/// What a human can answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HumanAnswer {
+    /// Allow once, with an optional note for the model.
+    Allow { note: Option<String> },
+    /// Allow, and allow what `allow` covers for the rest of this agent session.
+    AllowAlways {
+        allow: SessionAllow,
+        note: Option<String>,
+    },
+    /// Deny; an empty reason becomes "denied by user".
+    Deny { reason: String },
+}
+
+pub struct Prompter {
+    shared: Arc<Shared>,
+    events: mpsc::UnboundedReceiver<Event>,
+}
+
+impl Prompter {
+    pub(super) fn new(shared: Arc<Shared>, events: mpsc::UnboundedReceiver<Event>) -> Self {
+        Prompter { shared, events }
+    }
+
+    /// The next event; `None` once the barrier is gone.
+    pub async fn next_event(&mut self) -> Option<Event> {
+        self.events.recv().await
+    }
+
+    /// The next event if one is waiting.
+    pub fn try_event(&mut self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+
+    /// Answers dialog `id`. Returns false when another answer got there first.
+    pub fn answer(&self, id: CallId, answer: HumanAnswer) -> bool {
+        self.shared.answer(id, answer)
+    }
+
+    /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.
+    pub fn claim(&self, id: CallId) -> bool {
+        self.shared.claim(id)
+    }
+
+    /// Changes the live mode; returns how many open dialogs the change settled.
+    pub fn set_mode(&self, mode: Mode) -> usize {
+        self.shared.set_mode(mode)
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.shared.mode()
+    }
+
+    /// The dialogs open now, oldest first.
+    pub fn open_dialogs(&self) -> Vec<Arc<Dialog>> {
+        self.shared.open_dialogs()
+    }
+}

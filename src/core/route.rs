@@ -1,0 +1,174 @@
+//! The one route table: what the live mode makes of each kind of call.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::mode::Mode;
+
+/// What static analysis says about a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Verifiably changes nothing.
+    ReadOnly,
+    /// Not proven either way.
+    Unverified,
+    /// Known to change state.
+    Writer,
+    /// Matches a configured denied command: refused in every mode.
+    Denied,
+    /// Cannot succeed (an Edit whose text is not in the file): refused with guidance.
+    Doomed,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::ReadOnly => "read-only",
+            Class::Unverified => "unverified",
+            Class::Writer => "writer",
+            Class::Denied => "denied",
+            Class::Doomed => "doomed",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A row of the route table: the class, refined by what kind of call it is and by the rules
+/// that already allow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Row {
+    Denied,
+    Doomed,
+    ReadOnly,
+    /// Allowed by a session allow or listed in `safe_commands`.
+    Listed,
+    UnverifiedShell,
+    UnverifiedMcp,
+    /// Writers, and every other tool that is neither read-only nor a shell or MCP call.
+    WriterOrOther,
+}
+
+impl Row {
+    pub const ALL: [Row; 7] = [
+        Row::Denied,
+        Row::Doomed,
+        Row::ReadOnly,
+        Row::Listed,
+        Row::UnverifiedShell,
+        Row::UnverifiedMcp,
+        Row::WriterOrOther,
+    ];
+}
+
+/// What happens to a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Route {
+    /// Allowed at once, no dialog.
+    Allow,
+    /// Refused at once, no dialog.
+    Reject,
+    /// A dialog for the human.
+    Ask,
+    /// A dialog for the human, and the classifier races them.
+    Race,
+}
+
+impl Route {
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Allow => "allow",
+            Route::Reject => "reject",
+            Route::Ask => "ask",
+            Route::Race => "race",
+        }
+    }
+
+    /// True when the route opens a dialog.
+    pub fn asks(self) -> bool {
+        matches!(self, Route::Ask | Route::Race)
+    }
+}
+
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The route table of DESIGN.md. Both matches are exhaustive on purpose: a new mode or row must
+/// force a decision here.
+pub fn route(mode: Mode, row: Row) -> Route {
+    use Route::*;
+    match row {
+        Row::Denied | Row::Doomed => Reject,
+        Row::ReadOnly | Row::Listed => match mode {
+            Mode::AllowAll | Mode::AllowRead | Mode::Auto | Mode::AutoMcp => Allow,
+            Mode::BlockAll => Ask,
+        },
+        Row::UnverifiedShell => match mode {
+            Mode::AllowAll => Allow,
+            Mode::AllowRead | Mode::BlockAll => Ask,
+            Mode::Auto | Mode::AutoMcp => Race,
+        },
+        Row::UnverifiedMcp => match mode {
+            Mode::AllowAll => Allow,
+            Mode::AllowRead | Mode::Auto | Mode::BlockAll => Ask,
+            Mode::AutoMcp => Race,
+        },
+        Row::WriterOrOther => match mode {
+            Mode::AllowAll => Allow,
+            Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DESIGN.md's table, written out as text so that any change to `route` shows here.
+    const TABLE: &str = "\
+row              allow-all allow-read auto   auto+mcp block-all
+denied           reject    reject     reject reject   reject
+doomed           reject    reject     reject reject   reject
+read-only        allow     allow      allow  allow    ask
+listed           allow     allow      allow  allow    ask
+unverified-shell allow     ask        race   race     ask
+unverified-mcp   allow     ask        ask    race     ask
+writer-or-other  allow     ask        ask    ask      ask";
+
+    #[test]
+    fn every_mode_and_row_routes_as_the_design_table_says() {
+        let mut lines = TABLE.lines();
+        let header: Vec<&str> = lines.next().unwrap().split_whitespace().skip(1).collect();
+        let modes: Vec<Mode> = header.iter().map(|m| m.parse().unwrap()).collect();
+        assert_eq!(modes, Mode::ALL);
+        let mut rows_seen = 0;
+        for (line, row) in lines.zip(Row::ALL) {
+            rows_seen += 1;
+            let expected: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let actual: Vec<&str> = modes.iter().map(|&m| route(m, row).name()).collect();
+            assert_eq!(actual, expected, "row {line:?}");
+        }
+        assert_eq!(rows_seen, Row::ALL.len());
+    }
+
+    #[test]
+    fn only_the_auto_modes_ever_race() {
+        for mode in Mode::ALL {
+            for row in Row::ALL {
+                if route(mode, row) == Route::Race {
+                    assert!(matches!(mode, Mode::Auto | Mode::AutoMcp), "{mode} {row:?}");
+                }
+            }
+        }
+    }
+}

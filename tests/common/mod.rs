@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests: calls, a scripted classifier, audit readers.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use gatehouse::core::call::{Agent, Call};
+use gatehouse::core::classifier::{BoxFuture, Classifier, ClassifierError};
+use gatehouse::core::decision::Verdict;
+use serde_json::{Value, json};
+
+pub fn call(tool: &str, input: Value) -> Call {
+    call_in("s1", tool, input)
+}
+
+pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
+    Call {
+        agent: Agent::ClaudeCode,
+        session: session.into(),
+        cwd: "/tmp".into(),
+        tool: tool.into(),
+        input,
+        tool_use_id: None,
+        event: Some("pre-tool-use".into()),
+    }
+}
+
+pub fn bash(line: &str) -> Call {
+    call("Bash", json!({ "command": line }))
+}
+
+/// A classifier that answers every call the same way after a delay, and counts its calls.
+pub struct Scripted {
+    pub answer: Result<Verdict, ClassifierError>,
+    pub delay: Duration,
+    pub calls: AtomicUsize,
+}
+
+impl Scripted {
+    pub fn new(answer: Result<Verdict, ClassifierError>, delay: Duration) -> Arc<Scripted> {
+        Arc::new(Scripted {
+            answer,
+            delay,
+            calls: AtomicUsize::new(0),
+        })
+    }
+
+    pub fn calls(&self) -> usize {
+        self.calls.load(Ordering::SeqCst)
+    }
+}
+
+impl Classifier for Scripted {
+    fn classify(&self, _call: Arc<Call>) -> BoxFuture<Result<Verdict, ClassifierError>> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let answer = self.answer.clone();
+        let delay = self.delay;
+        Box::pin(async move {
+            tokio::time::sleep(delay).await;
+            answer
+        })
+    }
+}
+
+/// Every record of the audit log at `path`, parsed.
+pub fn audit_records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
+        .collect()
+}
