@@ -5,5 +5,20 @@
 //! `core` is the barrier core: modes, calls, the static shell analyser, rules, routes, the
 //! pending table of dialogs with its first-answer-wins race, and the audit log. It knows nothing
 //! of terminals, sockets or HTTP, so the policy can be read and tested alone.
+//!
+//! `server` is the console's Unix socket: protocol v1, the folder and peer checks, and the
+//! accept loop that submits each hook's call to the barrier and writes the answer back. It
+//! talks to the core through a `Barrier` only.
+//!
+//! `agents` holds one module per hook dialect (Claude Code first): turning the agent's hook
+//! JSON into a `Call` and a decision into the agent's answer, the synchronous socket client
+//! the hook process uses (no async runtime: it must start fast), the static fallback when no
+//! console answers, and the installers that add the hook to the agent's settings.
+//!
+//! `headless` is `gatehouse serve`: the barrier and server with no screen, answering the
+//! dialogs that need a human with a fixed policy and logging each decision to stderr.
 
+pub mod agents;
 pub mod core;
+pub mod headless;
+pub mod server;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use super::barrier::Shared;
+use super::barrier::{Fallback, Shared};
 use super::call::CallId;
 use super::event::{Dialog, Event};
 use super::mode::Mode;
@@ -48,6 +48,13 @@ impl Prompter {
     /// Answers dialog `id`. Returns false when another answer got there first.
     pub fn answer(&self, id: CallId, answer: HumanAnswer) -> bool {
         self.shared.answer(id, answer)
+    }
+
+    /// Settles dialog `id` where no human is watching (`gatehouse serve`): `deny` or `defer`
+    /// with `reason`, never `allow`; the decider is `mode`, the headless console's policy.
+    /// Returns false when another answer got there first.
+    pub fn unattended(&self, id: CallId, fallback: Fallback, reason: String) -> bool {
+        self.shared.unattended(id, fallback, reason)
     }
 
     /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.

@@ -116,6 +116,20 @@ impl Shared {
         }
     }
 
+    /// Settles dialog `id` for a console with no human: never `allow`.
+    pub(in crate::core) fn unattended(
+        &self,
+        id: CallId,
+        fallback: Fallback,
+        reason: String,
+    ) -> bool {
+        let decision = match fallback {
+            Fallback::Deny => Decision::deny(reason),
+            Fallback::Defer => Decision::defer(reason),
+        };
+        self.resolve(id, |_| true, decision, Decider::Mode)
+    }
+
     /// Marks dialog `id` as the human's: the classifier's answer will be dropped, and its
     /// request is cancelled.
     pub(in crate::core) fn claim(&self, id: CallId) -> bool {

@@ -1,0 +1,107 @@
+//! One connection: check the peer, read one request line, submit the call, write the answer.
+//!
+//! A bad line (too long, not UTF-8, not JSON, unknown version) gets `{"v":1,"error":…}` and the
+//! connection is closed. A peer that goes away while its call waits drops the submit future,
+//! which withdraws the dialog.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixStream;
+
+use super::protocol::{self, MAX_LINE, ProtocolError, Response};
+use super::socket::my_uid;
+use crate::core::barrier::Barrier;
+use crate::core::decision::Decision;
+
+/// Serves one call on `stream`.
+pub async fn serve(stream: UnixStream, barrier: Barrier, request_timeout: Duration) {
+    let peer = stream.peer_cred().map(|cred| cred.uid());
+    let (read, mut write) = stream.into_split();
+    if peer.as_ref().ok() != Some(&my_uid()) {
+        let message = match peer {
+            Ok(uid) => format!(
+                "uid {uid} may not use this console; it serves uid {}",
+                my_uid()
+            ),
+            Err(err) => format!("cannot tell who is connecting: {err}"),
+        };
+        let _ = write.write_all(&Response::error(message).to_line()).await;
+        return;
+    }
+    let mut reader = BufReader::new(read);
+    let line = match tokio::time::timeout(request_timeout, read_line(&mut reader)).await {
+        Ok(line) => line,
+        Err(_) => Err(ProtocolError::Slow(request_timeout)),
+    };
+    let call = match line.and_then(|line| protocol::parse_request(&line)) {
+        Ok(call) => call,
+        Err(ProtocolError::Empty) => return,
+        Err(err) => {
+            let _ = write
+                .write_all(&Response::error(err.to_string()).to_line())
+                .await;
+            return;
+        }
+    };
+    // Cancellation: when the peer goes away first, the submit future is dropped here, which
+    // withdraws its dialog (audited as `withdrawn`). When the answer comes first, the wait on
+    // the peer is dropped, which loses nothing.
+    let answer = tokio::select! {
+        answer = barrier.submit(call) => answer,
+        () = peer_gone(&mut reader) => return,
+    };
+    let response = Response::decided(&answer.decision, Some(answer.decider));
+    let _ = write.write_all(&response.to_line()).await;
+}
+
+/// Answers a connection past the bound: reads its request briefly, then `defer`.
+pub async fn busy(stream: UnixStream, bound: usize) {
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    let _ = tokio::time::timeout(Duration::from_secs(1), read_line(&mut reader)).await;
+    let decision = Decision::defer(format!(
+        "gatehouse console is busy ({bound} calls open), so the agent's own permission flow decides"
+    ));
+    let _ = write
+        .write_all(&Response::decided(&decision, None).to_line())
+        .await;
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes, newline removed. A last line without its
+/// newline counts; nothing at all is [`ProtocolError::Empty`].
+async fn read_line<R: AsyncRead + Unpin>(
+    reader: &mut BufReader<R>,
+) -> Result<Vec<u8>, ProtocolError> {
+    let mut line = Vec::new();
+    let limit = MAX_LINE as u64 + 1;
+    match (&mut *reader)
+        .take(limit)
+        .read_until(b'\n', &mut line)
+        .await
+    {
+        Err(_) => return Err(ProtocolError::Empty),
+        Ok(0) => return Err(ProtocolError::Empty),
+        Ok(_) => {}
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        Ok(line)
+    } else if line.len() > MAX_LINE {
+        Err(ProtocolError::TooLong)
+    } else {
+        Ok(line)
+    }
+}
+
+/// Completes when the peer closes its end (or the connection fails). Bytes sent after the
+/// request are read and ignored.
+async fn peer_gone<R: AsyncRead + Unpin>(reader: &mut BufReader<R>) {
+    let mut scrap = [0u8; 512];
+    loop {
+        match reader.read(&mut scrap).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => continue,
+        }
+    }
+}

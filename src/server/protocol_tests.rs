@@ -1,0 +1,102 @@
+use super::*;
+use crate::core::call::Agent;
+use serde_json::json;
+
+fn call() -> Call {
+    Call {
+        agent: Agent::ClaudeCode,
+        session: "s".into(),
+        cwd: "/p".into(),
+        tool: "Read".into(),
+        input: json!({"file_path": "/p/x"}),
+        tool_use_id: Some("t".into()),
+        event: Some("pre-tool-use".into()),
+    }
+}
+
+#[test]
+fn a_request_line_round_trips_to_the_same_call() {
+    let line = request_line(&call());
+    assert_eq!(line.last(), Some(&b'\n'));
+    let parsed = parse_request(&line[..line.len() - 1]).unwrap();
+    assert_eq!(parsed, call());
+}
+
+#[test]
+fn bad_requests_get_an_error_naming_what_is_wrong() {
+    assert_eq!(parse_request(b"\xff\xfe"), Err(ProtocolError::NotUtf8));
+    assert!(matches!(
+        parse_request(b"{not json"),
+        Err(ProtocolError::BadJson(_))
+    ));
+    assert!(matches!(
+        parse_request(b"[1]"),
+        Err(ProtocolError::BadJson(_))
+    ));
+    assert_eq!(
+        parse_request(br#"{"call":{}}"#),
+        Err(ProtocolError::NoVersion)
+    );
+    assert_eq!(
+        parse_request(br#"{"v":2,"call":{}}"#),
+        Err(ProtocolError::UnknownVersion("2".into()))
+    );
+    assert!(matches!(
+        parse_request(br#"{"v":1,"call":{"agent":"claude-code"}}"#),
+        Err(ProtocolError::BadCall(_))
+    ));
+    assert_eq!(parse_request(b"  "), Err(ProtocolError::Empty));
+    let long = vec![b' '; MAX_LINE + 1];
+    assert_eq!(parse_request(&long), Err(ProtocolError::TooLong));
+}
+
+#[test]
+fn responses_carry_reason_or_note_in_the_wire_shape() {
+    let deny = Response::decided(&Decision::deny("no"), Some(Decider::Human));
+    assert_eq!(
+        serde_json::to_value(&deny).unwrap(),
+        json!({"v":1,"decision":"deny","reason":"no","decider":"human"})
+    );
+    let allow = Response::decided(
+        &Decision::Allow {
+            note: Some("careful".into()),
+        },
+        Some(Decider::Rule),
+    );
+    assert_eq!(
+        serde_json::to_value(&allow).unwrap(),
+        json!({"v":1,"decision":"allow","note":"careful","decider":"rule"})
+    );
+    assert_eq!(
+        serde_json::to_value(Response::error("bad")).unwrap(),
+        json!({"v":1,"error":"bad"})
+    );
+}
+
+#[test]
+fn a_client_reads_every_decision_back_and_never_allows_what_it_cannot_read() {
+    for decision in [
+        Decision::allow(),
+        Decision::Allow {
+            note: Some("n".into()),
+        },
+        Decision::deny("r"),
+        Decision::defer("d"),
+    ] {
+        let line = Response::decided(&decision, None).to_line();
+        let back: Response = serde_json::from_slice(&line).unwrap();
+        assert_eq!(back.decision(), decision);
+    }
+    let odd = [
+        json!({"v":1,"error":"bad"}),
+        json!({"v":2,"decision":"allow"}),
+        json!({"v":1,"decision":"yes"}),
+        json!({"v":1}),
+    ];
+    for value in odd {
+        let response: Response = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(response.decision().name(), "defer", "{value}");
+    }
+    let bare_deny: Response = serde_json::from_value(json!({"v":1,"decision":"deny"})).unwrap();
+    assert_eq!(bare_deny.decision(), Decision::deny("denied by gatehouse"));
+}
