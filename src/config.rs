@@ -130,7 +130,10 @@ impl Config {
             if ToolKind::of(pattern.as_str(), &internal_tools) == ToolKind::Edit {
                 return Err(error(
                     entry.span(),
-                    format!("{:?} writes files and can never be listed safe", entry.get_ref()),
+                    format!(
+                        "{:?} writes files and can never be listed safe",
+                        entry.get_ref()
+                    ),
                     "remove it from safe_commands; use \"allow always\" in the console for one session instead",
                 ));
             }
@@ -143,7 +146,11 @@ impl Config {
         let rules = Rules {
             safe_commands,
             denied_commands,
-            read_only_tools: raw.read_only_tools.unwrap_or_default().into_iter().collect(),
+            read_only_tools: raw
+                .read_only_tools
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
             internal_tools,
         };
         let settings = Settings {
@@ -156,7 +163,10 @@ impl Config {
         Ok(Config {
             settings,
             cycle,
-            audit_log: raw.audit_log.unwrap_or_else(paths::audit_log),
+            audit_log: raw
+                .audit_log
+                .map(|p| paths::expand_home(&p))
+                .unwrap_or_else(paths::audit_log),
             source: path.map(Path::to_path_buf),
         })
     }

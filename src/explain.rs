@@ -76,7 +76,9 @@ impl Explanation {
             .map(|s| {
                 s.commands
                     .iter()
-                    .map(|c| json!({"words": c.words, "safety": c.safety.to_string(), "why": c.why}))
+                    .map(
+                        |c| json!({"words": c.words, "safety": c.safety.to_string(), "why": c.why}),
+                    )
                     .collect()
             })
             .unwrap_or_default();
@@ -151,7 +153,10 @@ mod tests {
     #[test]
     fn escapes_decode_left_to_right() {
         assert_eq!(decode_escaped(r"a\nb\tc\\d"), "a\nb\tc\\d");
-        assert_eq!(decode_escaped(r"find . -exec rm {} \\;"), r"find . -exec rm {} \;");
+        assert_eq!(
+            decode_escaped(r"find . -exec rm {} \\;"),
+            r"find . -exec rm {} \;"
+        );
         assert_eq!(decode_escaped(r"\\n"), r"\n");
         assert_eq!(decode_escaped("x\\"), "x\\");
     }

@@ -11,7 +11,11 @@ use gatehouse::config::Config;
 use gatehouse::explain;
 
 #[derive(Parser)]
-#[command(name = "gatehouse", version, about = "One approval console for AI coding agents")]
+#[command(
+    name = "gatehouse",
+    version,
+    about = "One approval console for AI coding agents"
+)]
 struct Cli {
     /// The config file (default: $XDG_CONFIG_HOME/gatehouse/config.toml, if present).
     #[arg(long, global = true, value_name = "FILE")]
@@ -64,7 +68,11 @@ fn run(cli: Cli) -> Result<()> {
             let explained = explain::explain(&line, rules);
             let mut out = io::stdout().lock();
             if json {
-                writeln!(out, "{}", serde_json::to_string_pretty(&explained.to_json())?)?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&explained.to_json())?
+                )?;
             } else {
                 write!(out, "{}", explained.to_text())?;
             }

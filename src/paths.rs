@@ -1,6 +1,6 @@
 //! Where gatehouse keeps its files, by the XDG conventions.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use directories::ProjectDirs;
 
@@ -18,12 +18,24 @@ pub fn config_file() -> Option<PathBuf> {
 pub fn state_dir() -> PathBuf {
     dirs()
         .and_then(|d| d.state_dir().map(PathBuf::from))
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("gatehouse-{}", uid())).join("state"))
+        .unwrap_or_else(|| {
+            std::env::temp_dir()
+                .join(format!("gatehouse-{}", uid()))
+                .join("state")
+        })
 }
 
 /// `$XDG_STATE_HOME/gatehouse/audit.jsonl`.
 pub fn audit_log() -> PathBuf {
     state_dir().join("audit.jsonl")
+}
+
+/// `path` with a leading `~/` replaced by the home folder, where one is known.
+pub fn expand_home(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), directories::BaseDirs::new()) {
+        (Ok(rest), Some(base)) => base.home_dir().join(rest),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// The real user id of this process.

@@ -44,5 +44,9 @@ fn the_core_imports_no_terminal_socket_or_http_code() {
             }
         }
     }
-    assert!(offences.is_empty(), "the core must stay pure:\n{}", offences.join("\n"));
+    assert!(
+        offences.is_empty(),
+        "the core must stay pure:\n{}",
+        offences.join("\n")
+    );
 }

@@ -49,7 +49,10 @@ mod tests {
 
     #[test]
     fn escape_sequences_and_controls_become_visible() {
-        assert_eq!(visible("ls\x1b[2J\r\nAllowed\x07"), "ls\\e[2J\\r\\nAllowed\\x07");
+        assert_eq!(
+            visible("ls\x1b[2J\r\nAllowed\x07"),
+            "ls\\e[2J\\r\\nAllowed\\x07"
+        );
         assert_eq!(visible("a\u{9b}b\u{7f}"), "a\\x9bb\\x7f");
         assert_eq!(visible("x\u{202e}y"), "x\\u{202e}y");
     }
