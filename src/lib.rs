@@ -14,3 +14,4 @@ pub mod config;
 pub mod core;
 pub mod explain;
 pub mod paths;
+pub mod tui;
