@@ -12,6 +12,7 @@ use tokio::sync::oneshot;
 
 use crate::core::audit::shorten;
 use crate::core::barrier::{Barrier, Fallback};
+use crate::core::escape::visible;
 use crate::core::event::{Event, Outcome};
 use crate::core::prompter::Prompter;
 use crate::server::{self, Bound, Options};
@@ -89,11 +90,11 @@ pub fn log_line(outcome: &Outcome) -> String {
     let call = &outcome.call;
     let subject = shorten(&call.subject(), 120);
     let mut line = format!(
-        "gatehouse: {} {} {} {:?} -> {} ({}, {}, {})",
+        "gatehouse: {} {} {} `{}` -> {} ({}, {}, {})",
         outcome.id,
         escape(&call.agent.to_string()),
         escape(&call.tool),
-        subject,
+        escape(&subject),
         outcome.decision.name(),
         outcome.decider,
         outcome.class.name(),
@@ -107,7 +108,7 @@ pub fn log_line(outcome: &Outcome) -> String {
 }
 
 fn escape(text: &str) -> String {
-    text.chars().flat_map(char::escape_debug).collect()
+    visible(text).into_owned()
 }
 
 #[cfg(test)]
@@ -144,7 +145,7 @@ mod tests {
         let line = log_line(&outcome);
         assert!(!line.chars().any(|c| c.is_control()), "{line}");
         assert!(
-            line.starts_with("gatehouse: #7 claude-code Bash\\u{1b}[2J"),
+            line.starts_with("gatehouse: #7 claude-code Bash\\e[2J `echo \\e]0;pwned\\x07`"),
             "{line}"
         );
         assert!(

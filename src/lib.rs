@@ -6,6 +6,10 @@
 //! pending table of dialogs with its first-answer-wins race, and the audit log. It knows nothing
 //! of terminals, sockets or HTTP, so the policy can be read and tested alone.
 //!
+//! `config` reads and validates the config file into the core's settings; `paths` says where
+//! gatehouse keeps its files. `explain` renders what the core makes of a shell line, for people
+//! and for batch checks.
+//!
 //! `server` is the console's Unix socket: protocol v1, the folder and peer checks, and the
 //! accept loop that submits each hook's call to the barrier and writes the answer back. It
 //! talks to the core through a `Barrier` only.
@@ -19,6 +23,10 @@
 //! dialogs that need a human with a fixed policy and logging each decision to stderr.
 
 pub mod agents;
+pub mod config;
 pub mod core;
+pub mod explain;
 pub mod headless;
+pub mod paths;
 pub mod server;
+pub mod tui;

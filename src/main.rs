@@ -1,1 +1,349 @@
-fn main() {}
+//! The `gatehouse` command line: parses arguments, loads config, and wires the library's parts.
+
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use gatehouse::agents::claude::HookEvent;
+use gatehouse::agents::claude_install::{self, HookSpec, Scope};
+use gatehouse::agents::client::Timeouts;
+use gatehouse::agents::hook::{self, HookOutput, HookSetup};
+use gatehouse::config::Config;
+use gatehouse::core::audit::Audit;
+use gatehouse::core::barrier::{Barrier, Fallback};
+use gatehouse::core::mode::Mode;
+use gatehouse::explain;
+use gatehouse::headless;
+use gatehouse::server::{self, socket::socket_path};
+
+#[derive(Parser)]
+#[command(
+    name = "gatehouse",
+    version,
+    about = "One approval console for AI coding agents"
+)]
+struct Cli {
+    /// The config file (default: $XDG_CONFIG_HOME/gatehouse/config.toml, if present).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// The console's socket (default: $GATEHOUSE_SOCKET, else
+    /// $XDG_RUNTIME_DIR/gatehouse/gatehouse.sock, else /tmp/gatehouse-$UID/gatehouse.sock).
+    #[arg(long, global = true, value_name = "PATH")]
+    socket: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show what gatehouse makes of a shell line: its class, its route in each mode, and why.
+    Explain {
+        /// The shell line to explain.
+        #[arg(required_unless_present = "batch", conflicts_with = "batch")]
+        line: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long, conflicts_with = "batch")]
+        json: bool,
+        /// Read escaped lines (`\n`, `\t`, `\r`, `\\`) from stdin; print `class<TAB>why` for each.
+        #[arg(long)]
+        batch: bool,
+    },
+    /// Run the console without a screen: rules and the mode decide, and calls that need a
+    /// human get --on-ask. Logs one line per decision to stderr; Ctrl+C stops it.
+    Serve {
+        /// The starting mode (default: the config's).
+        #[arg(long)]
+        mode: Option<Mode>,
+        /// What calls that need a human get, since no one is watching.
+        #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
+        on_ask: OnAsk,
+    },
+    /// What an agent runs before each tool call (reads the agent's hook JSON on stdin).
+    Hook {
+        #[command(subcommand)]
+        agent: HookAgent,
+    },
+    /// Add gatehouse's hook to an agent's settings.
+    Install {
+        #[command(subcommand)]
+        agent: InstallAgent,
+    },
+    /// Remove gatehouse's hook from an agent's settings, and nothing else.
+    Uninstall {
+        #[command(subcommand)]
+        agent: UninstallAgent,
+    },
+}
+
+#[derive(Subcommand)]
+enum HookAgent {
+    /// Claude Code's PreToolUse or PermissionRequest hook. Always exits 0.
+    Claude,
+}
+
+#[derive(Subcommand)]
+enum InstallAgent {
+    /// Claude Code: adds a hook with matcher `*` to its settings.json.
+    Claude {
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        #[arg(long, value_enum, default_value_t = EventArg::PreToolUse)]
+        event: EventArg,
+        /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum UninstallAgent {
+    /// Claude Code: removes gatehouse's hooks from its settings.json.
+    Claude {
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OnAsk {
+    Deny,
+    Defer,
+}
+
+/// Claude Code's settings file: `~/.claude/settings.json`, `.claude/settings.json` or
+/// `.claude/settings.local.json`.
+#[derive(Clone, Copy, ValueEnum)]
+enum ScopeArg {
+    User,
+    Project,
+    Local,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EventArg {
+    /// Every tool call (recommended).
+    PreToolUse,
+    /// Only the calls Claude Code would prompt for.
+    PermissionRequest,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Command::Hook {
+        agent: HookAgent::Claude,
+    } = cli.command
+    {
+        run_hook(cli.config.as_deref(), cli.socket.as_deref());
+        return ExitCode::SUCCESS;
+    }
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("gatehouse: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Explain { line, json, batch } => {
+            let config = Config::load(cli.config.as_deref())?;
+            let rules = &config.settings.rules;
+            if batch {
+                let stdin = io::stdin().lock();
+                let stdout = BufWriter::new(io::stdout().lock());
+                explain::batch(stdin, stdout, rules).context("reading lines from stdin")?;
+                return Ok(());
+            }
+            let Some(line) = line else {
+                bail!("give a shell line to explain, or --batch to read lines from stdin");
+            };
+            let explained = explain::explain(&line, rules);
+            let mut out = io::stdout().lock();
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&explained.to_json())?
+                )?;
+            } else {
+                write!(out, "{}", explained.to_text())?;
+            }
+            Ok(())
+        }
+        Command::Serve { mode, on_ask } => serve(cli.config.as_deref(), cli.socket, mode, on_ask),
+        Command::Hook { .. } => unreachable!("the hook runs before anything else"),
+        Command::Install {
+            agent:
+                InstallAgent::Claude {
+                    scope,
+                    event,
+                    dry_run,
+                },
+        } => {
+            let config = Config::load(cli.config.as_deref())?;
+            let exe = std::env::current_exe().context("finding gatehouse's own path")?;
+            let exe = exe.canonicalize().unwrap_or(exe);
+            let event = match event {
+                EventArg::PreToolUse => HookEvent::PreToolUse,
+                EventArg::PermissionRequest => HookEvent::PermissionRequest,
+            };
+            let spec = HookSpec {
+                event,
+                command: HookSpec::command_for(&exe, cli.socket.as_deref(), cli.config.as_deref()),
+                timeout_secs: config.settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
+            };
+            let path = settings_path(scope)?;
+            let report = claude_install::install(&path, &spec, dry_run)?;
+            println!("gatehouse: {report}");
+            if dry_run {
+                print!("{}", report.text);
+            }
+            Ok(())
+        }
+        Command::Uninstall {
+            agent: UninstallAgent::Claude { scope, dry_run },
+        } => {
+            let path = settings_path(scope)?;
+            let report = claude_install::uninstall(&path, dry_run)?;
+            println!("gatehouse: {report}");
+            if dry_run {
+                print!("{}", report.text);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// How much longer than the ask timeout Claude Code lets the hook run, so the console's own
+/// timeout answer always arrives first (a hook that Claude Code kills fails open).
+const HOOK_TIMEOUT_MARGIN_SECS: u64 = 60;
+
+/// How much longer than the ask timeout the hook waits for the console's answer.
+const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
+
+/// `gatehouse hook claude`: never fails, never exits non-zero; whatever goes wrong defers.
+fn run_hook(config: Option<&Path>, socket: Option<&Path>) {
+    let mut stdin = Vec::new();
+    let read = io::stdin().lock().read_to_end(&mut stdin);
+    let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if let Err(err) = read {
+            return HookOutput {
+                stdout: None,
+                stderr: vec![format!(
+                    "gatehouse hook claude: cannot read stdin ({err}); deferring"
+                )],
+            };
+        }
+        let (ask_timeout, rules) = match Config::load(config) {
+            Ok(config) => (config.settings.ask_timeout, Ok(config.settings.rules)),
+            Err(err) => (
+                gatehouse::core::barrier::Settings::default().ask_timeout,
+                Err(err.to_string()),
+            ),
+        };
+        let setup = HookSetup {
+            socket: socket_path(socket),
+            timeouts: Timeouts::for_ask_timeout(ask_timeout, HOOK_WAIT_MARGIN),
+            rules,
+        };
+        hook::claude(&stdin, &setup)
+    }))
+    .unwrap_or_else(|_| HookOutput {
+        stdout: None,
+        stderr: vec!["gatehouse hook claude: internal error; deferring".into()],
+    });
+    if let Some(stdout) = output.stdout {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{stdout}");
+        let _ = out.flush();
+    }
+    for line in output.stderr {
+        eprintln!("{line}");
+    }
+}
+
+fn serve(
+    config: Option<&Path>,
+    socket: Option<PathBuf>,
+    mode: Option<Mode>,
+    on_ask: OnAsk,
+) -> Result<()> {
+    let config = Config::load(config)?;
+    let mut settings = config.settings;
+    if let Some(mode) = mode {
+        settings.mode = mode;
+    }
+    let mode = settings.mode;
+    let on_ask = match on_ask {
+        OnAsk::Deny => Fallback::Deny,
+        OnAsk::Defer => Fallback::Defer,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let audit = Audit::open(&config.audit_log)
+            .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
+        let (barrier, prompter) = Barrier::new(settings, audit, None);
+        let socket = socket_path(socket.as_deref());
+        let bound = server::bind(&socket)?;
+        eprintln!(
+            "gatehouse serve: listening on {}, mode {mode}; calls that need a human get {}; audit log {}",
+            socket.display(),
+            match on_ask {
+                Fallback::Deny => "deny",
+                Fallback::Defer => "defer",
+            },
+            config.audit_log.display()
+        );
+        headless::serve(bound, barrier, prompter, on_ask, server::Options::default(), stop_signal())
+            .await;
+        eprintln!("gatehouse serve: stopped");
+        Ok(())
+    })
+}
+
+/// Completes on Ctrl+C or SIGTERM.
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let Ok(mut term) = signal(SignalKind::terminate()) else {
+        let _ = tokio::signal::ctrl_c().await;
+        return;
+    };
+    // Cancellation: whichever signal comes first ends the wait; the other is simply dropped.
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+/// Claude Code's settings file for `scope`: the user's under `$CLAUDE_CONFIG_DIR` or
+/// `~/.claude`, the project's under the current folder.
+fn settings_path(scope: ScopeArg) -> Result<PathBuf> {
+    let claude_dir = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => directories::BaseDirs::new()
+            .context("cannot find your home folder for ~/.claude; use --scope project or local")?
+            .home_dir()
+            .join(".claude"),
+    };
+    let project = std::env::current_dir().context("finding the current folder")?;
+    let scope = match scope {
+        ScopeArg::User => Scope::User,
+        ScopeArg::Project => Scope::Project,
+        ScopeArg::Local => Scope::Local,
+    };
+    Ok(scope.settings_path(&claude_dir, &project))
+}

@@ -51,12 +51,14 @@ pub struct HookSpec {
 }
 
 impl HookSpec {
-    /// The command line for `gatehouse` at `exe`, with `--socket` when one was chosen.
-    pub fn command_for(exe: &Path, socket: Option<&Path>) -> String {
+    /// The command line for `gatehouse` at `exe`, with `--socket` and `--config` when they
+    /// were chosen, so that the hook finds the same console and rules.
+    pub fn command_for(exe: &Path, socket: Option<&Path>, config: Option<&Path>) -> String {
         let mut command = format!("{} hook claude", shell_quote(&exe.to_string_lossy()));
-        if let Some(socket) = socket {
-            command.push_str(" --socket ");
-            command.push_str(&shell_quote(&socket.to_string_lossy()));
+        for (flag, path) in [("--socket", socket), ("--config", config)] {
+            if let Some(path) = path {
+                command.push_str(&format!(" {flag} {}", shell_quote(&path.to_string_lossy())));
+            }
         }
         command
     }
@@ -217,11 +219,10 @@ fn add_hook(settings: &mut Map<String, Value>, spec: &HookSpec) -> Result<Change
         None => {}
         Some(Value::Object(hooks)) => match hooks.get(event) {
             None => {}
-            Some(Value::Array(groups)) => {
-                if count_ours(hooks) == 1 && groups.contains(&wanted) {
-                    return Ok(Change::Unchanged);
-                }
+            Some(Value::Array(groups)) if count_ours(hooks) == 1 && groups.contains(&wanted) => {
+                return Ok(Change::Unchanged);
             }
+            Some(Value::Array(_)) => {}
             Some(_) => return Err(format!("`hooks.{event}`")),
         },
         Some(_) => return Err("`hooks`".into()),

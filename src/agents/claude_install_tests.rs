@@ -3,7 +3,7 @@ use super::*;
 fn spec(event: HookEvent) -> HookSpec {
     HookSpec {
         event,
-        command: HookSpec::command_for(Path::new("/opt/bin/gatehouse"), None),
+        command: HookSpec::command_for(Path::new("/opt/bin/gatehouse"), None, None),
         timeout_secs: 600,
     }
 }
@@ -179,8 +179,12 @@ fn uninstall_keeps_a_foreign_hook_sharing_a_group_with_ours() {
 #[test]
 fn commands_quote_paths_that_need_it() {
     assert_eq!(
-        HookSpec::command_for(Path::new("/a b/gatehouse"), Some(Path::new("/run/g.sock"))),
-        "'/a b/gatehouse' hook claude --socket /run/g.sock"
+        HookSpec::command_for(
+            Path::new("/a b/gatehouse"),
+            Some(Path::new("/run/g.sock")),
+            Some(Path::new("/c/it's.toml"))
+        ),
+        r"'/a b/gatehouse' hook claude --socket /run/g.sock --config '/c/it'\''s.toml'"
     );
     assert!(entry_is_ours(
         &json!({"command": "'/a b/gatehouse' hook claude"})

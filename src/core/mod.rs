@@ -7,6 +7,7 @@ pub mod call;
 pub mod classifier;
 pub mod classify;
 pub mod decision;
+pub mod escape;
 pub mod event;
 pub mod mode;
 pub mod prompter;

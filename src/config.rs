@@ -1,0 +1,198 @@
+//! The config file: `$XDG_CONFIG_HOME/gatehouse/config.toml` or `--config`. A raw serde struct
+//! that refuses unknown keys, validated into a [`Config`]. A bad file fails loudly with its
+//! path, line and a fix; no file at all means the defaults.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::core::barrier::{Fallback, Settings};
+use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
+use crate::core::mode::{Mode, ModeCycle};
+use crate::core::rules::{Pattern, Rules};
+use crate::paths;
+
+/// The config as written in the file. Every key is documented in `config.example.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    mode: Option<Mode>,
+    mode_cycle: Option<Spanned<Vec<Mode>>>,
+    ask_timeout_secs: Option<Spanned<u64>>,
+    on_timeout: Option<Fallback>,
+    on_shutdown: Option<Fallback>,
+    safe_commands: Option<Vec<Spanned<String>>>,
+    denied_commands: Option<Vec<Spanned<String>>>,
+    read_only_tools: Option<Vec<String>>,
+    internal_tools: Option<Vec<String>>,
+    audit_log: Option<PathBuf>,
+}
+
+/// The validated config.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub settings: Settings,
+    pub cycle: ModeCycle,
+    pub audit_log: PathBuf,
+    /// The file it came from; `None` when no file exists and the defaults serve.
+    pub source: Option<PathBuf>,
+}
+
+/// A config file that cannot be used, said so that a person can fix it.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{}: {message}\n  fix: {fix}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+pub struct ConfigError {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+    pub fix: String,
+}
+
+/// The longest ask timeout accepted: a day.
+const MAX_ASK_TIMEOUT_SECS: u64 = 86_400;
+
+impl Config {
+    /// Loads `explicit` (which must exist), or else the default path if a file is there, or
+    /// else the defaults.
+    pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        let path = match explicit {
+            Some(path) => path.to_path_buf(),
+            None => match paths::config_file() {
+                Some(path) if path.exists() => path,
+                _ => return Config::from_raw(RawConfig::default(), None, ""),
+            },
+        };
+        let text = std::fs::read_to_string(&path).map_err(|err| ConfigError {
+            path: path.clone(),
+            line: None,
+            message: format!("cannot read the config file: {err}"),
+            fix: "check the path given to --config, or create the file from config.example.toml"
+                .into(),
+        })?;
+        Config::parse(&text, &path)
+    }
+
+    /// Parses config text; `path` is only used in error messages.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|err| ConfigError {
+            path: path.to_path_buf(),
+            line: err.span().map(|span| line_of(text, span.start)),
+            message: err.message().trim().to_string(),
+            fix: "every key and its allowed values are documented in config.example.toml".into(),
+        })?;
+        Config::from_raw(raw, Some(path), text)
+    }
+
+    fn from_raw(raw: RawConfig, path: Option<&Path>, text: &str) -> Result<Config, ConfigError> {
+        let error = |span: std::ops::Range<usize>, message: String, fix: &str| ConfigError {
+            path: path.map(Path::to_path_buf).unwrap_or_default(),
+            line: Some(line_of(text, span.start)),
+            message,
+            fix: fix.to_string(),
+        };
+        let cycle = match raw.mode_cycle {
+            None => ModeCycle::default(),
+            Some(spanned) => {
+                let span = spanned.span();
+                ModeCycle::new(spanned.into_inner()).ok_or_else(|| {
+                    error(
+                        span,
+                        "mode_cycle is empty".into(),
+                        "list at least one mode, or remove the key for the default cycle",
+                    )
+                })?
+            }
+        };
+        let ask_timeout = match raw.ask_timeout_secs {
+            None => Duration::from_secs(540),
+            Some(secs) if (1..=MAX_ASK_TIMEOUT_SECS).contains(secs.get_ref()) => {
+                Duration::from_secs(*secs.get_ref())
+            }
+            Some(secs) => {
+                return Err(error(
+                    secs.span(),
+                    format!("ask_timeout_secs = {} is out of range", secs.get_ref()),
+                    "use a number of seconds from 1 to 86400 (the default is 540)",
+                ));
+            }
+        };
+        let internal_tools = raw.internal_tools.unwrap_or_else(|| {
+            DEFAULT_INTERNAL_TOOLS
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        });
+        let mut safe_commands = Vec::new();
+        for entry in raw.safe_commands.unwrap_or_default() {
+            let pattern = pattern_of(&entry, "safe_commands", &error)?;
+            if ToolKind::of(pattern.as_str(), &internal_tools) == ToolKind::Edit {
+                return Err(error(
+                    entry.span(),
+                    format!(
+                        "{:?} writes files and can never be listed safe",
+                        entry.get_ref()
+                    ),
+                    "remove it from safe_commands; use \"allow always\" in the console for one session instead",
+                ));
+            }
+            safe_commands.push(pattern);
+        }
+        let mut denied_commands = Vec::new();
+        for entry in raw.denied_commands.unwrap_or_default() {
+            denied_commands.push(pattern_of(&entry, "denied_commands", &error)?);
+        }
+        let rules = Rules {
+            safe_commands,
+            denied_commands,
+            read_only_tools: raw
+                .read_only_tools
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+            internal_tools,
+        };
+        let settings = Settings {
+            mode: raw.mode.unwrap_or_default(),
+            rules,
+            ask_timeout,
+            on_timeout: raw.on_timeout.unwrap_or(Fallback::Deny),
+            on_shutdown: raw.on_shutdown.unwrap_or(Fallback::Defer),
+        };
+        Ok(Config {
+            settings,
+            cycle,
+            audit_log: raw
+                .audit_log
+                .map(|p| paths::expand_home(&p))
+                .unwrap_or_else(paths::audit_log),
+            source: path.map(Path::to_path_buf),
+        })
+    }
+}
+
+fn pattern_of(
+    entry: &Spanned<String>,
+    key: &str,
+    error: &impl Fn(std::ops::Range<usize>, String, &str) -> ConfigError,
+) -> Result<Pattern, ConfigError> {
+    let pattern = Pattern::new(entry.get_ref());
+    if pattern.as_str().is_empty() {
+        return Err(error(
+            entry.span(),
+            format!("{key} has an empty entry"),
+            "remove the empty string from the list",
+        ));
+    }
+    Ok(pattern)
+}
+
+/// The 1-based line of byte offset `at` in `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

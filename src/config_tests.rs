@@ -1,0 +1,153 @@
+use super::*;
+
+fn parse(text: &str) -> Result<Config, ConfigError> {
+    Config::parse(text, Path::new("/home/u/.config/gatehouse/config.toml"))
+}
+
+#[test]
+fn an_empty_file_gives_the_defaults() {
+    let config = parse("").unwrap();
+    assert_eq!(config.settings.mode, Mode::AllowRead);
+    assert_eq!(config.settings.ask_timeout, Duration::from_secs(540));
+    assert_eq!(config.settings.on_timeout, Fallback::Deny);
+    assert_eq!(config.settings.on_shutdown, Fallback::Defer);
+    assert_eq!(config.cycle, ModeCycle::default());
+    assert!(
+        config
+            .settings
+            .rules
+            .internal_tools
+            .contains(&"TodoWrite".to_string())
+    );
+}
+
+#[test]
+fn every_key_is_read() {
+    let config = parse(
+        r#"
+mode = "AUTO"
+mode_cycle = ["allow-read", "auto"]
+ask_timeout_secs = 60
+on_timeout = "defer"
+on_shutdown = "deny"
+safe_commands = ["npm test", "WebFetch"]
+denied_commands = ["git push"]
+read_only_tools = ["mcp__github__search_issues"]
+internal_tools = ["TodoWrite"]
+audit_log = "/tmp/audit.jsonl"
+"#,
+    )
+    .unwrap();
+    let s = &config.settings;
+    assert_eq!(s.mode, Mode::Auto);
+    assert_eq!(config.cycle.modes(), [Mode::AllowRead, Mode::Auto]);
+    assert_eq!(s.ask_timeout, Duration::from_secs(60));
+    assert_eq!(
+        (s.on_timeout, s.on_shutdown),
+        (Fallback::Defer, Fallback::Deny)
+    );
+    assert_eq!(s.rules.safe_commands.len(), 2);
+    assert_eq!(s.rules.denied_commands[0].as_str(), "git push");
+    assert!(
+        s.rules
+            .read_only_tools
+            .contains("mcp__github__search_issues")
+    );
+    assert_eq!(s.rules.internal_tools, ["TodoWrite"]);
+    assert_eq!(config.audit_log, Path::new("/tmp/audit.jsonl"));
+}
+
+#[test]
+fn an_unknown_key_names_the_file_line_and_a_fix() {
+    let err = parse("mode = \"auto\"\n\nmodee = \"auto\"\n").unwrap_err();
+    let text = err.to_string();
+    assert_eq!(err.line, Some(3), "{text}");
+    assert!(
+        text.starts_with("/home/u/.config/gatehouse/config.toml:3: "),
+        "{text}"
+    );
+    assert!(text.contains("modee"), "{text}");
+    assert!(text.contains("config.example.toml"), "{text}");
+}
+
+#[test]
+fn a_bad_mode_lists_the_good_ones_at_its_line() {
+    let err = parse("\nmode = \"yolo\"\n").unwrap_err();
+    assert_eq!(err.line, Some(2));
+    assert!(err.message.contains("allow-read"), "{}", err.message);
+}
+
+#[test]
+fn write_tools_can_never_be_listed_safe() {
+    let err = parse("safe_commands = [\n  \"ls\",\n  \"Edit\",\n]\n").unwrap_err();
+    assert_eq!(err.line, Some(3));
+    assert!(err.message.contains("Edit"), "{}", err.message);
+}
+
+#[test]
+fn out_of_range_and_empty_values_are_refused() {
+    assert_eq!(parse("ask_timeout_secs = 0").unwrap_err().line, Some(1));
+    assert!(parse("mode_cycle = []").is_err());
+    assert!(parse("denied_commands = [\" \"]").is_err());
+    assert!(
+        parse("on_timeout = \"allow\"").is_err(),
+        "a timeout can never allow"
+    );
+}
+
+#[test]
+fn a_missing_explicit_file_is_an_error_not_the_defaults() {
+    let err = Config::load(Some(Path::new("/nonexistent/gatehouse.toml"))).unwrap_err();
+    assert!(err.to_string().contains("cannot read"), "{err}");
+}
+
+/// The example file, with every `# key = value` line uncommented.
+fn example_uncommented() -> String {
+    let example = include_str!("../config.example.toml");
+    example
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("# ")?;
+            let key = rest.split(" = ").next()?;
+            (rest.contains(" = ") && key.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                .then_some(rest)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_example_documents_every_key_with_its_default() {
+    let text = example_uncommented();
+    let keys: Vec<&str> = text
+        .lines()
+        .map(|l| l.split(" = ").next().unwrap())
+        .collect();
+    for key in [
+        "mode",
+        "mode_cycle",
+        "ask_timeout_secs",
+        "on_timeout",
+        "on_shutdown",
+        "safe_commands",
+        "denied_commands",
+        "read_only_tools",
+        "internal_tools",
+        "audit_log",
+    ] {
+        assert!(keys.contains(&key), "config.example.toml lacks {key}");
+    }
+    let example = parse(&text).expect("the uncommented example parses");
+    let defaults = parse("").unwrap();
+    assert_eq!(example.settings.mode, defaults.settings.mode);
+    assert_eq!(example.cycle, defaults.cycle);
+    assert_eq!(example.settings.ask_timeout, defaults.settings.ask_timeout);
+    assert!(
+        !example.audit_log.starts_with("~"),
+        "a leading ~ is the home folder"
+    );
+    assert_eq!(
+        example.settings.rules.internal_tools,
+        defaults.settings.rules.internal_tools
+    );
+}

@@ -1,0 +1,163 @@
+//! `gatehouse explain`: what the core makes of a shell line, as text for people, as JSON, or one
+//! line per input line for batch checks.
+
+use std::io::{self, BufRead, Write};
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::core::call::{Agent, Call};
+use crate::core::classify::{Assessment, assess};
+use crate::core::escape::visible;
+use crate::core::mode::Mode;
+use crate::core::route::route;
+use crate::core::rules::Rules;
+
+/// What `explain` says about one line.
+#[derive(Debug, Serialize)]
+pub struct Explanation {
+    pub command: String,
+    pub class: &'static str,
+    pub explanation: String,
+    /// The route in each mode, in `Mode::ALL` order.
+    pub routes: Vec<(Mode, &'static str)>,
+    #[serde(skip)]
+    pub assessment: Assessment,
+}
+
+/// Explains `line` as a `Bash` call under `rules`.
+pub fn explain(line: &str, rules: &Rules) -> Explanation {
+    let call = Call {
+        agent: Agent::Other("explain".into()),
+        session: String::new(),
+        cwd: String::new(),
+        tool: "Bash".into(),
+        input: json!({ "command": line }),
+        tool_use_id: None,
+        event: None,
+    };
+    let assessment = assess(&call, rules, &[]);
+    Explanation {
+        command: line.to_string(),
+        class: assessment.class.name(),
+        explanation: visible(&assessment.explanation).into_owned(),
+        routes: Mode::ALL
+            .iter()
+            .map(|&m| (m, route(m, assessment.row).name()))
+            .collect(),
+        assessment,
+    }
+}
+
+impl Explanation {
+    /// The human form: the line, its class and why, then the route in each mode.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{}\n  class  {}\n  why    {}\n  routes",
+            visible(&self.command),
+            self.class,
+            self.explanation
+        );
+        for (mode, route) in &self.routes {
+            out.push_str(&format!("\n    {:<11} {route}", mode.name()));
+        }
+        out.push('\n');
+        out
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let routes: serde_json::Map<String, serde_json::Value> = self
+            .routes
+            .iter()
+            .map(|(m, r)| (m.name().to_string(), json!(r)))
+            .collect();
+        let shell = self.assessment.shell.as_ref();
+        let commands: Vec<_> = shell
+            .map(|s| {
+                s.commands
+                    .iter()
+                    .map(
+                        |c| json!({"words": c.words, "safety": c.safety.to_string(), "why": c.why}),
+                    )
+                    .collect()
+            })
+            .unwrap_or_default();
+        let findings: Vec<_> = shell
+            .map(|s| {
+                s.findings
+                    .iter()
+                    .map(|f| json!({"what": f.what, "safety": f.safety.to_string(), "why": f.why}))
+                    .collect()
+            })
+            .unwrap_or_default();
+        json!({
+            "command": self.command,
+            "class": self.class,
+            "explanation": self.explanation,
+            "routes": routes,
+            "commands": commands,
+            "findings": findings,
+        })
+    }
+}
+
+/// Decodes the corpus's escaped form, left to right: `\n`, `\t`, `\r` and `\\`; any other
+/// backslash is kept as it is.
+pub fn decode_escaped(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Reads escaped lines from `input` and writes `class<TAB>explanation` for each, in order. A
+/// line that is not UTF-8 is read lossily (and so never proven read-only by accident: the
+/// replacement character is no shell syntax the analyser trusts). Never stops on a bad line.
+pub fn batch(input: impl BufRead, mut output: impl Write, rules: &Rules) -> io::Result<usize> {
+    let mut count = 0;
+    for raw in input.split(b'\n') {
+        let raw = raw?;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(&raw);
+        let line = decode_escaped(&String::from_utf8_lossy(raw));
+        let explained = std::panic::catch_unwind(|| explain(&line, rules));
+        match explained {
+            Ok(e) => writeln!(output, "{}\t{}", e.class, e.explanation)?,
+            Err(_) => writeln!(output, "unverified\tgatehouse could not analyse this line")?,
+        }
+        count += 1;
+    }
+    output.flush()?;
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_decode_left_to_right() {
+        assert_eq!(decode_escaped(r"a\nb\tc\\d"), "a\nb\tc\\d");
+        assert_eq!(
+            decode_escaped(r"find . -exec rm {} \\;"),
+            r"find . -exec rm {} \;"
+        );
+        assert_eq!(decode_escaped(r"\\n"), r"\n");
+        assert_eq!(decode_escaped("x\\"), "x\\");
+    }
+}

@@ -1,0 +1,45 @@
+//! Where gatehouse keeps its files, by the XDG conventions.
+
+use std::path::{Path, PathBuf};
+
+use directories::ProjectDirs;
+
+fn dirs() -> Option<ProjectDirs> {
+    ProjectDirs::from("", "", "gatehouse")
+}
+
+/// `$XDG_CONFIG_HOME/gatehouse/config.toml`, when a home can be found.
+pub fn config_file() -> Option<PathBuf> {
+    dirs().map(|d| d.config_dir().join("config.toml"))
+}
+
+/// `$XDG_STATE_HOME/gatehouse`, falling back to a folder under the temp dir when no home is
+/// known (a service account, say).
+pub fn state_dir() -> PathBuf {
+    dirs()
+        .and_then(|d| d.state_dir().map(PathBuf::from))
+        .unwrap_or_else(|| {
+            std::env::temp_dir()
+                .join(format!("gatehouse-{}", uid()))
+                .join("state")
+        })
+}
+
+/// `$XDG_STATE_HOME/gatehouse/audit.jsonl`.
+pub fn audit_log() -> PathBuf {
+    state_dir().join("audit.jsonl")
+}
+
+/// `path` with a leading `~/` replaced by the home folder, where one is known.
+pub fn expand_home(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), directories::BaseDirs::new()) {
+        (Ok(rest), Some(base)) => base.home_dir().join(rest),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// The real user id of this process.
+pub fn uid() -> u32 {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc::getuid() }
+}

@@ -1,0 +1,453 @@
+//! The console's model and its `update`: messages in, effects out. No I/O and no clock here:
+//! every message comes with the time it happened, so tests can drive it exactly.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use ratatui::crossterm::event::KeyEvent;
+
+use super::keymap::{self, BoxKey, Intent};
+use super::preview::Preview;
+use super::textbox::{BoxKind, TextBox, suggest_allow};
+use crate::core::call::CallId;
+use crate::core::escape::visible;
+use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
+use crate::core::mode::{Mode, ModeCycle};
+use crate::core::prompter::HumanAnswer;
+use crate::core::route::Route;
+
+/// How long a newly shown dialog ignores decision keys (safety contract 4).
+pub const ARMING: Duration = Duration::from_millis(250);
+/// How many activity lines are kept.
+pub const LOG_CAPACITY: usize = 10_000;
+const NOTICE_FOR: Duration = Duration::from_secs(5);
+
+/// The moment a message happened, monotonic and by the wall clock.
+#[derive(Debug, Clone, Copy)]
+pub struct Now {
+    pub at: Instant,
+    pub wall: SystemTime,
+}
+
+pub enum Msg {
+    Key(KeyEvent),
+    Paste(String),
+    Tick,
+    /// A dialog opened, with its preview prepared by the runner.
+    Opened(Arc<Dialog>, Preview),
+    Barrier(Event),
+    /// The classifier's state, as the status bar shows it.
+    ClassifierStatus(String),
+}
+
+/// What `update` asks the runner to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Answer(CallId, HumanAnswer),
+    Claim(CallId),
+    SetMode(Mode),
+    /// A dialog opened: ring the bell or send a notification.
+    Notify,
+    RearmClassifier,
+    Quit,
+}
+
+/// Which screen is up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Main,
+    Help,
+    ConfirmQuit,
+}
+
+/// The focused dialog's state.
+pub enum DialogState {
+    Choosing,
+    Writing(Box<TextBox>),
+}
+
+/// An open dialog as the console keeps it.
+pub struct Open {
+    pub dialog: Arc<Dialog>,
+    pub preview: Preview,
+    pub short: String,
+    pub route: Route,
+    pub classifier: Option<ClassifierState>,
+    pub claimed: bool,
+}
+
+/// One line of the activity log.
+#[derive(Debug, Clone)]
+pub struct LogLine {
+    pub time: String,
+    pub agent: String,
+    pub tool: String,
+    pub subject: String,
+    pub decision: &'static str,
+    pub decider: &'static str,
+    pub text: String,
+}
+
+pub struct App {
+    pub mode: Mode,
+    pub cycle: ModeCycle,
+    pub dialogs: Vec<Open>,
+    pub focus: usize,
+    pub state: DialogState,
+    pub screen: Screen,
+    pub log: VecDeque<LogLine>,
+    pub notice: Option<(String, Instant)>,
+    pub sessions: BTreeSet<String>,
+    pub socket: String,
+    pub classifier: String,
+    /// What open dialogs become on quit: `defer` or `deny`.
+    pub on_quit: &'static str,
+    pub scroll: u16,
+    pub now: Now,
+    shown_at: Instant,
+}
+
+impl App {
+    pub fn new(
+        mode: Mode,
+        cycle: ModeCycle,
+        socket: String,
+        on_quit: &'static str,
+        now: Now,
+    ) -> App {
+        App {
+            mode,
+            cycle,
+            dialogs: Vec::new(),
+            focus: 0,
+            state: DialogState::Choosing,
+            screen: Screen::Main,
+            log: VecDeque::new(),
+            notice: None,
+            sessions: BTreeSet::new(),
+            socket,
+            classifier: "off".into(),
+            on_quit,
+            scroll: 0,
+            now,
+            shown_at: now.at,
+        }
+    }
+
+    pub fn focused(&self) -> Option<&Open> {
+        self.dialogs.get(self.focus)
+    }
+
+    /// True while the focused dialog is too new to take decision keys.
+    pub fn arming(&self) -> bool {
+        self.now.at < self.shown_at + ARMING
+    }
+
+    pub fn update(&mut self, msg: Msg, now: Now) -> Vec<Effect> {
+        self.now = now;
+        if self
+            .notice
+            .as_ref()
+            .is_some_and(|(_, until)| now.at >= *until)
+        {
+            self.notice = None;
+        }
+        match msg {
+            Msg::Key(key) => self.on_key(key),
+            Msg::Paste(text) => {
+                if let DialogState::Writing(b) = &mut self.state {
+                    let clean: String = text
+                        .chars()
+                        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+                        .collect();
+                    b.area.insert_str(clean);
+                }
+                vec![]
+            }
+            Msg::Tick => vec![],
+            Msg::Opened(dialog, preview) => self.on_opened(dialog, preview),
+            Msg::Barrier(event) => {
+                self.on_event(event);
+                vec![]
+            }
+            Msg::ClassifierStatus(status) => {
+                self.classifier = status;
+                vec![]
+            }
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        match self.screen {
+            Screen::Help => {
+                if matches!(keymap::intent_of(&key), Some(Intent::Help | Intent::Quit))
+                    || keymap::box_key(&key) == BoxKey::Leave
+                {
+                    self.screen = Screen::Main;
+                }
+                return vec![];
+            }
+            Screen::ConfirmQuit => {
+                return match (keymap::intent_of(&key), keymap::box_key(&key)) {
+                    (Some(Intent::AllowOnce | Intent::Quit), _) | (_, BoxKey::Submit) => {
+                        vec![Effect::Quit]
+                    }
+                    _ => {
+                        self.screen = Screen::Main;
+                        vec![]
+                    }
+                };
+            }
+            Screen::Main => {}
+        }
+        if let DialogState::Writing(b) = &mut self.state {
+            return match keymap::box_key(&key) {
+                BoxKey::Submit => match b.answer() {
+                    Some(answer) => {
+                        let id = b.id;
+                        self.state = DialogState::Choosing;
+                        self.answered(id, answer)
+                    }
+                    None => vec![],
+                },
+                BoxKey::Newline => {
+                    b.area.insert_newline();
+                    vec![]
+                }
+                BoxKey::Leave => {
+                    self.state = DialogState::Choosing;
+                    vec![]
+                }
+                BoxKey::Edit => {
+                    b.area.input(key);
+                    vec![]
+                }
+            };
+        }
+        let Some(intent) = keymap::intent_of(&key) else {
+            return vec![];
+        };
+        if intent.decides() && (self.focused().is_none() || self.arming()) {
+            return vec![];
+        }
+        match intent {
+            Intent::AllowOnce => {
+                let id = self.dialogs[self.focus].dialog.id;
+                self.answered(id, HumanAnswer::Allow { note: None })
+            }
+            Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny => self.open_box(intent),
+            Intent::CycleMode => {
+                self.mode = self.cycle.next(self.mode);
+                vec![Effect::SetMode(self.mode)]
+            }
+            Intent::Next | Intent::Previous => {
+                let n = self.dialogs.len();
+                if n > 1 {
+                    self.focus = match intent {
+                        Intent::Next => (self.focus + 1) % n,
+                        _ => (self.focus + n - 1) % n,
+                    };
+                    self.shown();
+                }
+                vec![]
+            }
+            Intent::ScrollDown => {
+                self.scroll = self.scroll.saturating_add(10);
+                vec![]
+            }
+            Intent::ScrollUp => {
+                self.scroll = self.scroll.saturating_sub(10);
+                vec![]
+            }
+            Intent::RearmClassifier => vec![Effect::RearmClassifier],
+            Intent::Help => {
+                self.screen = Screen::Help;
+                vec![]
+            }
+            Intent::Quit if self.dialogs.is_empty() => vec![Effect::Quit],
+            Intent::Quit => {
+                self.screen = Screen::ConfirmQuit;
+                vec![]
+            }
+        }
+    }
+
+    /// Opens the box an intent needs on the focused dialog, which claims it for the human.
+    fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
+        let open = &mut self.dialogs[self.focus];
+        let id = open.dialog.id;
+        let (kind, initial) = match intent {
+            Intent::Deny => (BoxKind::Reason, String::new()),
+            Intent::AllowWithNote => (BoxKind::Note, String::new()),
+            _ => {
+                let (kind, text) = suggest_allow(&open.dialog.call, &open.dialog.assessment);
+                (BoxKind::Pattern(kind), visible(&text).into_owned())
+            }
+        };
+        self.state = DialogState::Writing(Box::new(TextBox::new(id, kind, &initial)));
+        open.claimed = true;
+        vec![Effect::Claim(id)]
+    }
+
+    /// The human answered `id`: it leaves the queue now; the barrier's event logs it.
+    fn answered(&mut self, id: CallId, answer: HumanAnswer) -> Vec<Effect> {
+        self.remove(id);
+        vec![Effect::Answer(id, answer)]
+    }
+
+    fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
+        let call = &dialog.call;
+        self.sessions
+            .insert(format!("{}:{}", call.agent, call.session));
+        let open = Open {
+            short: Preview::short(call),
+            route: dialog.route,
+            preview,
+            dialog,
+            classifier: None,
+            claimed: false,
+        };
+        let at = self
+            .dialogs
+            .partition_point(|o| o.dialog.id < open.dialog.id);
+        self.dialogs.insert(at, open);
+        if self.dialogs.len() == 1 {
+            self.focus = 0;
+            self.shown();
+        } else if at <= self.focus {
+            self.focus += 1;
+        }
+        vec![Effect::Notify]
+    }
+
+    fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Opened(_) => {}
+            Event::Rerouted { id, route } => {
+                if let Some(open) = self.find_mut(id) {
+                    open.route = route;
+                    if route != Route::Race {
+                        open.classifier = None;
+                    }
+                }
+            }
+            Event::Classifier { id, state } => {
+                if let Some(open) = self.find_mut(id) {
+                    open.classifier = Some(state);
+                }
+            }
+            Event::Resolved(outcome) => {
+                if self.remove(outcome.id) {
+                    self.notify(format!(
+                        "{} was settled by {}",
+                        outcome.id,
+                        outcome.decider.name()
+                    ));
+                }
+                self.push_log(&outcome);
+            }
+            Event::Passed(outcome) => {
+                let call = &outcome.call;
+                self.sessions
+                    .insert(format!("{}:{}", call.agent, call.session));
+                self.push_log(&outcome);
+            }
+            Event::Withdrawn { id } => {
+                if let Some(open) = self.find(id) {
+                    let line = LogLine {
+                        time: clock(self.now.wall),
+                        agent: open.dialog.call.agent.to_string(),
+                        tool: visible(&open.dialog.call.tool).into_owned(),
+                        subject: open.short.clone(),
+                        decision: "withdrawn",
+                        decider: "agent",
+                        text: "the agent went away".into(),
+                    };
+                    self.push(line);
+                }
+                self.remove(id);
+            }
+            Event::ModeChanged { mode, resolved } => {
+                self.mode = mode;
+                let text = match resolved {
+                    0 => format!("mode: {}", mode.name()),
+                    n => format!("mode: {} ({n} resolved by {})", mode.name(), mode.name()),
+                };
+                self.notify(text);
+            }
+        }
+    }
+
+    /// Removes dialog `id` if it is open; returns whether it was the one in the human's hands.
+    fn remove(&mut self, id: CallId) -> bool {
+        let Some(at) = self.dialogs.iter().position(|o| o.dialog.id == id) else {
+            return false;
+        };
+        self.dialogs.remove(at);
+        let was_focused = at == self.focus;
+        if at < self.focus {
+            self.focus -= 1;
+        }
+        self.focus = self.focus.min(self.dialogs.len().saturating_sub(1));
+        if was_focused {
+            let writing = matches!(&self.state, DialogState::Writing(b) if b.id == id);
+            self.state = DialogState::Choosing;
+            self.shown();
+            return writing;
+        }
+        false
+    }
+
+    /// A different dialog is now in front of the human: it arms afresh.
+    fn shown(&mut self) {
+        self.shown_at = self.now.at;
+        self.scroll = 0;
+    }
+
+    fn notify(&mut self, text: String) {
+        self.notice = Some((text, self.now.at + NOTICE_FOR));
+    }
+
+    fn find(&self, id: CallId) -> Option<&Open> {
+        self.dialogs.iter().find(|o| o.dialog.id == id)
+    }
+
+    fn find_mut(&mut self, id: CallId) -> Option<&mut Open> {
+        self.dialogs.iter_mut().find(|o| o.dialog.id == id)
+    }
+
+    fn push_log(&mut self, outcome: &Outcome) {
+        let call = &outcome.call;
+        let line = LogLine {
+            time: clock(self.now.wall),
+            agent: call.agent.to_string(),
+            tool: visible(&call.tool).into_owned(),
+            subject: Preview::short(call),
+            decision: outcome.decision.name(),
+            decider: outcome.decider.name(),
+            text: visible(outcome.decision.text().unwrap_or("")).into_owned(),
+        };
+        self.push(line);
+    }
+
+    fn push(&mut self, line: LogLine) {
+        if self.log.len() == LOG_CAPACITY {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+}
+
+/// `HH:MM:SS` (UTC) of a wall-clock time.
+fn clock(wall: SystemTime) -> String {
+    let secs = wall
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let day = secs % 86_400;
+    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
+}
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

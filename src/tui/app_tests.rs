@@ -1,0 +1,345 @@
+use super::*;
+use crate::core::call::{Agent, Call};
+use crate::core::classify::assess;
+use crate::core::decision::{Decider, Decision};
+use crate::core::rules::{Rules, SessionAllow};
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use serde_json::{Value, json};
+
+pub(crate) fn start() -> Now {
+    Now {
+        at: Instant::now(),
+        wall: SystemTime::UNIX_EPOCH + Duration::from_secs(36_000),
+    }
+}
+
+pub(crate) fn later(now: Now, ms: u64) -> Now {
+    Now {
+        at: now.at + Duration::from_millis(ms),
+        wall: now.wall + Duration::from_millis(ms),
+    }
+}
+
+pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog>, Preview) {
+    let call = Call {
+        agent: Agent::ClaudeCode,
+        session: "5f0c1a2b-session".into(),
+        cwd: "/home/dev/project".into(),
+        tool: tool.into(),
+        input,
+        tool_use_id: None,
+        event: None,
+    };
+    let assessment = assess(&call, &Rules::default(), &[]);
+    let preview = Preview::build(&call, &assessment);
+    let route = crate::core::route::route(Mode::AllowRead, assessment.row);
+    let dialog = Arc::new(Dialog {
+        id: CallId(id),
+        call: Arc::new(call),
+        assessment,
+        route,
+        opened: now.at,
+    });
+    (dialog, preview)
+}
+
+fn app(now: Now) -> App {
+    App::new(
+        Mode::AllowRead,
+        ModeCycle::default(),
+        "/run/gatehouse.sock".into(),
+        "defer",
+        now,
+    )
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn code(code: KeyCode, modifiers: KeyModifiers) -> Msg {
+    Msg::Key(KeyEvent::new(code, modifiers))
+}
+
+fn open(app: &mut App, id: u64, now: Now) {
+    let (d, p) = dialog(
+        id,
+        "Write",
+        json!({"file_path": "a.txt", "content": "hi"}),
+        now,
+    );
+    assert_eq!(app.update(Msg::Opened(d, p), now), [Effect::Notify]);
+}
+
+#[test]
+fn decision_keys_are_ignored_while_a_new_dialog_arms() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    assert!(app.update(key('y'), later(t0, 100)).is_empty());
+    assert!(app.update(key('n'), later(t0, 249)).is_empty());
+    assert_eq!(
+        app.update(key('y'), later(t0, 250)),
+        [Effect::Answer(CallId(1), HumanAnswer::Allow { note: None })]
+    );
+    assert!(app.dialogs.is_empty());
+}
+
+#[test]
+fn the_next_dialog_arms_afresh_when_the_first_is_answered() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    open(&mut app, 2, t0);
+    let t1 = later(t0, 300);
+    assert_eq!(app.update(key('y'), t1).len(), 1);
+    assert_eq!(app.focused().unwrap().dialog.id, CallId(2));
+    assert!(
+        app.update(key('y'), later(t1, 10)).is_empty(),
+        "a double press cannot approve #2"
+    );
+    assert_eq!(app.update(key('y'), later(t1, 260)).len(), 1);
+}
+
+#[test]
+fn a_new_dialog_does_not_steal_focus_or_rearm_the_one_in_front() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    open(&mut app, 2, later(t0, 290));
+    assert_eq!(app.focused().unwrap().dialog.id, CallId(1));
+    assert_eq!(app.update(key('y'), later(t0, 300)).len(), 1);
+}
+
+#[test]
+fn n_opens_a_reason_box_that_claims_and_enter_sends_the_reason() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 7, t0);
+    let t = later(t0, 300);
+    assert_eq!(app.update(key('n'), t), [Effect::Claim(CallId(7))]);
+    assert!(matches!(app.state, DialogState::Writing(_)));
+    for c in "use cargo clean".chars() {
+        assert!(
+            app.update(key(c), t).is_empty(),
+            "letters go to the box, not the keymap"
+        );
+    }
+    app.update(code(KeyCode::Enter, KeyModifiers::ALT), t);
+    app.update(Msg::Paste("then\x1b[2J retry".into()), t);
+    assert_eq!(
+        app.update(code(KeyCode::Enter, KeyModifiers::NONE), t),
+        [Effect::Answer(
+            CallId(7),
+            HumanAnswer::Deny {
+                reason: "use cargo clean\nthen[2J retry".into()
+            }
+        )]
+    );
+    assert!(matches!(app.state, DialogState::Choosing));
+}
+
+#[test]
+fn an_empty_reason_is_sent_empty_for_the_barrier_to_word() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    let t = later(t0, 300);
+    app.update(key('n'), t);
+    let effects = app.update(code(KeyCode::Enter, KeyModifiers::NONE), t);
+    assert_eq!(
+        effects,
+        [Effect::Answer(
+            CallId(1),
+            HumanAnswer::Deny {
+                reason: String::new()
+            }
+        )]
+    );
+}
+
+#[test]
+fn esc_leaves_a_box_without_answering() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    let t = later(t0, 300);
+    app.update(key('e'), t);
+    assert!(
+        app.update(code(KeyCode::Esc, KeyModifiers::NONE), t)
+            .is_empty()
+    );
+    assert!(matches!(app.state, DialogState::Choosing));
+    assert_eq!(app.dialogs.len(), 1);
+    assert!(app.dialogs[0].claimed, "the claim stands");
+}
+
+#[test]
+fn e_sends_an_allow_with_the_typed_note() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    let t = later(t0, 300);
+    app.update(key('e'), t);
+    app.update(Msg::Paste("keep it small".into()), t);
+    assert_eq!(
+        app.update(code(KeyCode::Enter, KeyModifiers::NONE), t),
+        [Effect::Answer(
+            CallId(1),
+            HumanAnswer::Allow {
+                note: Some("keep it small".into())
+            }
+        )]
+    );
+}
+
+#[test]
+fn a_offers_the_pattern_it_will_remember_and_sends_the_edited_one() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = dialog(1, "WebFetch", json!({"url": "https://x"}), t0);
+    app.update(Msg::Opened(d, p), t0);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    let DialogState::Writing(b) = &app.state else {
+        panic!("a opens the pattern editor")
+    };
+    assert_eq!(b.text(), "WebFetch");
+    app.update(Msg::Paste("2".into()), t);
+    assert_eq!(
+        app.update(code(KeyCode::Enter, KeyModifiers::NONE), t),
+        [Effect::Answer(
+            CallId(1),
+            HumanAnswer::AllowAlways {
+                allow: SessionAllow::Tool("WebFetch2".into()),
+                note: None
+            }
+        )]
+    );
+}
+
+#[test]
+fn an_edit_offers_its_file_as_the_pattern() {
+    let t0 = start();
+    let mut app = app(t0);
+    let input = json!({"file_path": "src/a.rs", "old_string": "a", "new_string": "b"});
+    let (d, p) = dialog(1, "Edit", input, t0);
+    app.update(Msg::Opened(d, p), t0);
+    app.update(key('a'), later(t0, 300));
+    let DialogState::Writing(b) = &app.state else {
+        panic!()
+    };
+    assert_eq!(b.text(), "src/a.rs");
+}
+
+#[test]
+fn shift_tab_cycles_the_mode_and_the_change_is_reported() {
+    let t0 = start();
+    let mut app = app(t0);
+    let effects = app.update(code(KeyCode::BackTab, KeyModifiers::SHIFT), t0);
+    assert_eq!(effects, [Effect::SetMode(Mode::Auto)]);
+    app.update(
+        Msg::Barrier(Event::ModeChanged {
+            mode: Mode::AllowAll,
+            resolved: 2,
+        }),
+        t0,
+    );
+    assert_eq!(app.mode, Mode::AllowAll);
+    assert_eq!(
+        app.notice.as_ref().unwrap().0,
+        "mode: allow-all (2 resolved by allow-all)"
+    );
+}
+
+#[test]
+fn quitting_with_open_dialogs_asks_first() {
+    let t0 = start();
+    let mut app = app(t0);
+    assert_eq!(
+        app.update(key('q'), t0),
+        [Effect::Quit],
+        "nothing open: quit at once"
+    );
+    open(&mut app, 1, t0);
+    assert!(app.update(key('q'), t0).is_empty());
+    assert_eq!(app.screen, Screen::ConfirmQuit);
+    assert!(app.update(key('n'), t0).is_empty());
+    assert_eq!(app.screen, Screen::Main);
+    app.update(code(KeyCode::Char('c'), KeyModifiers::CONTROL), t0);
+    assert_eq!(app.update(key('y'), t0), [Effect::Quit]);
+}
+
+#[test]
+fn help_opens_and_closes_and_swallows_decision_keys() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    app.update(key('?'), t0);
+    assert_eq!(app.screen, Screen::Help);
+    assert!(app.update(key('y'), later(t0, 500)).is_empty());
+    app.update(code(KeyCode::Esc, KeyModifiers::NONE), t0);
+    assert_eq!(app.screen, Screen::Main);
+}
+
+#[test]
+fn j_and_k_move_through_the_queue_and_wrap() {
+    let t0 = start();
+    let mut app = app(t0);
+    for id in 1..=3 {
+        open(&mut app, id, t0);
+    }
+    app.update(key('j'), t0);
+    assert_eq!(app.focus, 1);
+    app.update(code(KeyCode::Up, KeyModifiers::NONE), t0);
+    app.update(key('k'), t0);
+    assert_eq!(app.focus, 2);
+}
+
+#[test]
+fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    app.update(key('n'), later(t0, 300));
+    let outcome = Outcome {
+        id: CallId(1),
+        call: app.dialogs[0].dialog.call.clone(),
+        class: crate::core::route::Class::Writer,
+        route: Route::Ask,
+        mode: Mode::AllowAll,
+        decision: Decision::allow(),
+        decider: Decider::Mode,
+        latency: Duration::ZERO,
+    };
+    app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
+    assert!(app.dialogs.is_empty());
+    assert!(matches!(app.state, DialogState::Choosing));
+    assert_eq!(app.notice.as_ref().unwrap().0, "#1 was settled by mode");
+    let line = app.log.back().unwrap();
+    assert_eq!(
+        (line.decision, line.decider, line.time.as_str()),
+        ("allow", "mode", "10:00:00")
+    );
+}
+
+#[test]
+fn the_log_keeps_the_newest_ten_thousand_lines() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, _) = dialog(1, "Read", json!({}), t0);
+    for i in 0..LOG_CAPACITY + 5 {
+        let outcome = Outcome {
+            id: CallId(i as u64),
+            call: d.call.clone(),
+            class: crate::core::route::Class::ReadOnly,
+            route: Route::Allow,
+            mode: Mode::AllowRead,
+            decision: Decision::allow(),
+            decider: Decider::Rule,
+            latency: Duration::ZERO,
+        };
+        app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), t0);
+    }
+    assert_eq!(app.log.len(), LOG_CAPACITY);
+}

@@ -1,0 +1,230 @@
+//! What a dialog shows of its call, prepared once when the dialog opens: the only place the
+//! console reads files (an Edit's file, for its diff in context). Every string in a preview has
+//! already been made visible-safe, so the view cannot forget to.
+
+use std::path::Path;
+
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+
+use crate::core::call::{Call, ToolKind};
+use crate::core::classify::Assessment;
+use crate::core::escape::{visible, visible_lines};
+
+/// A line of a diff, by what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffTag {
+    Hunk,
+    Context,
+    Removed,
+    Added,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Preview {
+    /// A shell line and the analyser's reason it is not read-only.
+    Shell { line: String, why: String },
+    /// A file written whole.
+    Write { path: String, content: String },
+    /// An edit as a unified diff, in the file's context where the file could be read.
+    Diff {
+        path: String,
+        lines: Vec<(DiffTag, String)>,
+        in_context: bool,
+    },
+    /// An MCP tool call.
+    Mcp {
+        server: String,
+        tool: String,
+        arguments: String,
+    },
+    /// Any other tool: its input as JSON.
+    Other { input: String },
+}
+
+impl Preview {
+    pub fn build(call: &Call, assessment: &Assessment) -> Preview {
+        match &assessment.kind {
+            ToolKind::Shell => Preview::Shell {
+                line: visible_lines(call.shell_line().unwrap_or("")),
+                why: visible(&assessment.explanation).into_owned(),
+            },
+            ToolKind::Edit => edit_preview(call),
+            ToolKind::Mcp { server, tool } => Preview::Mcp {
+                server: visible(server).into_owned(),
+                tool: visible(tool).into_owned(),
+                arguments: pretty(&call.input),
+            },
+            _ => Preview::Other {
+                input: pretty(&call.input),
+            },
+        }
+    }
+
+    /// A one-line summary for the queue and the log.
+    pub fn short(call: &Call) -> String {
+        let subject = call.subject();
+        let first = subject.lines().next().unwrap_or("");
+        let mut short = visible(first).into_owned();
+        if subject.lines().nth(1).is_some() {
+            short.push_str(" …");
+        }
+        short
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    visible_lines(&serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn edit_preview(call: &Call) -> Preview {
+    let path = call.file_path().unwrap_or("").to_string();
+    let shown_path = visible(&path).into_owned();
+    if call.tool == "Write" {
+        return Preview::Write {
+            path: shown_path,
+            content: visible_lines(str_of(&call.input, "content")),
+        };
+    }
+    let edits: Vec<&Value> = match call.input.get("edits").and_then(Value::as_array) {
+        Some(edits) => edits.iter().collect(),
+        None => vec![&call.input],
+    };
+    let file = if path.is_empty() {
+        None
+    } else {
+        std::fs::read_to_string(Path::new(&call.cwd).join(&path)).ok()
+    };
+    let (before, after, in_context) = match file {
+        Some(text) => {
+            let mut after = text.clone();
+            for edit in &edits {
+                let (old, new) = (str_of(edit, "old_string"), str_of(edit, "new_string"));
+                let all = edit.get("replace_all").and_then(Value::as_bool) == Some(true);
+                after = if all {
+                    after.replace(old, new)
+                } else {
+                    after.replacen(old, new, 1)
+                };
+            }
+            (text, after, true)
+        }
+        None => {
+            let join = |key: &str| {
+                edits
+                    .iter()
+                    .map(|e| str_of(e, key))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            (join("old_string"), join("new_string"), false)
+        }
+    };
+    Preview::Diff {
+        path: shown_path,
+        lines: diff_lines(&before, &after),
+        in_context,
+    }
+}
+
+fn diff_lines(before: &str, after: &str) -> Vec<(DiffTag, String)> {
+    let diff = TextDiff::from_lines(before, after);
+    let mut lines = Vec::new();
+    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+        lines.push((DiffTag::Hunk, hunk.header().to_string()));
+        for change in hunk.iter_changes() {
+            let tag = match change.tag() {
+                ChangeTag::Equal => DiffTag::Context,
+                ChangeTag::Delete => DiffTag::Removed,
+                ChangeTag::Insert => DiffTag::Added,
+            };
+            let text = change.value().trim_end_matches(['\n', '\r']);
+            lines.push((tag, visible(&text.replace('\t', "    ")).into_owned()));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::call::Agent;
+    use crate::core::classify::assess;
+    use crate::core::rules::Rules;
+    use serde_json::json;
+
+    fn preview(tool: &str, cwd: &str, input: Value) -> Preview {
+        let call = Call {
+            agent: Agent::ClaudeCode,
+            session: "s".into(),
+            cwd: cwd.into(),
+            tool: tool.into(),
+            input,
+            tool_use_id: None,
+            event: None,
+        };
+        let assessment = assess(&call, &Rules::default(), &[]);
+        Preview::build(&call, &assessment)
+    }
+
+    #[test]
+    fn an_edit_is_shown_as_a_diff_in_the_files_context() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.rs"), "one\ntwo\nthree\nfour\n").unwrap();
+        let p = preview(
+            "Edit",
+            &dir.path().display().to_string(),
+            json!({"file_path": "a.rs", "old_string": "three", "new_string": "3"}),
+        );
+        let Preview::Diff {
+            lines, in_context, ..
+        } = p
+        else {
+            panic!("{p:?}")
+        };
+        assert!(in_context);
+        assert!(lines.contains(&(DiffTag::Removed, "three".into())));
+        assert!(lines.contains(&(DiffTag::Added, "3".into())));
+        assert!(lines.contains(&(DiffTag::Context, "one".into())));
+    }
+
+    #[test]
+    fn an_edit_of_an_unreadable_file_diffs_its_old_and_new_text() {
+        let p = preview(
+            "Edit",
+            "/nonexistent",
+            json!({"file_path": "x", "old_string": "a", "new_string": "b"}),
+        );
+        let Preview::Diff {
+            lines, in_context, ..
+        } = p
+        else {
+            panic!()
+        };
+        assert!(!in_context);
+        assert_eq!(
+            lines[1..],
+            [(DiffTag::Removed, "a".into()), (DiffTag::Added, "b".into())]
+        );
+    }
+
+    #[test]
+    fn agent_text_is_made_visible_in_every_preview() {
+        let p = preview(
+            "Write",
+            "/",
+            json!({"file_path": "x\x1b[2J", "content": "\x1b]0;t\x07"}),
+        );
+        assert_eq!(
+            p,
+            Preview::Write {
+                path: "x\\e[2J".into(),
+                content: "\\e]0;t\\x07".into()
+            }
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! The runner: the one place that touches the terminal. It turns terminal input and barrier
+//! events into messages, feeds them to `App::update`, carries out the effects, and redraws.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant, SystemTime};
+
+use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
+use tokio::sync::mpsc;
+
+use super::app::{ARMING, App, Effect, Msg, Now};
+use super::preview::Preview;
+use super::terminal::TerminalGuard;
+use super::view;
+use crate::core::event::Event;
+use crate::core::mode::ModeCycle;
+use crate::core::prompter::Prompter;
+
+/// How a new dialog gets the human's attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Notify {
+    /// The terminal bell.
+    #[default]
+    Bell,
+    /// A desktop notification by OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal).
+    Osc9,
+    /// A desktop notification by OSC 777 (rxvt, foot, some VTE terminals).
+    Osc777,
+    Off,
+}
+
+/// What the console needs besides the prompter.
+pub struct Options {
+    pub cycle: ModeCycle,
+    pub socket: String,
+    pub on_quit: &'static str,
+    pub notify: Notify,
+    /// Called for the classifier re-arm key.
+    pub rearm: Option<Box<dyn Fn() + Send>>,
+    /// The classifier's state for the status bar, re-read every tick.
+    pub classifier_status: Option<Box<dyn Fn() -> String + Send>>,
+}
+
+fn now() -> Now {
+    Now {
+        at: Instant::now(),
+        wall: SystemTime::now(),
+    }
+}
+
+/// Runs the console until the human quits. The caller answers whatever is still open.
+pub async fn run(mut prompter: Prompter, options: Options) -> io::Result<()> {
+    let mut guard = TerminalGuard::enter()?;
+    let (keys, mut terminal_events) = mpsc::channel(256);
+    let reader = std::thread::spawn(move || read_terminal(keys));
+    let mut app = App::new(
+        prompter.mode(),
+        options.cycle.clone(),
+        options.socket.clone(),
+        options.on_quit,
+        now(),
+    );
+    if let Some(status) = &options.classifier_status {
+        app.update(Msg::ClassifierStatus(status()), now());
+    }
+    let result = async {
+        loop {
+            guard.terminal.draw(|frame| view::draw(frame, &app))?;
+            let wake = if app.arming() {
+                Duration::from_millis(ARMING.as_millis() as u64 / 2)
+            } else {
+                Duration::from_secs(1)
+            };
+            // Cancellation: whichever branch wins, the others lose nothing. A terminal event or
+            // barrier event not taken now is taken on the next turn.
+            let first = tokio::select! {
+                event = terminal_events.recv() => match event {
+                    Some(event) => message_of_terminal(event),
+                    None => return Ok(()),
+                },
+                event = prompter.next_event() => match event {
+                    Some(event) => Some(message_of_barrier(event)),
+                    None => return Ok(()),
+                },
+                _ = tokio::time::sleep(wake) => {
+                    if let Some(status) = &options.classifier_status {
+                        Some(Msg::ClassifierStatus(status()))
+                    } else {
+                        Some(Msg::Tick)
+                    }
+                }
+            };
+            // Take everything already waiting before drawing again, so a burst costs one frame.
+            let mut batch: Vec<Msg> = first.into_iter().collect();
+            while batch.len() < 512 {
+                match prompter.try_event() {
+                    Some(event) => batch.push(message_of_barrier(event)),
+                    None => break,
+                }
+            }
+            for msg in batch {
+                for effect in app.update(msg, now()) {
+                    if apply(effect, &prompter, &options)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+    .await;
+    drop(guard);
+    drop(terminal_events);
+    let _ = reader.join();
+    result
+}
+
+/// Carries out one effect; returns true when the console should quit.
+fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<bool> {
+    match effect {
+        Effect::Answer(id, answer) => {
+            prompter.answer(id, answer);
+        }
+        Effect::Claim(id) => {
+            prompter.claim(id);
+        }
+        Effect::SetMode(mode) => {
+            prompter.set_mode(mode);
+        }
+        Effect::Notify => notify(options.notify)?,
+        Effect::RearmClassifier => {
+            if let Some(rearm) = &options.rearm {
+                rearm();
+            }
+        }
+        Effect::Quit => return Ok(true),
+    }
+    Ok(false)
+}
+
+fn notify(how: Notify) -> io::Result<()> {
+    let sequence: &[u8] = match how {
+        Notify::Bell => b"\x07",
+        Notify::Osc9 => b"\x1b]9;gatehouse: a call needs you\x07",
+        Notify::Osc777 => b"\x1b]777;notify;gatehouse;a call needs you\x07",
+        Notify::Off => return Ok(()),
+    };
+    let mut out = io::stdout();
+    out.write_all(sequence)?;
+    out.flush()
+}
+
+fn message_of_barrier(event: Event) -> Msg {
+    match event {
+        Event::Opened(dialog) => {
+            let preview = Preview::build(&dialog.call, &dialog.assessment);
+            Msg::Opened(dialog, preview)
+        }
+        other => Msg::Barrier(other),
+    }
+}
+
+fn message_of_terminal(event: TermEvent) -> Option<Msg> {
+    match event {
+        TermEvent::Key(key) if key.kind != KeyEventKind::Release => Some(Msg::Key(key)),
+        TermEvent::Paste(text) => Some(Msg::Paste(text)),
+        TermEvent::Resize(..) => Some(Msg::Tick),
+        _ => None,
+    }
+}
+
+/// Reads terminal events on a thread of its own until the console stops listening.
+fn read_terminal(keys: mpsc::Sender<TermEvent>) {
+    loop {
+        if keys.is_closed() {
+            return;
+        }
+        match event::poll(Duration::from_millis(200)) {
+            Ok(true) => match event::read() {
+                Ok(event) => {
+                    if keys.blocking_send(event).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            Ok(false) => {}
+            Err(_) => return,
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Drawing only: the view reads the model and paints a frame. It never changes the model.
+
+mod dialog;
+mod lists;
+mod overlay;
+mod status;
+mod theme;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+
+use super::app::{App, Screen};
+
+/// Paints the whole console.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let log_height = (area.height / 4).clamp(3, 10);
+    let [status_area, body, log_area, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(4),
+        Constraint::Length(log_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    status::draw_status(frame, status_area, app);
+    let wide = body.width >= 90;
+    let [dialog_area, queue_area] = if wide {
+        Layout::horizontal([Constraint::Min(50), Constraint::Length(38)]).areas(body)
+    } else {
+        let queue_height = (app.dialogs.len() as u16 + 2).clamp(3, (body.height / 3).max(3));
+        Layout::vertical([Constraint::Min(3), Constraint::Length(queue_height)]).areas(body)
+    };
+    dialog::draw_dialog(frame, dialog_area, app);
+    lists::draw_queue(frame, queue_area, app);
+    lists::draw_log(frame, log_area, app);
+    status::draw_footer(frame, footer, app);
+    match app.screen {
+        Screen::Main => {}
+        Screen::Help => overlay::draw_help(frame, area),
+        Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
+    }
+}

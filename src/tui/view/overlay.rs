@@ -1,0 +1,79 @@
+//! Screens drawn over the console: the help, drawn from the key table, and the quit
+//! confirmation.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::theme;
+use crate::tui::app::App;
+use crate::tui::keymap::{BOX_KEYS, KEYMAP};
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [cell] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    cell
+}
+
+pub fn draw_help(frame: &mut Frame, area: Rect) {
+    let mut lines = vec![Line::styled("Keys", theme::title())];
+    for b in KEYMAP {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:>6}  ", b.keys), theme::key()),
+            Span::raw(b.help),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("In a text box", theme::title()));
+    for (keys, what) in BOX_KEYS {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{keys:>9}  "), theme::key()),
+            Span::raw(*what),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "A new dialog ignores decision keys for a moment, so a key meant for the last one cannot answer it.",
+        theme::dim(),
+    ));
+    let popup = centered(area, 78, lines.len() as u16 + 2);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" help (? or Esc to close) ")),
+        popup,
+    );
+}
+
+pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
+    let n = app.dialogs.len();
+    let lines = vec![
+        Line::raw(format!(
+            "{n} dialog{} open. Quitting answers {} `{}` (never allow).",
+            if n == 1 { " is" } else { "s are" },
+            if n == 1 { "it" } else { "them" },
+            app.on_quit
+        )),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y/Enter", theme::key()),
+            Span::raw(" quit   "),
+            Span::styled("n/Esc", theme::key()),
+            Span::raw(" stay"),
+        ]),
+    ];
+    let popup = centered(area, 64, 5);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" quit? ")),
+        popup,
+    );
+}

@@ -1,0 +1,51 @@
+//! The status bar on top and the footer of key hints below.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::theme;
+use crate::tui::app::{App, DialogState};
+use crate::tui::keymap::{BOX_KEYS, KEYMAP};
+
+pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
+    let open = app.dialogs.len();
+    let line = Line::from(vec![
+        Span::styled(
+            format!(" {} ", app.mode.label()),
+            theme::mode_badge(app.mode),
+        ),
+        Span::raw(format!(
+            " {open} open · {} session{} · classifier: {} · ",
+            app.sessions.len(),
+            if app.sessions.len() == 1 { "" } else { "s" },
+            app.classifier,
+        )),
+        Span::styled(app.socket.clone(), theme::dim()),
+    ]);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
+    let mut spans = Vec::new();
+    if let Some((text, _)) = &app.notice {
+        spans.push(Span::styled(format!(" {text} "), theme::notice()));
+        spans.push(Span::raw(" "));
+    }
+    let writing = matches!(app.state, DialogState::Writing(_));
+    let hints: Vec<(&str, &str)> = if writing {
+        BOX_KEYS.to_vec()
+    } else {
+        KEYMAP
+            .iter()
+            .filter(|b| !b.hint.is_empty() && (!b.needs_dialog || app.focused().is_some()))
+            .map(|b| (b.keys, b.hint))
+            .collect()
+    };
+    for (keys, hint) in hints {
+        spans.push(Span::styled(keys, theme::key()));
+        spans.push(Span::raw(format!(" {hint}  ")));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
