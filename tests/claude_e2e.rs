@@ -20,16 +20,24 @@ fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclients")
 }
 
+/// Says why a test is skipped, on the real stderr (not captured by the test harness).
+fn skip(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
 /// The Claude Code binary, or `None` (with the reason printed) when these tests must skip.
 fn claude() -> Option<String> {
     if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
-        eprintln!("skipped: set GATEHOUSE_E2E=1 to run the Claude Code end-to-end tests");
+        skip("set GATEHOUSE_E2E=1 to run the Claude Code end-to-end tests");
         return None;
     }
     for tool in ["node", "npm", "python3"] {
         let found = Command::new(tool).arg("--version").output();
         if !found.is_ok_and(|o| o.status.success()) {
-            eprintln!("skipped: {tool} is not installed; the Claude Code e2e tests need it");
+            skip(&format!(
+                "{tool} is not installed; the Claude Code e2e tests need it"
+            ));
             return None;
         }
     }
@@ -52,7 +60,7 @@ fn analyser_ready() -> bool {
     let ready = std::panic::catch_unwind(|| gatehouse::core::shell::analyse("ls")).is_ok();
     std::panic::set_hook(previous);
     if !ready {
-        eprintln!("note: the shell analyser is not there yet; skipping the Bash assertions");
+        skip("the Bash assertions: the shell analyser is not there yet");
     }
     ready
 }
