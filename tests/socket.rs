@@ -297,3 +297,75 @@ async fn sixty_four_clients_times_one_hundred_calls_are_each_answered_once_and_a
     answering.await.unwrap();
     console.stop().await;
 }
+
+#[tokio::test]
+async fn a_client_that_sends_nothing_is_told_so_and_dropped() {
+    let options = Options {
+        request_timeout: Duration::from_millis(100),
+        ..Options::default()
+    };
+    let console = Console::start(Mode::AllowRead, options).await;
+    let response = exchange(&console.socket, b"").await;
+    assert!(response.error.unwrap().contains("no request line arrived"));
+    console.stop().await;
+}
+
+/// Only root can act as another user; elsewhere the folder checks above are what is tested.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_of_another_user_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if gatehouse::server::socket::my_uid() != 0 || !Path::new("/usr/bin/python3").exists() {
+        eprintln!("skipped: needs root and /usr/bin/python3 to connect as another user");
+        return;
+    }
+    // A listener the test binds itself in a folder others may enter: the console would refuse
+    // such a folder, so this is the peer check alone, as if the folder check were bypassed.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let socket = dir.path().join("open.sock");
+    let listener = tokio::net::UnixListener::bind(&socket).unwrap();
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let audit_path = dir.path().join("audit.jsonl");
+    let (barrier, _prompter) =
+        Barrier::new(Settings::default(), Audit::open(&audit_path).unwrap(), None);
+    let (stop, stopped) = oneshot::channel::<()>();
+    let server = tokio::spawn(server::run(listener, barrier, async {
+        let _ = stopped.await;
+    }));
+    let line = String::from_utf8(request_line(&read_call())).unwrap();
+    // The console may answer and close before the request is sent: a failed send is fine.
+    let script = "import socket,sys\n\
+        s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n\
+        try: s.sendall(sys.argv[2].encode())\n\
+        except OSError: pass\n\
+        print(s.makefile().readline(), end='')";
+    let socket_arg = socket.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("/usr/bin/python3")
+            .args(["-c", script])
+            .arg(&socket_arg)
+            .arg(line)
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let answer: Response = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert!(
+        answer
+            .error
+            .unwrap()
+            .contains("uid 65534 may not use this console")
+    );
+    assert_eq!(answer.decision, None);
+    assert!(
+        audit_records(&audit_path).is_empty(),
+        "nothing was submitted"
+    );
+    let _ = stop.send(());
+    server.await.unwrap();
+}
