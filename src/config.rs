@@ -13,6 +13,7 @@ use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
+use crate::tui::runner::Notify;
 
 /// The config as written in the file. Every key is documented in `config.example.toml`.
 #[derive(Debug, Default, Deserialize)]
@@ -28,6 +29,7 @@ struct RawConfig {
     read_only_tools: Option<Vec<String>>,
     internal_tools: Option<Vec<String>>,
     audit_log: Option<PathBuf>,
+    notify: Option<Notify>,
 }
 
 /// The validated config.
@@ -36,6 +38,8 @@ pub struct Config {
     pub settings: Settings,
     pub cycle: ModeCycle,
     pub audit_log: PathBuf,
+    /// How a new dialog gets the human's attention in the console.
+    pub notify: Notify,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
 }
@@ -167,6 +171,7 @@ impl Config {
                 .audit_log
                 .map(|p| paths::expand_home(&p))
                 .unwrap_or_else(paths::audit_log),
+            notify: raw.notify.unwrap_or_default(),
             source: path.map(Path::to_path_buf),
         })
     }

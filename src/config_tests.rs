@@ -35,6 +35,7 @@ denied_commands = ["git push"]
 read_only_tools = ["mcp__github__search_issues"]
 internal_tools = ["TodoWrite"]
 audit_log = "/tmp/audit.jsonl"
+notify = "osc9"
 "#,
     )
     .unwrap();
@@ -55,6 +56,7 @@ audit_log = "/tmp/audit.jsonl"
     );
     assert_eq!(s.rules.internal_tools, ["TodoWrite"]);
     assert_eq!(config.audit_log, Path::new("/tmp/audit.jsonl"));
+    assert_eq!(config.notify, Notify::Osc9);
 }
 
 #[test]
@@ -134,6 +136,7 @@ fn the_example_documents_every_key_with_its_default() {
         "read_only_tools",
         "internal_tools",
         "audit_log",
+        "notify",
     ] {
         assert!(keys.contains(&key), "config.example.toml lacks {key}");
     }
