@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::classifier::settings::{ClassifierConfig, RawClassifier};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
@@ -28,6 +29,7 @@ struct RawConfig {
     read_only_tools: Option<Vec<String>>,
     internal_tools: Option<Vec<String>>,
     audit_log: Option<PathBuf>,
+    classifier: Option<RawClassifier>,
 }
 
 /// The validated config.
@@ -36,6 +38,8 @@ pub struct Config {
     pub settings: Settings,
     pub cycle: ModeCycle,
     pub audit_log: PathBuf,
+    /// The `[classifier]` table; resolve it with `ClassifierSetup::from_env`.
+    pub classifier: ClassifierConfig,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
 }
@@ -153,6 +157,8 @@ impl Config {
                 .collect(),
             internal_tools,
         };
+        let classifier = RawClassifier::validate(raw.classifier)
+            .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
         let settings = Settings {
             mode: raw.mode.unwrap_or_default(),
             rules,
@@ -163,6 +169,7 @@ impl Config {
         Ok(Config {
             settings,
             cycle,
+            classifier,
             audit_log: raw
                 .audit_log
                 .map(|p| paths::expand_home(&p))
