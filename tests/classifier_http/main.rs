@@ -2,6 +2,7 @@
 //! exact wire format: verdicts, failures, the breaker, the cache, the single flight,
 //! cancellation and injection; then the barrier racing a human with it (`race.rs`).
 
+mod cli;
 #[path = "../common/mod.rs"]
 mod common;
 mod race;
