@@ -128,6 +128,7 @@ impl ModelServer {
         let accepting = state.clone();
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
+                let _ = stream.set_nodelay(true);
                 tokio::spawn(serve(stream, accepting.clone()));
             }
         });
@@ -175,14 +176,14 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) {
                 }
             }
         }
-        let head = format!(
-            "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        // One write, and no Nagle delay: the answer leaves at once.
+        let response = format!(
+            "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{}",
             reply.status,
-            reply.body.len()
+            reply.body.len(),
+            reply.body
         );
-        let sent = stream.write_all(head.as_bytes()).await.is_ok()
-            && stream.write_all(reply.body.as_bytes()).await.is_ok();
-        if !sent {
+        if stream.write_all(response.as_bytes()).await.is_err() {
             state.hung_up.fetch_add(1, Ordering::SeqCst);
             return;
         }
