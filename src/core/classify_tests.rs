@@ -37,46 +37,24 @@ fn tools_take_the_rows_their_kind_gives_them() {
     assert_eq!(row("WebFetch"), Row::WriterOrOther);
     assert_eq!(row("Frobnicate"), Row::WriterOrOther);
     assert_eq!(row("mcp__gh__list"), Row::UnverifiedMcp);
-    assert_eq!(
-        row("Bash"),
-        Row::UnverifiedShell,
-        "a shell call without a command"
-    );
-    assert_eq!(
-        assess(&call("Frobnicate", json!({})), &r, &[]).class,
-        Class::Unverified
-    );
-    assert_eq!(
-        assess(&call("Write", json!({})), &r, &[]).class,
-        Class::Writer
-    );
+    assert_eq!(row("Bash"), Row::UnverifiedShell, "a shell call without a command");
+    assert_eq!(assess(&call("Frobnicate", json!({})), &r, &[]).class, Class::Unverified);
+    assert_eq!(assess(&call("Write", json!({})), &r, &[]).class, Class::Writer);
 }
 
 #[test]
 fn listed_read_only_mcp_tools_are_read_only_and_others_are_not() {
     let mut r = Rules::default();
     r.read_only_tools.insert("mcp__gh__list".into());
-    assert_eq!(
-        assess(&call("mcp__gh__list", json!({})), &r, &[]).class,
-        Class::ReadOnly
-    );
-    assert_eq!(
-        assess(&call("mcp__gh__delete", json!({})), &r, &[]).class,
-        Class::Unverified
-    );
+    assert_eq!(assess(&call("mcp__gh__list", json!({})), &r, &[]).class, Class::ReadOnly);
+    assert_eq!(assess(&call("mcp__gh__delete", json!({})), &r, &[]).class, Class::Unverified);
 }
 
 #[test]
 fn a_denied_tool_name_is_denied_whatever_its_kind() {
     let r = rules(&[], &["Read", "mcp__gh__delete"]);
-    assert_eq!(
-        assess(&call("Read", json!({})), &r, &[]).class,
-        Class::Denied
-    );
-    assert_eq!(
-        assess(&call("mcp__gh__delete", json!({})), &r, &[]).row,
-        Row::Denied
-    );
+    assert_eq!(assess(&call("Read", json!({})), &r, &[]).class, Class::Denied);
+    assert_eq!(assess(&call("mcp__gh__delete", json!({})), &r, &[]).row, Row::Denied);
 }
 
 #[test]
@@ -104,14 +82,8 @@ fn a_shell_line_is_safe_listed_only_when_every_component_is_read_only_or_listed(
     let a = assess(&bash("npm test -- --watch"), &r, &[]);
     assert_eq!((a.row, a.listed_by), (Row::Listed, Some(Decider::Rule)));
     assert_eq!(assess(&bash("ls && npm test"), &r, &[]).row, Row::Listed);
-    assert_ne!(
-        assess(&bash("npm test && rm -rf x"), &r, &[]).row,
-        Row::Listed
-    );
-    assert_ne!(
-        assess(&bash("npm test > out.txt"), &r, &[]).row,
-        Row::Listed
-    );
+    assert_ne!(assess(&bash("npm test && rm -rf x"), &r, &[]).row, Row::Listed);
+    assert_ne!(assess(&bash("npm test > out.txt"), &r, &[]).row, Row::Listed);
     assert_ne!(assess(&bash("npm install"), &r, &[]).row, Row::Listed);
 }
 
@@ -124,15 +96,9 @@ fn session_allows_list_shell_prefixes_tools_and_edited_paths() {
         SessionAllow::Path("/p/a.rs".into()),
     ];
     let a = assess(&bash("cargo build --release"), &r, &allows);
-    assert_eq!(
-        (a.row, a.listed_by),
-        (Row::Listed, Some(Decider::SessionAllow))
-    );
+    assert_eq!((a.row, a.listed_by), (Row::Listed, Some(Decider::SessionAllow)));
     assert_eq!(a.allow_decider(), Decider::SessionAllow);
-    assert_eq!(
-        assess(&call("WebFetch", json!({})), &r, &allows).row,
-        Row::Listed
-    );
+    assert_eq!(assess(&call("WebFetch", json!({})), &r, &allows).row, Row::Listed);
     let edit = call("Write", json!({"file_path": "/p/a.rs", "content": ""}));
     assert_eq!(assess(&edit, &r, &allows).row, Row::Listed);
     let other = call("Write", json!({"file_path": "/p/b.rs", "content": ""}));
@@ -150,11 +116,7 @@ fn an_edit_whose_old_text_is_not_in_the_file_is_doomed_with_guidance() {
     edit.cwd = dir.path().display().to_string();
     let a = assess(&edit, &Rules::default(), &[]);
     assert_eq!(a.class, Class::Doomed);
-    assert!(
-        a.explanation.contains("old_string is not in a.rs"),
-        "{}",
-        a.explanation
-    );
+    assert!(a.explanation.contains("old_string is not in a.rs"), "{}", a.explanation);
 
     edit.input["old_string"] = json!("fn main");
     assert_eq!(assess(&edit, &Rules::default(), &[]).class, Class::Writer);
@@ -168,16 +130,8 @@ fn an_edit_whose_old_text_is_not_in_the_file_is_doomed_with_guidance() {
         ..edit.clone()
     };
     let a = assess(&multi, &Rules::default(), &[]);
-    assert_eq!(
-        a.class,
-        Class::Doomed,
-        "the second edit no longer finds its text"
-    );
-    assert!(
-        a.explanation.starts_with("edit 2 of 2"),
-        "{}",
-        a.explanation
-    );
+    assert_eq!(a.class, Class::Doomed, "the second edit no longer finds its text");
+    assert!(a.explanation.starts_with("edit 2 of 2"), "{}", a.explanation);
 
     edit.input["file_path"] = json!("missing.rs");
     assert_eq!(assess(&edit, &Rules::default(), &[]).class, Class::Writer);
