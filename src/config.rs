@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::classifier::settings::{ClassifierConfig, RawClassifier};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
@@ -30,6 +31,7 @@ struct RawConfig {
     internal_tools: Option<Vec<String>>,
     audit_log: Option<PathBuf>,
     notify: Option<Notify>,
+    classifier: Option<RawClassifier>,
 }
 
 /// The validated config.
@@ -40,6 +42,8 @@ pub struct Config {
     pub audit_log: PathBuf,
     /// How a new dialog gets the human's attention in the console.
     pub notify: Notify,
+    /// The `[classifier]` table; resolve it with `ClassifierSetup::from_env`.
+    pub classifier: ClassifierConfig,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
 }
@@ -157,6 +161,8 @@ impl Config {
                 .collect(),
             internal_tools,
         };
+        let classifier = RawClassifier::validate(raw.classifier)
+            .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
         let settings = Settings {
             mode: raw.mode.unwrap_or_default(),
             rules,
@@ -167,6 +173,7 @@ impl Config {
         Ok(Config {
             settings,
             cycle,
+            classifier,
             audit_log: raw
                 .audit_log
                 .map(|p| paths::expand_home(&p))

@@ -9,7 +9,12 @@
 //! `config` reads and validates the config file into the core's settings; `paths` says where
 //! gatehouse keeps its files. `explain` renders what the core makes of a shell line, for people
 //! and for batch checks.
+//!
+//! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
+//! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
+//! core's classifier trait and is the only part that speaks HTTP.
 
+pub mod classifier;
 pub mod config;
 pub mod core;
 pub mod explain;
