@@ -8,11 +8,13 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::classifier::settings::{ClassifierConfig, RawClassifier};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
+use crate::tui::runner::Notify;
 
 /// The config as written in the file. Every key is documented in `config.example.toml`.
 #[derive(Debug, Default, Deserialize)]
@@ -28,6 +30,8 @@ struct RawConfig {
     read_only_tools: Option<Vec<String>>,
     internal_tools: Option<Vec<String>>,
     audit_log: Option<PathBuf>,
+    notify: Option<Notify>,
+    classifier: Option<RawClassifier>,
 }
 
 /// The validated config.
@@ -36,6 +40,10 @@ pub struct Config {
     pub settings: Settings,
     pub cycle: ModeCycle,
     pub audit_log: PathBuf,
+    /// How a new dialog gets the human's attention in the console.
+    pub notify: Notify,
+    /// The `[classifier]` table; resolve it with `ClassifierSetup::from_env`.
+    pub classifier: ClassifierConfig,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
 }
@@ -153,6 +161,8 @@ impl Config {
                 .collect(),
             internal_tools,
         };
+        let classifier = RawClassifier::validate(raw.classifier)
+            .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
         let settings = Settings {
             mode: raw.mode.unwrap_or_default(),
             rules,
@@ -163,10 +173,12 @@ impl Config {
         Ok(Config {
             settings,
             cycle,
+            classifier,
             audit_log: raw
                 .audit_log
                 .map(|p| paths::expand_home(&p))
                 .unwrap_or_else(paths::audit_log),
+            notify: raw.notify.unwrap_or_default(),
             source: path.map(Path::to_path_buf),
         })
     }

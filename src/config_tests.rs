@@ -1,4 +1,6 @@
 use super::*;
+use crate::classifier::provider::Provider;
+use crate::classifier::settings::ModelConfig;
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse(text, Path::new("/home/u/.config/gatehouse/config.toml"))
@@ -35,6 +37,7 @@ denied_commands = ["git push"]
 read_only_tools = ["mcp__github__search_issues"]
 internal_tools = ["TodoWrite"]
 audit_log = "/tmp/audit.jsonl"
+notify = "osc9"
 "#,
     )
     .unwrap();
@@ -55,6 +58,7 @@ audit_log = "/tmp/audit.jsonl"
     );
     assert_eq!(s.rules.internal_tools, ["TodoWrite"]);
     assert_eq!(config.audit_log, Path::new("/tmp/audit.jsonl"));
+    assert_eq!(config.notify, Notify::Osc9);
 }
 
 #[test]
@@ -101,13 +105,16 @@ fn a_missing_explicit_file_is_an_error_not_the_defaults() {
     assert!(err.to_string().contains("cannot read"), "{err}");
 }
 
-/// The example file, with every `# key = value` line uncommented.
+/// The example file, with every `# key = value` line and `# [table]` header uncommented.
 fn example_uncommented() -> String {
     let example = include_str!("../config.example.toml");
     example
         .lines()
         .filter_map(|line| {
             let rest = line.strip_prefix("# ")?;
+            if rest.starts_with('[') && rest.ends_with(']') {
+                return Some(rest);
+            }
             let key = rest.split(" = ").next()?;
             (rest.contains(" = ") && key.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
                 .then_some(rest)
@@ -121,7 +128,7 @@ fn the_example_documents_every_key_with_its_default() {
     let text = example_uncommented();
     let keys: Vec<&str> = text
         .lines()
-        .map(|l| l.split(" = ").next().unwrap())
+        .filter_map(|l| l.split_once(" = ").map(|(key, _)| key))
         .collect();
     for key in [
         "mode",
@@ -134,6 +141,16 @@ fn the_example_documents_every_key_with_its_default() {
         "read_only_tools",
         "internal_tools",
         "audit_log",
+        "notify",
+        "provider",
+        "base_url",
+        "model",
+        "api_key_env",
+        "timeout_ms",
+        "max_concurrent",
+        "cache_size",
+        "breaker_failures",
+        "mcp_descriptions",
     ] {
         assert!(keys.contains(&key), "config.example.toml lacks {key}");
     }
@@ -150,4 +167,31 @@ fn the_example_documents_every_key_with_its_default() {
         example.settings.rules.internal_tools,
         defaults.settings.rules.internal_tools
     );
+    assert_eq!(
+        example.classifier,
+        ClassifierConfig::Model(ModelConfig::defaults(Provider::OpenAi)),
+        "the [classifier] values shown are openai's defaults"
+    );
+}
+
+#[test]
+fn no_classifier_table_means_the_environment_decides() {
+    assert_eq!(
+        parse("").unwrap().classifier,
+        ClassifierConfig::FromEnvironment
+    );
+}
+
+#[test]
+fn a_bad_classifier_value_names_its_line_and_a_fix() {
+    let err = parse("mode = \"auto\"\n[classifier]\nprovider = \"anthropic\"\ntimeout_ms = 1\n")
+        .unwrap_err();
+    assert_eq!(err.line, Some(4), "{err}");
+    assert!(err.message.contains("timeout_ms"), "{err}");
+    assert!(err.fix.contains("100"), "{err}");
+    let err = parse("[classifier]\nprovider = \"gemini\"\n").unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(err.message.contains("anthropic"), "{err}");
+    let err = parse("[classifier]\napi_key = \"sk-1\"\n").unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
 }

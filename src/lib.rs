@@ -10,6 +10,10 @@
 //! gatehouse keeps its files. `explain` renders what the core makes of a shell line, for people
 //! and for batch checks.
 //!
+//! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
+//! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
+//! core's classifier trait and is the only part that speaks HTTP.
+//!
 //! `server` is the console's Unix socket: protocol v1, the folder and peer checks, and the
 //! accept loop that submits each hook's call to the barrier and writes the answer back. It
 //! talks to the core through a `Barrier` only.
@@ -23,6 +27,7 @@
 //! dialogs that need a human with a fixed policy and logging each decision to stderr.
 
 pub mod agents;
+pub mod classifier;
 pub mod config;
 pub mod core;
 pub mod explain;

@@ -79,6 +79,21 @@ enum Command {
         #[command(subcommand)]
         agent: UninstallAgent,
     },
+    /// Try the classifier that races you in auto mode.
+    Classifier {
+        #[command(subcommand)]
+        action: ClassifierCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ClassifierCommand {
+    /// Ask the configured model once about a shell line; print its raw answer, the verdict and
+    /// the time taken.
+    Test {
+        /// The shell line to ask about.
+        line: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -222,7 +237,35 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Command::Classifier {
+            action: ClassifierCommand::Test { line },
+        } => classifier_test(cli.config.as_deref(), &line),
     }
+}
+
+/// `gatehouse classifier test LINE`: one question to the model, past the cache and breaker.
+fn classifier_test(config: Option<&std::path::Path>, line: &str) -> Result<()> {
+    use gatehouse::classifier::{ClassifierSetup, ModelClassifier};
+    use gatehouse::core::escape::visible;
+
+    let config = Config::load(config)?;
+    let setup = ClassifierSetup::from_env(&config.classifier);
+    let ClassifierSetup::Ready(ready) = setup.clone() else {
+        bail!("{}", setup.describe());
+    };
+    let model = ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    println!("{}", setup.describe());
+    let probe = runtime
+        .block_on(model.probe(line))
+        .context("asking the model")?;
+    println!("answer:  \"{}\"", visible(&probe.raw));
+    println!("verdict: {}", probe.verdict.name());
+    println!("took:    {} ms", probe.took.as_millis());
+    Ok(())
 }
 
 /// How much longer than the ask timeout Claude Code lets the hook run, so the console's own

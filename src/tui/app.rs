@@ -450,4 +450,4 @@ fn clock(wall: SystemTime) -> String {
 
 #[cfg(test)]
 #[path = "app_tests.rs"]
-mod tests;
+pub(crate) mod tests;

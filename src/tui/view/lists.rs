@@ -39,13 +39,14 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 Style::default()
             };
+            let age = format!(" {}", age_text(age));
+            let head = format!("{} {} {} ", call.agent, short_id(&call.session), call.tool);
+            let room = (area.width as usize).saturating_sub(3 + head.chars().count() + age.len());
             Line::from(vec![
                 Span::styled(if focused { "›" } else { " " }, style),
-                Span::styled(format!("{} ", call.agent), style),
-                Span::styled(format!("{} ", short_id(&call.session)), theme::dim()),
-                Span::styled(format!("{} ", call.tool), style),
-                Span::styled(open.short.clone(), style),
-                Span::styled(format!(" {}", age_text(age)), theme::dim()),
+                Span::styled(head, style),
+                Span::styled(fit(&open.short, room), style),
+                Span::styled(age, theme::dim()),
             ])
         })
         .collect();
@@ -81,6 +82,16 @@ pub fn draw_log(frame: &mut Frame, area: Rect, app: &App) {
         Paragraph::new(lines).block(Block::bordered().title(" activity ")),
         area,
     );
+}
+
+/// `text` cut to `room` characters, the cut marked with `…`.
+fn fit(text: &str, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(room.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
 }
 
 fn age_text(secs: u64) -> String {

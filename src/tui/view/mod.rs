@@ -40,3 +40,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
     }
 }
+
+#[cfg(test)]
+#[path = "snapshot_tests.rs"]
+mod snapshot_tests;

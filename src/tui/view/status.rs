@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme;
 use crate::tui::app::{App, DialogState};
-use crate::tui::keymap::{BOX_KEYS, KEYMAP};
+use crate::tui::keymap::{BOX_KEYS, Intent, KEYMAP};
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let open = app.dialogs.len();
@@ -43,7 +43,22 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
             .map(|b| (b.keys, b.hint))
             .collect()
     };
+    // Hints that do not fit are dropped from the end, but the help key always stays: the help
+    // screen lists every key.
+    let width = |keys: &str, hint: &str| keys.chars().count() + hint.chars().count() + 3;
+    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let help = KEYMAP.iter().find(|b| b.intent == Intent::Help);
+    let reserve = help.map_or(0, |b| width(b.keys, b.hint));
+    let mut left = (area.width as usize).saturating_sub(used + reserve);
     for (keys, hint) in hints {
+        let is_help = help.is_some_and(|b| b.keys == keys);
+        let w = width(keys, hint);
+        if !is_help && w > left {
+            continue;
+        }
+        if !is_help {
+            left -= w;
+        }
         spans.push(Span::styled(keys, theme::key()));
         spans.push(Span::raw(format!(" {hint}  ")));
     }

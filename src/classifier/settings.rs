@@ -1,0 +1,264 @@
+//! The `[classifier]` table of the config file, as written and as validated. The config module
+//! reads it with the rest of the file; the checks that are about the classifier live here.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::provider::Provider;
+
+/// `[classifier]` as written. Every key is documented in `config.example.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClassifier {
+    provider: Option<ProviderChoice>,
+    base_url: Option<Spanned<String>>,
+    model: Option<Spanned<String>>,
+    api_key_env: Option<Spanned<String>>,
+    timeout_ms: Option<Spanned<u64>>,
+    max_concurrent: Option<Spanned<u64>>,
+    cache_size: Option<Spanned<u64>>,
+    breaker_failures: Option<Spanned<u64>>,
+    mcp_descriptions: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+enum ProviderChoice {
+    #[serde(rename = "openai")]
+    OpenAi,
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    #[serde(rename = "none")]
+    Off,
+}
+
+/// What the config says about the classifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClassifierConfig {
+    /// No `[classifier]` table: use the API key the environment has, if any.
+    FromEnvironment,
+    /// `provider = "none"`: never ask a model, whatever keys are set.
+    Off,
+    /// A model chosen in the table.
+    Model(ModelConfig),
+}
+
+/// A model as configured; the key itself is read from the environment at setup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelConfig {
+    pub provider: Provider,
+    /// Without a trailing slash.
+    pub base_url: String,
+    pub model: String,
+    /// The name of the environment variable holding the key; `None` when the server needs none.
+    pub api_key_env: Option<String>,
+    pub limits: Limits,
+    /// Full MCP tool name → the description shown to the model.
+    pub mcp_descriptions: BTreeMap<String, String>,
+}
+
+/// How much the console lets the classifier do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub timeout: Duration,
+    pub max_concurrent: usize,
+    pub cache_size: usize,
+    pub breaker_failures: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: Duration::from_millis(8_000),
+            max_concurrent: 4,
+            cache_size: 1_024,
+            breaker_failures: 3,
+        }
+    }
+}
+
+impl ModelConfig {
+    /// A provider's defaults, as used when only its API key is in the environment.
+    pub fn defaults(provider: Provider) -> ModelConfig {
+        ModelConfig {
+            provider,
+            base_url: provider.default_base_url().to_string(),
+            model: provider.default_model().to_string(),
+            api_key_env: Some(provider.default_key_env().to_string()),
+            limits: Limits::default(),
+            mcp_descriptions: BTreeMap::new(),
+        }
+    }
+}
+
+/// A bad value in `[classifier]`: where it is, what is wrong, how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    pub span: Range<usize>,
+    pub message: String,
+    pub fix: String,
+}
+
+fn invalid(span: Range<usize>, message: String, fix: &str) -> Invalid {
+    Invalid {
+        span,
+        message,
+        fix: fix.to_string(),
+    }
+}
+
+impl RawClassifier {
+    /// Validates the table; `None` (no table) means [`ClassifierConfig::FromEnvironment`].
+    pub fn validate(raw: Option<RawClassifier>) -> Result<ClassifierConfig, Invalid> {
+        let Some(raw) = raw else {
+            return Ok(ClassifierConfig::FromEnvironment);
+        };
+        let provider = match raw.provider.unwrap_or(ProviderChoice::OpenAi) {
+            ProviderChoice::OpenAi => Provider::OpenAi,
+            ProviderChoice::Anthropic => Provider::Anthropic,
+            ProviderChoice::Off => return Ok(ClassifierConfig::Off),
+        };
+        let mut config = ModelConfig::defaults(provider);
+        if let Some(url) = raw.base_url {
+            config.base_url = base_url(&url)?;
+        }
+        if let Some(model) = raw.model {
+            let name = model.get_ref().trim();
+            if name.is_empty() {
+                return Err(invalid(
+                    model.span(),
+                    "classifier.model is empty".into(),
+                    "name a model the server knows, or remove the key for the provider's default",
+                ));
+            }
+            config.model = name.to_string();
+        }
+        if let Some(env) = raw.api_key_env {
+            config.api_key_env = key_env(&env)?;
+        }
+        let limits = &mut config.limits;
+        if let Some(ms) = raw.timeout_ms {
+            limits.timeout = Duration::from_millis(ranged(&ms, "timeout_ms", 100, 120_000)?);
+        }
+        if let Some(n) = raw.max_concurrent {
+            limits.max_concurrent = ranged(&n, "max_concurrent", 1, 64)? as usize;
+        }
+        if let Some(n) = raw.cache_size {
+            limits.cache_size = ranged(&n, "cache_size", 0, 1_000_000)? as usize;
+        }
+        if let Some(n) = raw.breaker_failures {
+            limits.breaker_failures = ranged(&n, "breaker_failures", 1, 1_000)? as u32;
+        }
+        config.mcp_descriptions = raw.mcp_descriptions.unwrap_or_default();
+        Ok(ClassifierConfig::Model(config))
+    }
+}
+
+fn ranged(value: &Spanned<u64>, key: &str, low: u64, high: u64) -> Result<u64, Invalid> {
+    let n = *value.get_ref();
+    if (low..=high).contains(&n) {
+        return Ok(n);
+    }
+    Err(invalid(
+        value.span(),
+        format!("classifier.{key} = {n} is out of range"),
+        &format!("use a whole number from {low} to {high}"),
+    ))
+}
+
+fn base_url(url: &Spanned<String>) -> Result<String, Invalid> {
+    let text = url.get_ref().trim().trim_end_matches('/');
+    let bad = |why: &str| {
+        Err(invalid(
+            url.span(),
+            format!("classifier.base_url = {:?} {why}", url.get_ref()),
+            "give the API's root, such as \"https://api.openai.com/v1\" or \"http://localhost:11434/v1\"",
+        ))
+    };
+    match reqwest::Url::parse(text) {
+        Err(err) => bad(&format!("is not a URL ({err})")),
+        Ok(parsed) if !matches!(parsed.scheme(), "http" | "https") => {
+            bad("is not an http or https URL")
+        }
+        Ok(parsed) if parsed.query().is_some() || parsed.fragment().is_some() => {
+            bad("has a query or fragment")
+        }
+        Ok(_) => Ok(text.to_string()),
+    }
+}
+
+fn key_env(env: &Spanned<String>) -> Result<Option<String>, Invalid> {
+    let name = env.get_ref().trim();
+    if name.is_empty() {
+        return Ok(None);
+    }
+    let mut chars = name.chars();
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Ok(Some(name.to_string()));
+    }
+    // Never echo the value: it may be the key itself.
+    Err(invalid(
+        env.span(),
+        "classifier.api_key_env is not the name of an environment variable".into(),
+        "give the variable's name (such as \"OPENAI_API_KEY\") and export the key in it; never \
+         put the key itself in the config; use \"\" for a server that needs no key",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<ClassifierConfig, Invalid> {
+        RawClassifier::validate(Some(toml::from_str(text).unwrap()))
+    }
+
+    #[test]
+    fn a_table_fills_what_it_leaves_out_from_its_providers_defaults() {
+        let ClassifierConfig::Model(config) = parse("provider = \"anthropic\"").unwrap() else {
+            panic!("a model");
+        };
+        assert_eq!(config, ModelConfig::defaults(Provider::Anthropic));
+        let ClassifierConfig::Model(local) = parse(
+            "base_url = \"http://localhost:11434/v1/\"\nmodel = \"qwen3\"\napi_key_env = \"\"",
+        )
+        .unwrap() else {
+            panic!("a model");
+        };
+        assert_eq!(local.provider, Provider::OpenAi);
+        assert_eq!(local.base_url, "http://localhost:11434/v1");
+        assert_eq!(local.api_key_env, None);
+    }
+
+    #[test]
+    fn provider_none_turns_the_classifier_off() {
+        assert_eq!(parse("provider = \"none\"").unwrap(), ClassifierConfig::Off);
+        assert_eq!(
+            RawClassifier::validate(None).unwrap(),
+            ClassifierConfig::FromEnvironment
+        );
+    }
+
+    #[test]
+    fn a_key_in_place_of_its_variables_name_is_refused_without_echoing_it() {
+        let err = parse("api_key_env = \"sk-ant-api03-secret\"").unwrap_err();
+        assert!(!err.message.contains("secret"), "{}", err.message);
+        assert!(err.fix.contains("name"), "{}", err.fix);
+    }
+
+    #[test]
+    fn bad_urls_and_out_of_range_limits_are_refused() {
+        assert!(parse("base_url = \"ftp://x\"").is_err());
+        assert!(parse("base_url = \"localhost:8080\"").is_err());
+        assert!(parse("timeout_ms = 5").unwrap_err().fix.contains("100"));
+        assert!(parse("max_concurrent = 0").is_err());
+        assert!(parse("breaker_failures = 0").is_err());
+        assert!(parse("model = \" \"").is_err());
+    }
+}

@@ -1,0 +1,282 @@
+//! A snapshot of every state the console can be in, drawn on a `TestBackend`.
+
+use std::sync::Arc;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::{Value, json};
+
+use crate::core::call::{Agent, CallId};
+use crate::core::decision::{Decider, Decision, Verdict};
+use crate::core::event::{ClassifierState, Event, Outcome};
+use crate::core::mode::{Mode, ModeCycle};
+use crate::core::route::{Class, Route};
+use crate::tui::app::tests::{dialog, later, start};
+use crate::tui::app::{App, Msg, Now};
+
+fn app(now: Now) -> App {
+    App::new(
+        Mode::AllowRead,
+        ModeCycle::default(),
+        "/run/user/1000/gatehouse/gatehouse.sock".into(),
+        "defer",
+        now,
+    )
+}
+
+fn open(app: &mut App, id: u64, tool: &str, input: Value, now: Now) {
+    let (d, p) = dialog(id, tool, input, now);
+    app.update(Msg::Opened(d, p), now);
+}
+
+fn key(app: &mut App, code: KeyCode, now: Now) {
+    app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)), now);
+}
+
+fn draw(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| super::draw(f, app)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn passed(app: &mut App, id: u64, tool: &str, input: Value, decision: Decision, decider: Decider) {
+    let now = app.now;
+    let (d, _) = dialog(id, tool, input, now);
+    let outcome = Outcome {
+        id: CallId(id),
+        call: d.call.clone(),
+        class: Class::ReadOnly,
+        route: Route::Allow,
+        mode: Mode::AllowRead,
+        decision,
+        decider,
+        latency: std::time::Duration::ZERO,
+    };
+    app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
+}
+
+fn write_input() -> Value {
+    json!({"file_path": "notes/todo.md", "content": "# Todo\n\n- [ ] ship the console\n- [ ] write the README\n"})
+}
+
+#[test]
+fn empty_console() {
+    let t = start();
+    insta::assert_snapshot!(draw(&app(t), 80, 24));
+}
+
+#[test]
+fn write_preview() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Write", write_input(), t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn edit_diff() {
+    let t = start();
+    let mut app = app(t);
+    let input = json!({"file_path": "src/lib.rs", "old_string": "pub fn add(a: i32) -> i32 {\n    a + 1\n}", "new_string": "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}"});
+    open(&mut app, 1, "Edit", input, t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn mcp_call() {
+    let t = start();
+    let mut app = app(t);
+    let input = json!({"owner": "acme", "repo": "api", "title": "Flaky test", "labels": ["ci"]});
+    open(&mut app, 1, "mcp__github__create_issue", input, t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn reason_box_with_text() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Write", write_input(), t);
+    let t = later(t, 300);
+    key(&mut app, KeyCode::Char('n'), t);
+    app.update(
+        Msg::Paste("Put todos in the issue tracker instead.".into()),
+        t,
+    );
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn note_box() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Write", write_input(), t);
+    let t = later(t, 300);
+    key(&mut app, KeyCode::Char('e'), t);
+    app.update(Msg::Paste("Keep the list short.".into()), t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn allow_always_pattern_editor() {
+    let t = start();
+    let mut app = app(t);
+    open(
+        &mut app,
+        1,
+        "WebFetch",
+        json!({"url": "https://docs.rs/ratatui", "prompt": "API of Paragraph"}),
+        t,
+    );
+    key(&mut app, KeyCode::Char('a'), later(t, 300));
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn classifier_pending_and_unsure() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "mcp__db__query", json!({"sql": "select 1"}), t);
+    app.update(
+        Msg::Barrier(Event::Rerouted {
+            id: CallId(1),
+            route: Route::Race,
+        }),
+        t,
+    );
+    app.update(
+        Msg::Barrier(Event::Classifier {
+            id: CallId(1),
+            state: ClassifierState::Asking,
+        }),
+        t,
+    );
+    let pending = draw(&app, 80, 16);
+    app.update(
+        Msg::Barrier(Event::Classifier {
+            id: CallId(1),
+            state: ClassifierState::Advised(Verdict::Unsure),
+        }),
+        t,
+    );
+    let unsure = draw(&app, 80, 16);
+    insta::assert_snapshot!(format!("{pending}\n{unsure}"));
+}
+
+#[test]
+fn a_queue_of_several_agents_with_activity() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Write", write_input(), t);
+    let (mut d, p) = dialog(2, "mcp__github__create_issue", json!({"title": "x"}), t);
+    Arc::get_mut(&mut d).unwrap();
+    let mut call = (*d.call).clone();
+    call.agent = Agent::Codex;
+    call.session = "019a-codex-session".into();
+    let d2 = Arc::new(crate::core::event::Dialog {
+        id: d.id,
+        call: Arc::new(call),
+        assessment: d.assessment.clone(),
+        route: d.route,
+        opened: d.opened,
+    });
+    app.update(Msg::Opened(d2, p), t);
+    open(
+        &mut app,
+        3,
+        "WebFetch",
+        json!({"url": "https://example.com"}),
+        t,
+    );
+    let t = later(t, 65_000);
+    app.update(Msg::Tick, t);
+    passed(
+        &mut app,
+        10,
+        "Read",
+        json!({"file_path": "Cargo.toml"}),
+        Decision::allow(),
+        Decider::Rule,
+    );
+    passed(
+        &mut app,
+        11,
+        "Write",
+        json!({"file_path": "out.txt"}),
+        Decision::deny("use the build folder"),
+        Decider::Human,
+    );
+    insta::assert_snapshot!(draw(&app, 100, 24));
+}
+
+#[test]
+fn each_mode_in_the_status_bar() {
+    let t = start();
+    let mut app = app(t);
+    let mut bars = Vec::new();
+    for mode in Mode::ALL {
+        app.mode = mode;
+        let mut terminal = Terminal::new(TestBackend::new(80, 12)).unwrap();
+        terminal.draw(|f| super::draw(f, &app)).unwrap();
+        let badge = terminal.backend().buffer()[(1, 0)].bg;
+        let red = badge == ratatui::style::Color::Red;
+        assert_eq!(red, mode == Mode::AllowAll, "{mode}: only allow-all is red");
+        let screen = terminal.backend().to_string();
+        bars.push(format!(
+            "{:<10} {}",
+            format!("{badge:?}"),
+            screen.lines().next().unwrap()
+        ));
+    }
+    insta::assert_snapshot!(bars.join("\n"));
+}
+
+#[test]
+fn help_screen() {
+    let t = start();
+    let mut app = app(t);
+    key(&mut app, KeyCode::Char('?'), t);
+    insta::assert_snapshot!(draw(&app, 100, 30));
+}
+
+#[test]
+fn quit_confirmation() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Write", write_input(), t);
+    open(
+        &mut app,
+        2,
+        "WebFetch",
+        json!({"url": "https://example.com"}),
+        t,
+    );
+    key(&mut app, KeyCode::Char('q'), t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn a_small_terminal_of_60_by_15() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Write", write_input(), t);
+    open(
+        &mut app,
+        2,
+        "WebFetch",
+        json!({"url": "https://example.com"}),
+        t,
+    );
+    insta::assert_snapshot!(draw(&app, 60, 15));
+}
+
+#[test]
+fn escape_sequences_from_an_agent_are_drawn_visible() {
+    let t = start();
+    let mut app = app(t);
+    let input = json!({"file_path": "x\x1b[2J.txt", "content": "\x1b[2J\x1b[H\x1b[32mAllowed\x1b[0m\r\n\x07"});
+    open(&mut app, 1, "Write", input, t);
+    let screen = draw(&app, 80, 24);
+    assert!(!screen.contains('\x1b'), "no raw escape reaches the screen");
+    insta::assert_snapshot!(screen);
+}

@@ -1,0 +1,74 @@
+//! `gatehouse classifier test 'CMD'` run as a process against the loopback model server.
+
+use std::process::{Command, Output};
+
+use super::server::{ModelServer, Reply};
+
+async fn run(config: String, key: Option<&str>, line: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gatehouse"));
+    command
+        .args([
+            "--config",
+            path.to_str().unwrap(),
+            "classifier",
+            "test",
+            line,
+        ])
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("GATEHOUSE_TEST_KEY");
+    if let Some(key) = key {
+        command.env("GATEHOUSE_TEST_KEY", key);
+    }
+    tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classifier_test_prints_the_raw_answer_the_verdict_and_the_time() {
+    let server = ModelServer::start(Reply::openai("Read-only.\u{1b}[2J")).await;
+    let config = format!(
+        "[classifier]\nbase_url = \"{}\"\nmodel = \"m\"\napi_key_env = \"GATEHOUSE_TEST_KEY\"\n",
+        server.url
+    );
+    let output = run(config, Some("sk-cli"), "mytool --list").await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("classifier: openai m at http://127.0.0.1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("answer:  \"Read-only.\\e[2J\""),
+        "escaped: {stdout}"
+    );
+    assert!(stdout.contains("verdict: read-only"), "{stdout}");
+    assert!(stdout.contains("took:    "), "{stdout}");
+    assert_eq!(
+        server.seen()[0].header("authorization"),
+        Some("Bearer sk-cli")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classifier_test_without_a_key_says_why_there_is_no_classifier() {
+    let output = run(String::new(), None, "ls").await;
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no classifier") && stderr.contains("OPENAI_API_KEY"),
+        "{stderr}"
+    );
+
+    let config = "[classifier]\napi_key_env = \"GATEHOUSE_TEST_KEY\"\n".to_string();
+    let stderr = String::from_utf8_lossy(&run(config, None, "ls").await.stderr).into_owned();
+    assert!(stderr.contains("GATEHOUSE_TEST_KEY is not set"), "{stderr}");
+}
