@@ -65,7 +65,7 @@ fn analyser_ready() -> bool {
     ready
 }
 
-/// A project folder with a `build/` folder and a `notes.txt`, a private config, and our hook
+/// A project folder with a `build/` folder, a file outside it, a private config, and our hook
 /// installed in the project's local Claude settings.
 struct Project {
     dir: TempDir,
@@ -78,7 +78,9 @@ impl Project {
         let project = dir.path().join("project");
         std::fs::create_dir_all(project.join("build")).unwrap();
         std::fs::write(project.join("build/out.o"), "object").unwrap();
-        std::fs::write(project.join("notes.txt"), "hello from e2e\n").unwrap();
+        // Outside the project: Claude Code's own flow would ask before reading it (and so
+        // refuse, in -p); only gatehouse's allow lets it through.
+        std::fs::write(dir.path().join("outside.txt"), "hello from e2e\n").unwrap();
         let audit = dir.path().join("audit.jsonl");
         let text = format!("audit_log = {:?}\n{config}\n", audit.to_str().unwrap());
         std::fs::write(dir.path().join("config.toml"), text).unwrap();
@@ -173,8 +175,8 @@ fn rm_build() -> Value {
     json!({"name": "Bash", "input": {"command": "rm -rf build", "description": "clean"}})
 }
 
-fn read_notes(project: &Path) -> Value {
-    json!({"name": "Read", "input": {"file_path": project.join("notes.txt")}})
+fn read_outside(project: &Project) -> Value {
+    json!({"name": "Read", "input": {"file_path": project.dir.path().join("outside.txt")}})
 }
 
 fn write_file(project: &Path) -> Value {
@@ -191,7 +193,7 @@ fn serve_on_ask_deny_refuses_a_writer_with_our_reason_and_lets_a_read_pass() {
     let project = Project::new(claude, "");
     let _serve = project.serve(&["--on-ask", "deny"]);
 
-    let summary = project.run(read_notes(&project.path()));
+    let summary = project.run(read_outside(&project));
     assert!(
         result_text(&summary).contains("hello from e2e"),
         "{summary}"
@@ -236,7 +238,7 @@ fn with_no_console_a_read_passes_statically_and_rm_is_left_to_claude() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, "");
 
-    let summary = project.run(read_notes(&project.path()));
+    let summary = project.run(read_outside(&project));
     assert!(
         result_text(&summary).contains("hello from e2e"),
         "{summary}"
