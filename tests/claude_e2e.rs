@@ -2,6 +2,10 @@
 //! (`../shared/realclients/claude_e2e.py`). The hook is put in place by `gatehouse install
 //! claude --scope local`, exactly as a user would.
 //!
+//! Beside `gatehouse serve`, some scenarios use a console in the test process whose human is
+//! scripted through the same `Prompter` handle the screen uses, to prove what a human's note
+//! and reason do in Claude Code.
+//!
 //! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client, `.ci/run` sets it):
 //! a plain `cargo test` never downloads anything. Without node and npm they skip, saying so.
 //! Assertions about shell lines need the shell analyser; until it lands they are skipped with
@@ -11,6 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use gatehouse::core::audit::Audit;
+use gatehouse::core::barrier::{Barrier, Settings};
+use gatehouse::core::event::Event;
+use gatehouse::core::prompter::HumanAnswer;
+use gatehouse::server;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -74,6 +83,11 @@ struct Project {
 
 impl Project {
     fn new(claude: String, config: &str) -> Project {
+        Project::hooked(claude, config, "pre-tool-use")
+    }
+
+    /// As `new`, with the hook installed for `event` (`--event`).
+    fn hooked(claude: String, config: &str, event: &str) -> Project {
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().join("project");
         std::fs::create_dir_all(project.join("build")).unwrap();
@@ -87,7 +101,7 @@ impl Project {
         std::fs::write(dir.path().join("empty-settings.json"), "{}").unwrap();
         let p = Project { dir, claude };
         let out = p
-            .gatehouse(&["install", "claude", "--scope", "local"])
+            .gatehouse(&["install", "claude", "--scope", "local", "--event", event])
             .current_dir(p.path())
             .output()
             .unwrap();
@@ -279,4 +293,113 @@ fn a_configured_denied_command_is_refused_even_in_allow_all() {
         );
         assert!(project.path().join("build/out.o").exists());
     }
+}
+
+/// A console in this process on the project's socket: the real server, with a scripted human
+/// who gives every dialog `answer`. Dropping it stops both.
+struct ScriptedConsole {
+    runtime: tokio::runtime::Runtime,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    served: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl ScriptedConsole {
+    fn start(project: &Project, answer: HumanAnswer) -> ScriptedConsole {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let audit = Audit::open(&project.dir.path().join("audit.jsonl")).unwrap();
+        let (barrier, mut prompter) = Barrier::new(Settings::default(), audit, None);
+        let socket = project.socket();
+        let bound = runtime.block_on(async { server::bind(&socket).unwrap() });
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = runtime.spawn(async move {
+            server::run(bound.listener, barrier, async {
+                let _ = stopped.await;
+            })
+            .await;
+            drop(bound.file);
+        });
+        runtime.spawn(async move {
+            while let Some(event) = prompter.next_event().await {
+                if let Event::Opened(dialog) = event {
+                    prompter.answer(dialog.id, answer.clone());
+                }
+            }
+        });
+        ScriptedConsole {
+            runtime,
+            stop: Some(stop),
+            served: Some(served),
+        }
+    }
+}
+
+impl Drop for ScriptedConsole {
+    fn drop(&mut self) {
+        let _ = self.stop.take().map(|stop| stop.send(()));
+        if let Some(served) = self.served.take() {
+            let _ = self.runtime.block_on(served);
+        }
+    }
+}
+
+#[test]
+fn a_humans_note_on_an_allow_reaches_the_model_after_the_result() {
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let note = "the file is scratch; do not commit it";
+    let _console = ScriptedConsole::start(
+        &project,
+        HumanAnswer::Allow {
+            note: Some(note.into()),
+        },
+    );
+    let summary = project.run(write_file(&project.path()));
+    assert!(project.path().join("new.txt").exists(), "{summary}");
+    let notes = summary["hook_notes"].to_string();
+    assert!(notes.contains(note), "{summary}");
+}
+
+#[test]
+fn a_humans_deny_reason_reaches_the_model_as_the_result() {
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let reason = "write under scratch/ instead";
+    let _console = ScriptedConsole::start(
+        &project,
+        HumanAnswer::Deny {
+            reason: reason.into(),
+        },
+    );
+    let summary = project.run(write_file(&project.path()));
+    assert!(!project.path().join("new.txt").exists(), "{summary}");
+    assert!(result_text(&summary).contains(reason), "{summary}");
+}
+
+#[test]
+fn on_permission_request_a_humans_deny_message_reaches_the_model() {
+    let Some(claude) = claude() else { return };
+    let project = Project::hooked(claude, "", "permission-request");
+    let reason = "not in this folder";
+    let _console = ScriptedConsole::start(
+        &project,
+        HumanAnswer::Deny {
+            reason: reason.into(),
+        },
+    );
+    let summary = project.run(write_file(&project.path()));
+    assert!(!project.path().join("new.txt").exists(), "{summary}");
+    assert!(result_text(&summary).contains(reason), "{summary}");
+}
+
+#[test]
+fn on_permission_request_a_humans_allow_lets_the_call_run() {
+    let Some(claude) = claude() else { return };
+    let project = Project::hooked(claude, "", "permission-request");
+    let _console = ScriptedConsole::start(&project, HumanAnswer::Allow { note: None });
+    let summary = project.run(write_file(&project.path()));
+    assert!(project.path().join("new.txt").exists(), "{summary}");
 }
