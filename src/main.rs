@@ -277,6 +277,8 @@ const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
 
 /// `gatehouse hook claude`: never fails, never exits non-zero; whatever goes wrong defers.
 fn run_hook(config: Option<&Path>, socket: Option<&Path>) {
+    // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
+    std::panic::set_hook(Box::new(|_| {}));
     let mut stdin = Vec::new();
     let read = io::stdin().lock().read_to_end(&mut stdin);
     let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -96,10 +96,7 @@ fn decide(call: &Call, setup: &HookSetup) -> (Decision, String, Vec<String>) {
 /// What static analysis alone decides when no console is running: read-only → allow, denied
 /// or doomed → deny, everything else → defer. A panic in the analysis is a defer.
 pub fn fallback(call: &Call, rules: &Rules) -> Decision {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
     let assessed = std::panic::catch_unwind(|| assess(call, rules, &[]));
-    std::panic::set_hook(previous);
     let Ok(assessment) = assessed else {
         return Decision::defer("gatehouse console is not running and static analysis failed");
     };
@@ -112,5 +109,80 @@ pub fn fallback(call: &Call, rules: &Rules) -> Decision {
         Class::Unverified | Class::Writer => Decision::defer(
             "gatehouse console is not running and static analysis cannot prove the call safe",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::call::Agent;
+    use crate::core::rules::Pattern;
+    use serde_json::{Value, json};
+
+    fn call(tool: &str, input: Value, cwd: &str) -> Call {
+        Call {
+            agent: Agent::ClaudeCode,
+            session: "s".into(),
+            cwd: cwd.into(),
+            tool: tool.into(),
+            input,
+            tool_use_id: None,
+            event: Some("pre-tool-use".into()),
+        }
+    }
+
+    #[test]
+    fn the_fallback_allows_only_what_static_analysis_proves_read_only() {
+        let rules = Rules::default();
+        let read = call("Read", json!({"file_path": "/etc/hostname"}), "/");
+        assert_eq!(fallback(&read, &rules), Decision::allow());
+        for (tool, input) in [
+            ("Write", json!({"file_path": "/tmp/x", "content": ""})),
+            ("mcp__github__create_issue", json!({})),
+            ("WebFetch", json!({"url": "http://example.com"})),
+            ("Frobnicate", json!({})),
+            ("Bash", json!({"command": "rm -rf build"})),
+            ("Bash", json!({})),
+        ] {
+            let decision = fallback(&call(tool, input.clone(), "/"), &rules);
+            assert_eq!(decision.name(), "defer", "{tool} {input}");
+        }
+    }
+
+    #[test]
+    fn the_fallback_denies_denied_and_doomed_calls() {
+        let rules = Rules {
+            denied_commands: vec![Pattern::new("WebFetch")],
+            ..Rules::default()
+        };
+        let fetch = call("WebFetch", json!({"url": "http://x"}), "/");
+        let decision = fallback(&fetch, &rules);
+        assert_eq!(decision.name(), "deny");
+        assert!(decision.text().unwrap().contains("not running"));
+
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+        let edit = call(
+            "Edit",
+            json!({"file_path": "a.txt", "old_string": "absent", "new_string": "x"}),
+            dir.path().to_str().unwrap(),
+        );
+        assert_eq!(fallback(&edit, &rules).name(), "deny");
+    }
+
+    #[test]
+    fn an_unreadable_config_makes_the_fallback_defer_even_a_read() {
+        let setup = HookSetup {
+            socket: "/nonexistent/gatehouse.sock".into(),
+            timeouts: Timeouts::for_ask_timeout(
+                std::time::Duration::from_secs(1),
+                std::time::Duration::ZERO,
+            ),
+            rules: Err("bad config".into()),
+        };
+        let stdin = json!({"hook_event_name": "PreToolUse", "tool_name": "Read",
+            "tool_input": {"file_path": "/etc/hostname"}});
+        let out = claude(stdin.to_string().as_bytes(), &setup);
+        assert_eq!(out.stdout, None);
     }
 }

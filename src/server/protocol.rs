@@ -7,6 +7,9 @@
 //! ← {"v":1,"error":"…"}
 //! ```
 //!
+//! A client keeps its end open until the answer arrives: a connection closed early (even
+//! half-closed) withdraws the call.
+//!
 //! Both sides use these types: the server to parse requests and write answers, the hook's
 //! synchronous client to write requests and read answers. A response the client cannot read
 //! as a decision becomes `defer`, never `allow`.
