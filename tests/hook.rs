@@ -326,3 +326,37 @@ fn the_hook_does_not_trust_a_socket_in_a_folder_open_to_others() {
     let accepted = listener.accept();
     assert!(accepted.is_err(), "the hook never connected");
 }
+
+#[test]
+fn a_socket_left_by_a_console_that_died_is_replaced_by_the_next_one() {
+    let place = Place::new("");
+    let mut serve = place.serve(&[]);
+    serve.child.kill().unwrap();
+    serve.child.wait().unwrap();
+    assert!(place.socket().exists(), "SIGKILL leaves the socket behind");
+    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (_, reason) = decision_of(&out);
+    assert!(
+        reason.contains("not running"),
+        "a dead socket is no console: {reason}"
+    );
+    let mut next = place
+        .command(&["serve"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let answered = loop {
+        let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+        if decision_of(&out).1.contains("(rule)") {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = next.kill();
+    let _ = next.wait();
+    assert!(answered, "the new console took over the socket");
+}
