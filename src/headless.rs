@@ -2,9 +2,12 @@
 //!
 //! It runs the barrier and the socket server; a task takes the [`Prompter`]'s events, settles
 //! every dialog that needs a human with the `--on-ask` policy (`deny` or `defer`, never
-//! `allow`), and logs one line per decision. Shutdown answers every open call with the
+//! `allow`), and logs one line per decision. With a classifier configured, a `race` dialog
+//! (auto modes) first waits for the classifier: only its read-only verdict allows, and any
+//! other outcome gets `--on-ask`. Shutdown answers every open call with the
 //! barrier's shutdown fallback and removes the socket.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::io::Write;
 
@@ -12,9 +15,11 @@ use tokio::sync::oneshot;
 
 use crate::core::audit::shorten;
 use crate::core::barrier::{Barrier, Fallback};
+use crate::core::call::CallId;
 use crate::core::escape::visible;
-use crate::core::event::{Event, Outcome};
+use crate::core::event::{ClassifierState, Event, Outcome};
 use crate::core::prompter::Prompter;
+use crate::core::route::Route;
 use crate::server::{self, Bound, Options};
 
 /// The reason given to calls that need a human when none is watching.
@@ -28,18 +33,28 @@ pub fn on_ask_reason(on_ask: Fallback) -> String {
     format!("gatehouse: no one is watching the console, so a call that needs a human is {what}")
 }
 
-/// Serves until `shutdown` completes, answering dialogs per `on_ask` and logging decisions to
-/// stderr. The socket file is removed on return.
+/// How the headless console answers the dialogs no human will see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unattended {
+    /// What a dialog gets once nothing else can settle it.
+    pub on_ask: Fallback,
+    /// True when the barrier has a classifier: a `race` dialog then waits for its verdict
+    /// (a read-only verdict allows it; anything else gets `on_ask`).
+    pub classifier: bool,
+}
+
+/// Serves until `shutdown` completes, answering dialogs as `policy` says and logging
+/// decisions to stderr. The socket file is removed on return.
 pub async fn serve(
     bound: Bound,
     barrier: Barrier,
     prompter: Prompter,
-    on_ask: Fallback,
+    policy: Unattended,
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) {
     let (stop, stopped) = oneshot::channel();
-    let answering = tokio::spawn(answer(prompter, on_ask, stopped, std::io::stderr()));
+    let answering = tokio::spawn(answer(prompter, policy, stopped, std::io::stderr()));
     server::run_with(bound.listener, barrier, options, shutdown).await;
     let _ = stop.send(());
     let _ = answering.await;
@@ -49,10 +64,11 @@ pub async fn serve(
 /// Answers and logs events until `stop` fires, then logs what is already queued.
 pub async fn answer(
     mut prompter: Prompter,
-    on_ask: Fallback,
+    policy: Unattended,
     mut stop: oneshot::Receiver<()>,
     mut log: impl Write,
 ) {
+    let mut racing = HashSet::new();
     loop {
         // Cancellation: `next_event` is cancel-safe (an mpsc receive), so stopping loses no
         // event; those still queued are drained below.
@@ -63,23 +79,47 @@ pub async fn answer(
             },
             _ = &mut stop => break,
         };
-        handle(&prompter, on_ask, event, &mut log);
+        handle(&prompter, policy, &mut racing, event, &mut log);
     }
     while let Some(event) = prompter.try_event() {
-        handle(&prompter, on_ask, event, &mut log);
+        handle(&prompter, policy, &mut racing, event, &mut log);
     }
 }
 
-fn handle(prompter: &Prompter, on_ask: Fallback, event: Event, log: &mut impl Write) {
+fn handle(
+    prompter: &Prompter,
+    policy: Unattended,
+    racing: &mut HashSet<CallId>,
+    event: Event,
+    log: &mut impl Write,
+) {
+    let settle = |id| prompter.unattended(id, policy.on_ask, on_ask_reason(policy.on_ask));
     let line = match event {
         Event::Opened(dialog) => {
-            prompter.unattended(dialog.id, on_ask, on_ask_reason(on_ask));
+            if policy.classifier && dialog.route == Route::Race {
+                racing.insert(dialog.id);
+            } else {
+                settle(dialog.id);
+            }
             return;
         }
-        Event::Passed(outcome) | Event::Resolved(outcome) => log_line(&outcome),
-        Event::Withdrawn { id } => format!("gatehouse: {id} withdrawn: the agent went away"),
+        Event::Classifier { id, state } => {
+            let done = !matches!(state, ClassifierState::Asking);
+            if done && racing.remove(&id) {
+                settle(id);
+            }
+            return;
+        }
+        Event::Passed(outcome) | Event::Resolved(outcome) => {
+            racing.remove(&outcome.id);
+            log_line(&outcome)
+        }
+        Event::Withdrawn { id } => {
+            racing.remove(&id);
+            format!("gatehouse: {id} withdrawn: the agent went away")
+        }
         Event::ModeChanged { mode, .. } => format!("gatehouse: mode is now {mode}"),
-        Event::Rerouted { .. } | Event::Classifier { .. } => return,
+        Event::Rerouted { .. } => return,
     };
     let _ = writeln!(log, "{line}");
 }

@@ -3,6 +3,7 @@
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -12,9 +13,11 @@ use gatehouse::agents::claude::HookEvent;
 use gatehouse::agents::claude_install::{self, HookSpec, Scope};
 use gatehouse::agents::client::Timeouts;
 use gatehouse::agents::hook::{self, HookOutput, HookSetup};
+use gatehouse::classifier::{ClassifierSetup, ModelClassifier};
 use gatehouse::config::Config;
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Fallback};
+use gatehouse::core::classifier::Classifier;
 use gatehouse::core::mode::Mode;
 use gatehouse::explain;
 use gatehouse::headless;
@@ -245,7 +248,6 @@ fn run(cli: Cli) -> Result<()> {
 
 /// `gatehouse classifier test LINE`: one question to the model, past the cache and breaker.
 fn classifier_test(config: Option<&std::path::Path>, line: &str) -> Result<()> {
-    use gatehouse::classifier::{ClassifierSetup, ModelClassifier};
     use gatehouse::core::escape::visible;
 
     let config = Config::load(config)?;
@@ -338,10 +340,21 @@ fn serve(
         .enable_all()
         .build()
         .context("starting the async runtime")?;
+    let setup = ClassifierSetup::from_env(&config.classifier);
+    let classifier: Option<Arc<dyn Classifier>> = match setup.clone() {
+        ClassifierSetup::Ready(ready) => Some(Arc::new(
+            ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?,
+        )),
+        _ => None,
+    };
+    let policy = headless::Unattended {
+        on_ask,
+        classifier: classifier.is_some(),
+    };
     runtime.block_on(async {
         let audit = Audit::open(&config.audit_log)
             .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
-        let (barrier, prompter) = Barrier::new(settings, audit, None);
+        let (barrier, prompter) = Barrier::new(settings, audit, classifier);
         let socket = socket_path(socket.as_deref());
         let bound = server::bind(&socket)?;
         eprintln!(
@@ -353,7 +366,8 @@ fn serve(
             },
             config.audit_log.display()
         );
-        headless::serve(bound, barrier, prompter, on_ask, server::Options::default(), stop_signal())
+        eprintln!("gatehouse serve: {}", setup.describe());
+        headless::serve(bound, barrier, prompter, policy, server::Options::default(), stop_signal())
             .await;
         eprintln!("gatehouse serve: stopped");
         Ok(())

@@ -14,6 +14,7 @@ use gatehouse::core::call::Call;
 use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::Prompter;
+use gatehouse::headless::Unattended;
 use gatehouse::server::protocol::{MAX_LINE, Response, request_line};
 use gatehouse::server::socket::SocketError;
 use gatehouse::server::{self, Options};
@@ -252,9 +253,13 @@ async fn sixty_four_clients_times_one_hundred_calls_are_each_answered_once_and_a
     let mut console = Console::start(Mode::AllowRead, Options::default()).await;
     let prompter = console.prompter.take().unwrap();
     let (stop_answering, stopped) = oneshot::channel();
+    let policy = Unattended {
+        on_ask: Fallback::Deny,
+        classifier: false,
+    };
     let answering = tokio::spawn(gatehouse::headless::answer(
         prompter,
-        Fallback::Deny,
+        policy,
         stopped,
         std::io::sink(),
     ));
