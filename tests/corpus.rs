@@ -82,3 +82,16 @@ fn no_write_line_is_read_only_and_most_read_only_lines_are_recognised() {
         "only {rate:.1}% of read_only lines recognised"
     );
 }
+
+#[test]
+#[ignore = "prints every corpus line with its explanation, for review"]
+fn print_every_explanation() {
+    for (command, label) in corpus() {
+        let analysis = analyse(&command);
+        println!(
+            "{label}\t{}\t{command:?}\t{}",
+            analysis.safety,
+            analysis.explanation()
+        );
+    }
+}

@@ -81,15 +81,20 @@ impl ShellAnalysis {
         }
         let mut parts: Vec<(Safety, String)> = Vec::new();
         for command in &self.commands {
-            let name = command.words.first().map_or("", |w| w.as_str());
-            parts.push((command.safety, format!("{}: {}", escape(name), command.why)));
+            let name = escape(command.words.first().map_or("", |w| program_name(w)));
+            let text = if command.why.starts_with(&format!("{name} ")) {
+                command.why.clone()
+            } else {
+                format!("{name}: {}", command.why)
+            };
+            parts.push((command.safety, text));
         }
         for finding in &self.findings {
             parts.push((finding.safety, format!("{}: {}", finding.what, finding.why)));
         }
         parts.retain(|(safety, _)| *safety > Safety::ReadOnly);
         // Stable sort keeps source order within one level of safety.
-        parts.sort_by(|a, b| b.0.cmp(&a.0));
+        parts.sort_by_key(|part| std::cmp::Reverse(part.0));
         let mut seen: Vec<String> = Vec::new();
         for (_, text) in parts {
             if !seen.contains(&text) {
@@ -116,7 +121,7 @@ impl fmt::Display for Safety {
 /// Analyses one bash line (it may hold newlines). Never panics; never calls anything read-only
 /// that it could not parse completely.
 pub fn analyse(line: &str) -> ShellAnalysis {
-    let (commands, findings) = walk::analyse_source(line, 0);
+    let (commands, findings) = walk::analyse_source(line, 0, false);
     let mut safety = Safety::ReadOnly;
     for part in commands
         .iter()

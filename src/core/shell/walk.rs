@@ -85,16 +85,44 @@ fn parse(source: &str) -> Option<Tree> {
                 .ok()?;
             *slot = Some(parser);
         }
-        slot.as_mut()?.parse(source, None)
+        // tree-sitter-bash's scanner hands characters beyond ASCII to the C `isdigit` family,
+        // which may read out of bounds. Bash treats them as word characters, so parse a copy
+        // where each such byte is a letter: byte offsets stay the same.
+        if source.is_ascii() {
+            slot.as_mut()?.parse(source, None)
+        } else {
+            let ascii: Vec<u8> = source
+                .bytes()
+                .map(|b| if b.is_ascii() { b } else { b'a' })
+                .collect();
+            slot.as_mut()?.parse(&ascii, None)
+        }
     })
 }
 
+/// The source text of a byte range; empty if the range does not fall on character
+/// boundaries (which only a parse of the ASCII copy could produce).
+pub(super) fn slice(src: &str, range: std::ops::Range<usize>) -> &str {
+    src.get(range).unwrap_or("")
+}
+
 /// Walks one source text and returns every command and finding in it.
-pub(super) fn analyse_source(source: &str, depth: usize) -> (Vec<Command>, Vec<Finding>) {
+pub(super) fn analyse_source(
+    source: &str,
+    depth: usize,
+    changed_dir: bool,
+) -> (Vec<Command>, Vec<Finding>) {
     let mut walker = Walker::new(source, depth);
+    walker.changed_dir = changed_dir;
     walker.check_text();
     match parse(source) {
-        Some(tree) => walker.visit(tree.root_node()),
+        Some(tree) => {
+            let root = tree.root_node();
+            if root.has_error() {
+                walker.finding(source, Safety::Unverified, "does not parse completely");
+            }
+            walker.visit(root);
+        }
         None => walker.finding(source, Safety::Unverified, "could not be parsed"),
     }
     (walker.commands, walker.findings)
@@ -128,7 +156,7 @@ impl<'s> Walker<'s> {
     }
 
     fn text(&self, node: Node) -> &'s str {
-        &self.src[node.byte_range()]
+        slice(self.src, node.byte_range())
     }
 
     pub fn finding(&mut self, what: &str, safety: Safety, why: &str) {
@@ -369,7 +397,8 @@ impl<'s> Walker<'s> {
 
     pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
         let (safety, why) = env::judge_assignment(name, value, subst);
-        self.finding(what, safety, &format!("{}: {why}", escape(name)));
+        let _ = name;
+        self.finding(what, safety, &why);
     }
 
     /// `declare`, `export`, `local`, `readonly`, `typeset`.
@@ -483,22 +512,31 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        self.run(&argv);
+        self.run_top(&argv);
     }
 
-    /// Judges one command and records it; wrappers call this for the command they run.
-    pub fn run(&mut self, argv: &[Word]) -> Verdict {
-        let verdict = if let Some(first) = argv.first().filter(|w| w.is_static) {
-            if self.functions.contains(&first.text) {
+    /// A command as the shell looks it up: functions and aliases defined earlier in the line
+    /// come before programs. Wrappers skip this and run programs directly.
+    fn run_top(&mut self, argv: &[Word]) {
+        let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
+        let verdict = match name {
+            Some(name) if self.functions.contains(&name) => {
                 Verdict::read_only("runs a function judged above")
-            } else if self.aliases.contains(&first.text) {
-                Verdict::unverified("may run an alias defined above")
-            } else {
-                programs::judge(self, argv)
             }
-        } else {
-            programs::judge(self, argv)
+            Some(name) if self.aliases.contains(&name) => {
+                Verdict::unverified("may run an alias defined above")
+            }
+            _ => {
+                self.run(argv);
+                return;
+            }
         };
+        self.push_command(argv.to_vec(), verdict);
+    }
+
+    /// Judges one program run and records it; wrappers call this for the command they run.
+    pub fn run(&mut self, argv: &[Word]) -> Verdict {
+        let verdict = programs::judge(self, argv);
         self.push_command(argv.to_vec(), verdict.clone());
         verdict
     }
@@ -523,7 +561,7 @@ impl<'s> Walker<'s> {
         if self.depth >= MAX_DEPTH {
             return Verdict::unverified("scripts nested too deeply");
         }
-        let (commands, findings) = analyse_source(script, self.depth + 1);
+        let (commands, findings) = analyse_source(script, self.depth + 1, self.changed_dir);
         let mut safety = Safety::ReadOnly;
         for part in commands
             .iter()
@@ -569,6 +607,5 @@ fn has_substitution(node: Node) -> bool {
         return true;
     }
     let mut cursor = node.walk();
-    let found = node.children(&mut cursor).any(has_substitution);
-    found
+    node.children(&mut cursor).any(has_substitution)
 }

@@ -7,6 +7,8 @@
 
 use tree_sitter::Node;
 
+use super::walk::slice;
+
 /// One shell word after quote removal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Word {
@@ -59,7 +61,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
         prefix_done: false,
     };
     builder.add(node, src);
-    let source = &src[node.byte_range()];
+    let source = slice(src, node.byte_range());
     if builder.dynamic {
         Word {
             text: source.to_string(),
@@ -99,7 +101,7 @@ impl Builder {
     }
 
     fn add(&mut self, node: Node, src: &str) {
-        let text = &src[node.byte_range()];
+        let text = slice(src, node.byte_range());
         match node.kind() {
             "word" | "number" if node.named_child_count() == 0 => self.unquoted(text),
             "raw_string" => self.push(text.get(1..text.len().saturating_sub(1)).unwrap_or("")),
@@ -112,7 +114,7 @@ impl Builder {
                 let braces = is_brace_expansion(node, src);
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
-                    if braces && &src[child.byte_range()] == "{" {
+                    if braces && slice(src, child.byte_range()) == "{" {
                         self.expansion();
                     }
                     self.add(child, src);
@@ -136,7 +138,7 @@ impl Builder {
         for child in node.children(&mut cursor) {
             // Text between children that tree-sitter did not name (a lone `$`) is literal.
             if child.start_byte() > last && child.kind() != "\"" {
-                self.push(&src[last..child.start_byte()]);
+                self.push(slice(src, last..child.start_byte()));
             }
             match child.kind() {
                 "\"" | "$\"" | "$" => {
@@ -144,7 +146,7 @@ impl Builder {
                         self.push("$");
                     }
                 }
-                "string_content" => self.push(&unescape_double(&src[child.byte_range()])),
+                "string_content" => self.push(&unescape_double(slice(src, child.byte_range()))),
                 "string" => self.double_quoted(child, src),
                 _ => self.expansion(),
             }
@@ -181,7 +183,7 @@ fn is_brace_expansion(node: Node, src: &str) -> bool {
     let parts: Vec<&str> = node
         .children(&mut cursor)
         .filter(|c| c.kind() == "word")
-        .map(|c| &src[c.byte_range()])
+        .map(|c| slice(src, c.byte_range()))
         .collect();
     parts.contains(&"{") && parts.iter().any(|p| p.contains(',') || p.contains(".."))
 }

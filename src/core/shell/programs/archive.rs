@@ -17,6 +17,7 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd"
         | "unzstd" | "lz4" | "unlz4" | "pigz" | "unpigz" | "brotli" => compressor,
         "unzip" => unzip,
+        "7z" | "7za" | "7zz" | "7zr" => seven_zip,
         _ => return None,
     })
 }
@@ -230,4 +231,18 @@ fn unzip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Ok(Verdict::read_only("lists or tests an archive"));
     }
     Err(Verdict::writer("unzip: extracts files"))
+}
+
+fn seven_zip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let verb = args.first().and_then(Word::literal_text);
+    let options_ok = args.iter().skip(1).all(|w| {
+        w.literal_text()
+            .is_some_and(|t| !t.starts_with('-') || t == "-slt" || t == "-ba" || t == "--")
+    });
+    if matches!(verb, Some("l" | "t" | "h" | "i")) && options_ok {
+        return Ok(Verdict::read_only("lists or tests an archive"));
+    }
+    Err(Verdict::writer(format!(
+        "{name}: writes or extracts archives"
+    )))
 }

@@ -77,7 +77,20 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                 continue;
             }
             '/' if !operand_before => {
-                i = skip_string(&chars, i, '/');
+                let end = skip_string(&chars, i, '/');
+                let body: String = chars[i..end].iter().collect();
+                // A division read as a regex would hide what follows; refuse anything a regex
+                // would not hold.
+                let suspicious = ["system", "\"", ";", "print", "getline", ">", "\n"];
+                if body.len() < 2
+                    || !body.ends_with('/')
+                    || suspicious.iter().any(|s| body.contains(s))
+                {
+                    return Err(Verdict::unverified(
+                        "awk: cannot tell a regex from a division",
+                    ));
+                }
+                i = end;
                 operand_before = true;
                 continue;
             }

@@ -429,7 +429,8 @@ fn config(args: &[Word]) -> Judged {
         return Ok(Verdict::read_only("reads settings"));
     }
     let parsed = flags::parse(&CONFIG, args)?;
-    if parsed.has(CONFIG_READS) && !parsed.has(CONFIG_WRITES) {
+    let lone_key = parsed.args.len() == 1 && !parsed.has(&["--add", "--replace-all"]);
+    if (parsed.has(CONFIG_READS) || lone_key) && !parsed.has(CONFIG_WRITES) {
         return Ok(Verdict::read_only("reads settings"));
     }
     Err(Verdict::writer("git config: changes settings"))

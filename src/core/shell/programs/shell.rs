@@ -27,7 +27,8 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "eval" => eval,
         "source" | "." => |_, _, _| Ok(Verdict::unverified("runs the commands of a file")),
         "enable" => |_, _, _| Ok(Verdict::unverified("loads or switches builtins")),
-        "read" | "mapfile" | "readarray" => read,
+        "read" => read,
+        "mapfile" | "readarray" => mapfile,
         "printf" => printf,
         "ulimit" => ulimit,
         "umask" => umask,
@@ -202,7 +203,7 @@ fn eval(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 const READ: Spec = Spec {
     short: "rse",
-    short_value: "adnNptuiCcO",
+    short_value: "adnNptui",
     long: &[],
     long_value: &[],
     ..Spec::EMPTY
@@ -210,7 +211,22 @@ const READ: Spec = Spec {
 
 /// `read NAME`: reads stdin into variables, which must be harmless names.
 fn read(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let parsed = flags::parse(&READ, args)?;
+    assign_from_input(walker, &READ, args)
+}
+
+/// `mapfile -t NAME`; its `-C` callback runs code and is not on the list.
+const MAPFILE: Spec = Spec {
+    short: "t",
+    short_value: "dnOsu",
+    ..Spec::EMPTY
+};
+
+fn mapfile(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    assign_from_input(walker, &MAPFILE, args)
+}
+
+fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged {
+    let parsed = flags::parse(spec, args)?;
     for name in &parsed.args {
         let text = name
             .literal_text()

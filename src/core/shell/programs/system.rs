@@ -21,7 +21,9 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "ss" => ss,
         "fuser" => fuser,
         "crontab" => crontab,
-        "docker" => docker,
+        "docker" | "podman" => docker,
+        "timedatectl" | "hostnamectl" | "loginctl" | "localectl" => status_tool,
+        "ifconfig" => ifconfig,
         "rsync" => rsync,
         "patch" => patch,
         "openssl" => openssl,
@@ -734,4 +736,38 @@ fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         return Ok(Verdict::read_only("shows network tables"));
     }
     Err(Verdict::writer(format!("{name}: changes network tables")))
+}
+
+/// `timedatectl`, `hostnamectl`, `loginctl`, `localectl`: status and list verbs read.
+fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let verb = args
+        .iter()
+        .filter_map(Word::literal_text)
+        .find(|w| !w.starts_with('-'));
+    let flags_ok = args.iter().all(|w| {
+        w.literal_text().is_some_and(|t| {
+            !t.starts_with('-')
+                || matches!(
+                    t,
+                    "--no-pager" | "-a" | "--all" | "--value" | "-p" | "--no-legend"
+                )
+        })
+    });
+    match verb {
+        None
+        | Some(
+            "status" | "show" | "list" | "list-sessions" | "list-users" | "list-seats"
+            | "list-timezones" | "list-locales" | "list-keymaps" | "show-session" | "show-user"
+            | "session-status" | "user-status" | "show-timesync" | "timesync-status",
+        ) if flags_ok => Ok(Verdict::read_only("shows system settings")),
+        _ => Err(Verdict::writer(format!("{name}: changes system settings"))),
+    }
+}
+
+fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match texts(args).as_deref() {
+        Some([] | ["-a"] | ["-s"] | ["-a", "-s"]) => Ok(Verdict::read_only("shows interfaces")),
+        Some([iface]) if !iface.starts_with('-') => Ok(Verdict::read_only("shows an interface")),
+        _ => Err(Verdict::writer("ifconfig: changes interfaces")),
+    }
 }
