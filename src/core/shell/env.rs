@@ -6,37 +6,20 @@
 //! (`PATH`, `LD_`, `GIT_`, `PAGER`, `EDITOR`, `BASH`, `ENV`, `OPTIONS`, `CONFIG`, …). Pager
 //! variables are fine only with the value `cat`.
 
-use super::Safety;
+use tree_sitter::Node;
+
+use super::programs::Verdict;
+use super::walk::Walker;
+use super::words::word_of;
+use super::{Command, Safety, escape};
 
 /// Names that are harmless whatever their value.
+#[rustfmt::skip]
 const HARMLESS: &[&str] = &[
-    "LANG",
-    "LANGUAGE",
-    "TZ",
-    "NO_COLOR",
-    "CLICOLOR",
-    "CLICOLOR_FORCE",
-    "FORCE_COLOR",
-    "COLUMNS",
-    "LINES",
-    "TERM",
-    "RUST_LOG",
-    "RUST_BACKTRACE",
-    "COLORTERM",
-    "GREP_COLOR",
-    "GREP_COLORS",
-    "LS_COLORS",
-    "TIME_STYLE",
-    "POSIXLY_CORRECT",
-    "QUOTING_STYLE",
-    "BLOCK_SIZE",
-    "DF_BLOCK_SIZE",
-    "DU_BLOCK_SIZE",
-    "GIT_TERMINAL_PROMPT",
-    "GIT_OPTIONAL_LOCKS",
-    "DEBUG",
-    "VERBOSE",
-    "CI",
+    "LANG", "LANGUAGE", "TZ", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "COLUMNS",
+    "LINES", "TERM", "RUST_LOG", "RUST_BACKTRACE", "COLORTERM", "GREP_COLOR", "GREP_COLORS",
+    "LS_COLORS", "TIME_STYLE", "POSIXLY_CORRECT", "QUOTING_STYLE", "BLOCK_SIZE", "DF_BLOCK_SIZE",
+    "DU_BLOCK_SIZE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS", "DEBUG", "VERBOSE", "CI",
 ];
 
 /// Names that may hold a program to run; harmless only when that program is `cat`.
@@ -50,80 +33,15 @@ const PAGERS: &[&str] = &[
 ];
 
 /// Parts of names that programs or the shell read to find code, config, libraries or helpers.
+#[rustfmt::skip]
 const DANGER_MARKS: &[&str] = &[
-    "PATH",
-    "LD_",
-    "DYLD_",
-    "GIT",
-    "BASH",
-    "SHELL",
-    "ENV",
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-    "LESS",
-    "OPT",
-    "CONFIG",
-    "RC",
-    "CMD",
-    "COMMAND",
-    "HOOK",
-    "PROG",
-    "PROMPT",
-    "PS4",
-    "IFS",
-    "HOME",
-    "STARTUP",
-    "PYTHON",
-    "PERL",
-    "RUBY",
-    "NODE",
-    "JAVA",
-    "LUA",
-    "TCL",
-    "SSH",
-    "ASKPASS",
-    "PRELOAD",
-    "LIB",
-    "PLUGIN",
-    "TMPDIR",
-    "XDG",
-    "DOCKER",
-    "KUBE",
-    "PROXY",
-    "SOCK",
-    "HOST",
-    "EXEC",
-    "SUDO",
-    "TERMINFO",
-    "MAGIC",
-    "INPUTRC",
-    "HIST",
-    "CDPATH",
-    "GLOBIGNORE",
-    "FUNCNEST",
-    "MAIL",
-    "OLDPWD",
-    "PWD",
-    "SHLVL",
-    "BROWSER",
-    "DIFF",
-    "MERGE",
-    "TOOL",
-    "HELPER",
-    "SECCOMP",
-    "TAR_",
-    "GZIP",
-    "ZSTD",
-    "XZ_",
-    "BZIP",
-    "COMPRESS",
-    "GREP_OPTIONS",
-    "RIPGREP",
-    "FZF",
-    "WRAPPER",
-    "SPAWN",
-    "RUN",
+    "PATH", "LD_", "DYLD_", "GIT", "BASH", "SHELL", "ENV", "PAGER", "EDITOR", "VISUAL", "LESS",
+    "OPT", "CONFIG", "RC", "CMD", "COMMAND", "HOOK", "PROG", "PROMPT", "PS4", "IFS", "HOME",
+    "STARTUP", "PYTHON", "PERL", "RUBY", "NODE", "JAVA", "LUA", "TCL", "SSH", "ASKPASS", "PRELOAD",
+    "LIB", "PLUGIN", "TMPDIR", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
+    "TERMINFO", "MAGIC", "INPUTRC", "HIST", "CDPATH", "GLOBIGNORE", "FUNCNEST", "MAIL", "OLDPWD",
+    "PWD", "SHLVL", "BROWSER", "DIFF", "MERGE", "TOOL", "HELPER", "SECCOMP", "TAR_", "GZIP", "ZSTD",
+    "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN",
 ];
 
 /// Judges assigning `value` to `name` where it could affect later commands (a prefix of a
@@ -169,6 +87,80 @@ pub(super) fn is_valid_name(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Walker<'_> {
+    pub(super) fn assignment(&mut self, node: Node) {
+        self.children(node);
+        let source = self.text(node);
+        let name = node
+            .child_by_field_name("name")
+            .map_or("", |n| self.text(n));
+        let value = node
+            .child_by_field_name("value")
+            .map(|v| word_of(v, self.src));
+        let substitution = node
+            .child_by_field_name("value")
+            .is_some_and(has_substitution);
+        let literal = value
+            .as_ref()
+            .and_then(|v| v.literal_text().map(str::to_string));
+        self.judge_variable(source, name, literal.as_deref(), substitution);
+    }
+
+    pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
+        let (safety, why) = judge_assignment(name, value, subst);
+        let _ = name;
+        self.finding(what, safety, &why);
+    }
+
+    /// `declare`, `export`, `local`, `readonly`, `typeset`.
+    pub(super) fn declaration(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut words = Vec::new();
+        let mut verdict = Verdict::read_only("declares variables");
+        for child in children {
+            if !child.is_named() {
+                words.push(child.kind().to_string());
+                continue;
+            }
+            match child.kind() {
+                "variable_assignment" => self.assignment(child),
+                "variable_name" => {}
+                _ => {
+                    self.visit(child);
+                    let word = word_of(child, self.src);
+                    let allowed = [
+                        "-p", "-x", "-r", "-i", "-a", "-A", "-g", "-l", "-u", "-f", "-F",
+                    ];
+                    let flags_ok = word.is_static
+                        && word.text.starts_with(['-', '+'])
+                        && word.text[1..].chars().all(|c| "pxriaAglufF".contains(c));
+                    if !flags_ok && !allowed.contains(&word.text.as_str()) {
+                        verdict =
+                            Verdict::unverified(format!("unknown option {}", escape(&word.text)));
+                    }
+                }
+            }
+            words.push(self.text(child).to_string());
+        }
+        self.commands.push(Command {
+            words,
+            is_static: true,
+            safety: verdict.safety,
+            why: verdict.why,
+        });
+    }
+}
+
+/// True when a value holds `$( )` or backticks anywhere.
+fn has_substitution(node: Node) -> bool {
+    if node.kind() == "command_substitution" || node.kind() == "process_substitution" {
+        return true;
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(has_substitution)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! parse errors), how safe it is and why, in words a person can read.
 
 mod env;
+mod parse;
 mod programs;
 mod redirect;
 mod walk;

@@ -4,8 +4,11 @@
 //! harmless, and so is writing to `/dev/null`, `/dev/stdout` or `/dev/stderr`. Every other
 //! write, append, clobber or read-write opening of a path writes a file.
 
+use tree_sitter::Node;
+
 use super::Safety;
-use super::words::Word;
+use super::walk::Walker;
+use super::words::{Word, word_of};
 
 /// Targets that swallow or pass through output without touching a file.
 const HARMLESS_TARGETS: &[&str] = &[
@@ -35,6 +38,84 @@ pub(super) fn judge(operator: &str, target: Option<&Word>) -> (Safety, &'static 
         },
         "<>" => (Safety::Writer, "opens a file for writing"),
         _ => (Safety::Unverified, "unknown redirection"),
+    }
+}
+
+impl Walker<'_> {
+    pub(super) fn redirected(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let redirects: Vec<Node> = node
+            .children_by_field_name("redirect", &mut cursor)
+            .collect();
+        match node.child_by_field_name("body") {
+            Some(body) if body.kind() == "command" => self.command(body, &redirects),
+            body => {
+                if let Some(body) = body {
+                    self.visit(body);
+                }
+                for redirect in redirects {
+                    if !self.redirect(redirect, None).is_empty() {
+                        let what = self.text(redirect);
+                        self.finding(what, Safety::Unverified, "words after a redirection");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Judges one redirection and returns the words tree-sitter hung on it that bash gives to
+    /// the command (`ls > a b` runs `ls b`).
+    pub(super) fn redirect<'t>(
+        &mut self,
+        node: Node<'t>,
+        descriptor: Option<&str>,
+    ) -> Vec<Node<'t>> {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        match node.kind() {
+            "heredoc_redirect" => {
+                let quoted = node
+                    .named_children(&mut node.walk())
+                    .find(|c| c.kind() == "heredoc_start")
+                    .is_some_and(|start| self.text(start).contains(['\'', '"', '\\']));
+                for child in children {
+                    if child.kind() == "heredoc_body" && quoted {
+                        continue;
+                    }
+                    self.visit(child);
+                }
+                return Vec::new();
+            }
+            "herestring_redirect" => {
+                self.children(node);
+                return Vec::new();
+            }
+            _ => {}
+        }
+        let mut fd = descriptor.map(str::to_string);
+        let mut operator = String::new();
+        let mut targets = Vec::new();
+        for child in children {
+            if child.kind() == "file_descriptor" {
+                fd = Some(self.text(child).to_string());
+            } else if !child.is_named() {
+                operator.push_str(child.kind());
+            } else {
+                self.visit(child);
+                targets.push(child);
+            }
+        }
+        let target = targets.first().map(|t| word_of(*t, self.src));
+        let (safety, why) = judge(&operator, target.as_ref());
+        let what = format!(
+            "{}{}{}{}",
+            fd.unwrap_or_default(),
+            operator,
+            if target.is_some() { " " } else { "" },
+            target.map(|t| t.text).unwrap_or_default()
+        );
+        self.finding(&what, safety, why);
+        targets.into_iter().skip(1).collect()
     }
 }
 

@@ -6,105 +6,15 @@
 //! list makes the line unverified. Wrapper programs call back into the walker to judge the
 //! command they run ([`Walker::run`]) or the script they are handed ([`Walker::nested`]).
 
-use std::cell::RefCell;
+use tree_sitter::Node;
 
-use tree_sitter::{Node, Parser, Tree};
-
+use super::parse::{CONTAINERS, LEAVES, parse, slice};
 use super::programs::{self, Verdict};
 use super::words::{Word, word_of};
-use super::{Command, Finding, Safety, env, escape, redirect};
+use super::{Command, Finding, Safety, escape};
 
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
 const MAX_DEPTH: usize = 6;
-
-/// Kinds that only hold other nodes; the walker checks their children.
-const CONTAINERS: &[&str] = &[
-    "program",
-    "list",
-    "pipeline",
-    "subshell",
-    "compound_statement",
-    "do_group",
-    "else_clause",
-    "elif_clause",
-    "negated_command",
-    "if_statement",
-    "while_statement",
-    "case_statement",
-    "case_item",
-    "c_style_for_statement",
-    "command_substitution",
-    "process_substitution",
-    "binary_expression",
-    "unary_expression",
-    "ternary_expression",
-    "postfix_expression",
-    "parenthesized_expression",
-    "arithmetic_expansion",
-    "expansion",
-    "simple_expansion",
-    "string",
-    "concatenation",
-    "array",
-    "subscript",
-    "number",
-    "brace_expression",
-    "translated_string",
-    "command_name",
-];
-
-/// Kinds that hold no command and need no judgement.
-const LEAVES: &[&str] = &[
-    "word",
-    "raw_string",
-    "ansi_c_string",
-    "string_content",
-    "variable_name",
-    "special_variable_name",
-    "test_operator",
-    "regex",
-    "extglob_pattern",
-    "comment",
-    "file_descriptor",
-    "heredoc_content",
-    "heredoc_start",
-    "heredoc_end",
-];
-
-thread_local! {
-    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
-}
-
-fn parse(source: &str) -> Option<Tree> {
-    PARSER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let mut parser = Parser::new();
-            parser
-                .set_language(&tree_sitter_bash::LANGUAGE.into())
-                .ok()?;
-            *slot = Some(parser);
-        }
-        // tree-sitter-bash's scanner hands characters beyond ASCII to the C `isdigit` family,
-        // which may read out of bounds. Bash treats them as word characters, so parse a copy
-        // where each such byte is a letter: byte offsets stay the same.
-        if source.is_ascii() {
-            slot.as_mut()?.parse(source, None)
-        } else {
-            let ascii: Vec<u8> = source
-                .bytes()
-                .map(|b| if b.is_ascii() { b } else { b'a' })
-                .collect();
-            slot.as_mut()?.parse(&ascii, None)
-        }
-    })
-}
-
-/// The source text of a byte range; empty if the range does not fall on character
-/// boundaries (which only a parse of the ASCII copy could produce).
-pub(super) fn slice(src: &str, range: std::ops::Range<usize>) -> &str {
-    src.get(range).unwrap_or("")
-}
 
 /// Walks one source text and returns every command and finding in it.
 pub(super) fn analyse_source(
@@ -130,14 +40,14 @@ pub(super) fn analyse_source(
 
 /// The walk of one source text and what it found so far.
 pub(super) struct Walker<'s> {
-    src: &'s str,
+    pub(super) src: &'s str,
     depth: usize,
     pub commands: Vec<Command>,
     pub findings: Vec<Finding>,
     /// Functions defined unconditionally at the top level, by name.
-    functions: Vec<String>,
+    pub(super) functions: Vec<String>,
     /// Names given to aliases anywhere before.
-    aliases: Vec<String>,
+    pub(super) aliases: Vec<String>,
     /// Set once the line changes directory: git then reads another repository's config.
     pub changed_dir: bool,
 }
@@ -155,7 +65,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn text(&self, node: Node) -> &'s str {
+    pub(super) fn text(&self, node: Node) -> &'s str {
         slice(self.src, node.byte_range())
     }
 
@@ -194,7 +104,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn visit(&mut self, node: Node) {
+    pub(super) fn visit(&mut self, node: Node) {
         if node.is_missing() {
             self.finding(node.kind(), Safety::Unverified, "the line is incomplete");
             return;
@@ -252,7 +162,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn children(&mut self, node: Node) {
+    pub(super) fn children(&mut self, node: Node) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         for child in children {
@@ -274,78 +184,6 @@ impl<'s> Walker<'s> {
             safety: Safety::ReadOnly,
             why: why.to_string(),
         });
-    }
-
-    fn redirected(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let redirects: Vec<Node> = node
-            .children_by_field_name("redirect", &mut cursor)
-            .collect();
-        match node.child_by_field_name("body") {
-            Some(body) if body.kind() == "command" => self.command(body, &redirects),
-            body => {
-                if let Some(body) = body {
-                    self.visit(body);
-                }
-                for redirect in redirects {
-                    if !self.redirect(redirect, None).is_empty() {
-                        let what = self.text(redirect);
-                        self.finding(what, Safety::Unverified, "words after a redirection");
-                    }
-                }
-            }
-        }
-    }
-
-    /// Judges one redirection and returns the words tree-sitter hung on it that bash gives to
-    /// the command (`ls > a b` runs `ls b`).
-    fn redirect<'t>(&mut self, node: Node<'t>, descriptor: Option<&str>) -> Vec<Node<'t>> {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        match node.kind() {
-            "heredoc_redirect" => {
-                let quoted = node
-                    .named_children(&mut node.walk())
-                    .find(|c| c.kind() == "heredoc_start")
-                    .is_some_and(|start| self.text(start).contains(['\'', '"', '\\']));
-                for child in children {
-                    if child.kind() == "heredoc_body" && quoted {
-                        continue;
-                    }
-                    self.visit(child);
-                }
-                return Vec::new();
-            }
-            "herestring_redirect" => {
-                self.children(node);
-                return Vec::new();
-            }
-            _ => {}
-        }
-        let mut fd = descriptor.map(str::to_string);
-        let mut operator = String::new();
-        let mut targets = Vec::new();
-        for child in children {
-            if child.kind() == "file_descriptor" {
-                fd = Some(self.text(child).to_string());
-            } else if !child.is_named() {
-                operator.push_str(child.kind());
-            } else {
-                self.visit(child);
-                targets.push(child);
-            }
-        }
-        let target = targets.first().map(|t| word_of(*t, self.src));
-        let (safety, why) = redirect::judge(&operator, target.as_ref());
-        let what = format!(
-            "{}{}{}{}",
-            fd.unwrap_or_default(),
-            operator,
-            if target.is_some() { " " } else { "" },
-            target.map(|t| t.text).unwrap_or_default()
-        );
-        self.finding(&what, safety, why);
-        targets.into_iter().skip(1).collect()
     }
 
     fn function(&mut self, node: Node) {
@@ -377,71 +215,8 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn assignment(&mut self, node: Node) {
-        self.children(node);
-        let source = self.text(node);
-        let name = node
-            .child_by_field_name("name")
-            .map_or("", |n| self.text(n));
-        let value = node
-            .child_by_field_name("value")
-            .map(|v| word_of(v, self.src));
-        let substitution = node
-            .child_by_field_name("value")
-            .is_some_and(has_substitution);
-        let literal = value
-            .as_ref()
-            .and_then(|v| v.literal_text().map(str::to_string));
-        self.judge_variable(source, name, literal.as_deref(), substitution);
-    }
-
-    pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
-        let (safety, why) = env::judge_assignment(name, value, subst);
-        let _ = name;
-        self.finding(what, safety, &why);
-    }
-
-    /// `declare`, `export`, `local`, `readonly`, `typeset`.
-    fn declaration(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        let mut words = Vec::new();
-        let mut verdict = Verdict::read_only("declares variables");
-        for child in children {
-            if !child.is_named() {
-                words.push(child.kind().to_string());
-                continue;
-            }
-            match child.kind() {
-                "variable_assignment" => self.assignment(child),
-                "variable_name" => {}
-                _ => {
-                    self.visit(child);
-                    let word = word_of(child, self.src);
-                    let allowed = [
-                        "-p", "-x", "-r", "-i", "-a", "-A", "-g", "-l", "-u", "-f", "-F",
-                    ];
-                    let flags_ok = word.is_static
-                        && word.text.starts_with(['-', '+'])
-                        && word.text[1..].chars().all(|c| "pxriaAglufF".contains(c));
-                    if !flags_ok && !allowed.contains(&word.text.as_str()) {
-                        verdict =
-                            Verdict::unverified(format!("unknown option {}", escape(&word.text)));
-                    }
-                }
-            }
-            words.push(self.text(child).to_string());
-        }
-        self.commands.push(Command {
-            words,
-            is_static: true,
-            safety: verdict.safety,
-            why: verdict.why,
-        });
-    }
-
     /// A simple command; `outer` holds the redirections of its `redirected_statement`.
-    fn command(&mut self, node: Node, outer: &[Node]) {
+    pub(super) fn command(&mut self, node: Node, outer: &[Node]) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut name_node = None;
@@ -599,13 +374,4 @@ impl<'s> Walker<'s> {
         };
         Verdict { safety, why }
     }
-}
-
-/// True when a value holds `$( )` or backticks anywhere.
-fn has_substitution(node: Node) -> bool {
-    if node.kind() == "command_substitution" || node.kind() == "process_substitution" {
-        return true;
-    }
-    let mut cursor = node.walk();
-    node.children(&mut cursor).any(has_substitution)
 }

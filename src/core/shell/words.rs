@@ -7,7 +7,7 @@
 
 use tree_sitter::Node;
 
-use super::walk::slice;
+use super::parse::slice;
 
 /// One shell word after quote removal.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,19 +14,13 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk").then_some(awk as Judge)
 }
 
+#[rustfmt::skip]
 const AWK: Spec = Spec {
     short: "bcPrSsNntO",
     short_value: "Fvf",
     long: &[
-        "characters-as-bytes",
-        "traditional",
-        "posix",
-        "re-interval",
-        "sandbox",
-        "use-lc-numeric",
-        "optimize",
-        "no-optimize",
-        "lint",
+        "characters-as-bytes", "traditional", "posix", "re-interval", "sandbox", "use-lc-numeric",
+        "optimize", "no-optimize", "lint",
     ],
     long_value: &["field-separator", "assign", "file", "source"],
     ..Spec::EMPTY

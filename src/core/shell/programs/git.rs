@@ -19,27 +19,14 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     (name == "git").then_some(git as Judge)
 }
 
+#[rustfmt::skip]
 const NETWORK: &[&str] = &[
-    "fetch",
-    "pull",
-    "clone",
-    "ls-remote",
-    "send-email",
-    "svn",
-    "p4",
-    "lfs",
-    "request-pull",
+    "fetch", "pull", "clone", "ls-remote", "send-email", "svn", "p4", "lfs", "request-pull",
     "archive-remote",
 ];
+#[rustfmt::skip]
 const INTERACTIVE: &[&str] = &[
-    "help",
-    "difftool",
-    "mergetool",
-    "instaweb",
-    "gui",
-    "citool",
-    "web--browse",
-    "gitk",
+    "help", "difftool", "mergetool", "instaweb", "gui", "citool", "web--browse", "gitk",
 ];
 
 fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -210,16 +197,12 @@ fn diffish(spec: &Spec, args: &[Word], why: &str) -> Judged {
     read(spec, args, why)
 }
 
+#[rustfmt::skip]
 const DIFF_CMD: Spec = Spec {
     numeric: true,
     extends: Some(&DIFF),
     long: &[
-        "no-index",
-        "no-merges",
-        "creation-factor",
-        "no-dual-color",
-        "left-only",
-        "right-only",
+        "no-index", "no-merges", "creation-factor", "no-dual-color", "left-only", "right-only",
     ],
     ..Spec::EMPTY
 };
@@ -238,38 +221,24 @@ const CLEAN: Spec = Spec {
     long_value: &["exclude"],
     ..Spec::EMPTY
 };
+#[rustfmt::skip]
 const APPLY: Spec = Spec {
     short: "vzR",
     short_value: "pC",
     long: &[
-        "check",
-        "stat",
-        "numstat",
-        "summary",
-        "apply",
-        "reverse",
-        "verbose",
-        "index",
-        "cached",
-        "unidiff-zero",
-        "recount",
-        "allow-empty",
-        "quiet",
+        "check", "stat", "numstat", "summary", "apply", "reverse", "verbose", "index", "cached",
+        "unidiff-zero", "recount", "allow-empty", "quiet",
     ],
     long_value: &["include", "exclude", "directory", "whitespace"],
     ..Spec::EMPTY
 };
+#[rustfmt::skip]
 const ARCHIVE: Spec = Spec {
     short: "lv0123456789",
     short_value: "o",
     long: &["list", "verbose", "worktree-attributes"],
     long_value: &[
-        "format",
-        "prefix",
-        "output",
-        "add-file",
-        "add-virtual-file",
-        "mtime",
+        "format", "prefix", "output", "add-file", "add-virtual-file", "mtime",
     ],
     ..Spec::EMPTY
 };
@@ -296,70 +265,25 @@ fn cat_file(args: &[Word]) -> Judged {
     read(&CAT_FILE, args, "shows objects")
 }
 
+#[rustfmt::skip]
 const BRANCH_WRITES: &[&str] = &[
-    "-d",
-    "-D",
-    "-m",
-    "-M",
-    "-c",
-    "-C",
-    "-f",
-    "-t",
-    "-u",
-    "--delete",
-    "--move",
-    "--copy",
-    "--force",
-    "--edit-description",
-    "--set-upstream-to",
-    "--unset-upstream",
-    "--track",
-    "--no-track",
+    "-d", "-D", "-m", "-M", "-c", "-C", "-f", "-t", "-u", "--delete", "--move", "--copy", "--force",
+    "--edit-description", "--set-upstream-to", "--unset-upstream", "--track", "--no-track",
     "--create-reflog",
 ];
+#[rustfmt::skip]
 const BRANCH_LIST: &[&str] = &[
-    "-l",
-    "--list",
-    "-a",
-    "--all",
-    "-r",
-    "--remotes",
-    "--merged",
-    "--no-merged",
-    "--contains",
-    "--no-contains",
-    "--points-at",
+    "-l", "--list", "-a", "--all", "-r", "--remotes", "--merged", "--no-merged", "--contains",
+    "--no-contains", "--points-at",
 ];
+#[rustfmt::skip]
 const TAG_WRITES: &[&str] = &[
-    "-a",
-    "-s",
-    "-u",
-    "-f",
-    "-d",
-    "-m",
-    "-F",
-    "-e",
-    "--annotate",
-    "--sign",
-    "--local-user",
-    "--force",
-    "--delete",
-    "--message",
-    "--file",
-    "--edit",
-    "--create-reflog",
-    "-v",
-    "--verify",
+    "-a", "-s", "-u", "-f", "-d", "-m", "-F", "-e", "--annotate", "--sign", "--local-user",
+    "--force", "--delete", "--message", "--file", "--edit", "--create-reflog", "-v", "--verify",
 ];
+#[rustfmt::skip]
 const TAG_LIST: &[&str] = &[
-    "-l",
-    "--list",
-    "-n",
-    "--contains",
-    "--no-contains",
-    "--points-at",
-    "--merged",
-    "--no-merged",
+    "-l", "--list", "-n", "--contains", "--no-contains", "--points-at", "--merged", "--no-merged",
 ];
 
 /// `branch` and `tag`: list forms read; naming a new one or any change option writes.
@@ -399,24 +323,14 @@ fn stash(args: &[Word]) -> Judged {
     }
 }
 
+#[rustfmt::skip]
 const CONFIG_READS: &[&str] = &[
-    "--get",
-    "--get-all",
-    "--get-regexp",
-    "--get-urlmatch",
-    "-l",
-    "--list",
-    "--get-color",
+    "--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color",
     "--get-colorbool",
 ];
+#[rustfmt::skip]
 const CONFIG_WRITES: &[&str] = &[
-    "--unset",
-    "--unset-all",
-    "--add",
-    "--replace-all",
-    "-e",
-    "--edit",
-    "--rename-section",
+    "--unset", "--unset-all", "--add", "--replace-all", "-e", "--edit", "--rename-section",
     "--remove-section",
 ];
 

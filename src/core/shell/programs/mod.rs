@@ -13,6 +13,8 @@ mod find;
 mod flags;
 mod git;
 mod git_tables;
+mod network;
+mod scripts;
 mod search;
 mod sed;
 mod shell;
@@ -142,6 +144,8 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
 fn family(name: &str) -> Option<Judge> {
     shell::lookup(name)
         .or_else(|| wrappers::lookup(name))
+        .or_else(|| scripts::lookup(name))
+        .or_else(|| network::lookup(name))
         .or_else(|| git::lookup(name))
         .or_else(|| text::lookup(name))
         .or_else(|| sed::lookup(name))

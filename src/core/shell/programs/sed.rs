@@ -14,21 +14,13 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     matches!(name, "sed" | "gsed").then_some(sed as Judge)
 }
 
+#[rustfmt::skip]
 const SED: Spec = Spec {
     short: "nErsuzbi",
     short_value: "elf",
     long: &[
-        "quiet",
-        "silent",
-        "regexp-extended",
-        "separate",
-        "unbuffered",
-        "null-data",
-        "posix",
-        "sandbox",
-        "debug",
-        "binary",
-        "follow-symlinks",
+        "quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix",
+        "sandbox", "debug", "binary", "follow-symlinks",
     ],
     long_value: &["expression", "line-length", "file"],
     long_optional: &["in-place"],

@@ -49,22 +49,10 @@ fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 /// `set` options that only make the shell stricter or chattier.
 const SET_LETTERS: &str = "euxvfnCBbhHmPT";
+#[rustfmt::skip]
 const SET_OPTIONS: &[&str] = &[
-    "errexit",
-    "nounset",
-    "xtrace",
-    "verbose",
-    "noglob",
-    "noclobber",
-    "pipefail",
-    "noexec",
-    "errtrace",
-    "functrace",
-    "braceexpand",
-    "hashall",
-    "physical",
-    "monitor",
-    "notify",
+    "errexit", "nounset", "xtrace", "verbose", "noglob", "noclobber", "pipefail", "noexec",
+    "errtrace", "functrace", "braceexpand", "hashall", "physical", "monitor", "notify",
 ];
 
 fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -111,20 +99,10 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 /// `shopt` options that change globbing or messages only.
+#[rustfmt::skip]
 const SHOPT_SAFE: &[&str] = &[
-    "nullglob",
-    "failglob",
-    "globstar",
-    "dotglob",
-    "nocaseglob",
-    "nocasematch",
-    "extglob",
-    "globasciiranges",
-    "lastpipe",
-    "inherit_errexit",
-    "pipefail",
-    "checkwinsize",
-    "histappend",
+    "nullglob", "failglob", "globstar", "dotglob", "nocaseglob", "nocasematch", "extglob",
+    "globasciiranges", "lastpipe", "inherit_errexit", "pipefail", "checkwinsize", "histappend",
 ];
 
 fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {

@@ -30,38 +30,18 @@ fn writes_to_file(value: Option<&Word>) -> bool {
     value.is_some_and(|w| !w.literal_text().is_some_and(|t| STDOUT.contains(&t)))
 }
 
+#[rustfmt::skip]
 const SORT: Spec = Spec {
     short: "bdfgiMhnRrVcCmsuz",
     short_value: "ktSTo",
     long: &[
-        "ignore-leading-blanks",
-        "dictionary-order",
-        "ignore-case",
-        "general-numeric-sort",
-        "ignore-nonprinting",
-        "month-sort",
-        "human-numeric-sort",
-        "numeric-sort",
-        "random-sort",
-        "reverse",
-        "version-sort",
-        "merge",
-        "stable",
-        "unique",
-        "zero-terminated",
-        "debug",
+        "ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort",
+        "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort",
+        "reverse", "version-sort", "merge", "stable", "unique", "zero-terminated", "debug",
     ],
     long_value: &[
-        "key",
-        "field-separator",
-        "buffer-size",
-        "temporary-directory",
-        "parallel",
-        "random-source",
-        "files0-from",
-        "batch-size",
-        "sort",
-        "output",
+        "key", "field-separator", "buffer-size", "temporary-directory", "parallel", "random-source",
+        "files0-from", "batch-size", "sort", "output",
     ],
     long_optional: &["check"],
     ..Spec::EMPTY
@@ -84,15 +64,12 @@ fn sort(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("sorts lines"))
 }
 
+#[rustfmt::skip]
 const UNIQ: Spec = Spec {
     short: "cdDuiz",
     short_value: "fsw",
     long: &[
-        "count",
-        "repeated",
-        "unique",
-        "ignore-case",
-        "zero-terminated",
+        "count", "repeated", "unique", "ignore-case", "zero-terminated",
     ],
     long_value: &["skip-fields", "skip-chars", "check-chars"],
     long_optional: &["all-repeated", "group"],
@@ -189,36 +166,16 @@ fn tee(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("copies input to output"))
 }
 
+#[rustfmt::skip]
 const TREE: Spec = Spec {
     short: "adlfxLRPIpugshDFqNQvtrcUSnCAiJX",
     short_value: "LPIHTo",
     long: &[
-        "noreport",
-        "dirsfirst",
-        "filesfirst",
-        "du",
-        "si",
-        "inodes",
-        "device",
-        "prune",
-        "matchdirs",
-        "ignore-case",
-        "gitignore",
-        "fromfile",
-        "fflinks",
-        "metafirst",
-        "info",
-        "version",
+        "noreport", "dirsfirst", "filesfirst", "du", "si", "inodes", "device", "prune", "matchdirs",
+        "ignore-case", "gitignore", "fromfile", "fflinks", "metafirst", "info", "version",
     ],
     long_value: &[
-        "filelimit",
-        "timefmt",
-        "sort",
-        "charset",
-        "gitfile",
-        "infofile",
-        "hintro",
-        "houtro",
+        "filelimit", "timefmt", "sort", "charset", "gitfile", "infofile", "hintro", "houtro",
     ],
     long_optional: &["help"],
     ..Spec::EMPTY
@@ -232,36 +189,17 @@ fn tree(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("lists a directory tree"))
 }
 
+#[rustfmt::skip]
 const FILE: Spec = Spec {
     short: "biLhzZsknN0pErdlSI",
     short_value: "eFfmP",
     long: &[
-        "brief",
-        "mime",
-        "mime-type",
-        "mime-encoding",
-        "dereference",
-        "no-dereference",
-        "uncompress",
-        "uncompress-noreport",
-        "special-files",
-        "keep-going",
-        "no-pad",
-        "no-buffer",
-        "print0",
-        "preserve-date",
-        "raw",
-        "extension",
-        "apple",
-        "no-sandbox",
+        "brief", "mime", "mime-type", "mime-encoding", "dereference", "no-dereference",
+        "uncompress", "uncompress-noreport", "special-files", "keep-going", "no-pad", "no-buffer",
+        "print0", "preserve-date", "raw", "extension", "apple", "no-sandbox",
     ],
     long_value: &[
-        "exclude",
-        "exclude-quiet",
-        "separator",
-        "files-from",
-        "magic-file",
-        "parameter",
+        "exclude", "exclude-quiet", "separator", "files-from", "magic-file", "parameter",
     ],
     ..Spec::EMPTY
 };
@@ -278,17 +216,12 @@ fn file(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("identifies file types"))
 }
 
+#[rustfmt::skip]
 const YQ: Spec = Spec {
     short: "rCMPNnejV",
     short_value: "opIa",
     long: &[
-        "unwrapScalar",
-        "colors",
-        "no-colors",
-        "prettyPrint",
-        "null-input",
-        "exit-status",
-        "no-doc",
+        "unwrapScalar", "colors", "no-colors", "prettyPrint", "null-input", "exit-status", "no-doc",
         "header-preprocess",
     ],
     long_value: &["output-format", "input-format", "indent", "expression"],

@@ -3,8 +3,7 @@
 //! A wrapper is read-only only when its own options are (`timeout -s KILL 5`, `nice -n 10`)
 //! and the command it runs is. The inner command is recorded as a command of its own, so a
 //! rule about `git push` also sees `timeout 5 git push`. Shells given a script with `-c` have
-//! the script analysed; `sudo` and its kin are never read-only; `xargs` runs its command with
-//! arguments known only at run time.
+//! the script analysed (see [`super::scripts`]); `sudo` and its kin are never read-only.
 
 use super::flags::{self, Spec};
 use super::{Judge, Judged, Verdict};
@@ -21,8 +20,6 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "stdbuf" => stdbuf,
         "nohup" => nohup,
         "sudo" | "doas" | "pkexec" | "su" | "run0" => sudo,
-        "xargs" => xargs,
-        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox" => shell,
         "chrt" => chrt,
         "ionice" => ionice,
         "taskset" => taskset,
@@ -30,14 +27,12 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "unbuffer" | "coproc" | "builtin" => |w, _, args| Ok(run(w, args)),
         "command" => command,
         "exec" => exec,
-        "watch" => watch,
-        "parallel" => parallel,
         _ => return None,
     })
 }
 
 /// Runs `inner` as its own command and words the wrapper's verdict after it.
-fn run(walker: &mut Walker, inner: &[Word]) -> Verdict {
+pub(super) fn run(walker: &mut Walker, inner: &[Word]) -> Verdict {
     if inner.is_empty() {
         return Verdict::unverified("wraps nothing");
     }
@@ -165,16 +160,12 @@ fn nohup(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::writer("may write nohup.out").max(inner))
 }
 
+#[rustfmt::skip]
 const SUDO: Spec = Spec {
     short: "AbEeHiKklnPSsVv",
     short_value: "CDghpRrTtUuc",
     long: &[
-        "login",
-        "shell",
-        "preserve-env",
-        "non-interactive",
-        "background",
-        "stdin",
+        "login", "shell", "preserve-env", "non-interactive", "background", "stdin",
     ],
     long_value: &["user", "group", "chdir", "prompt", "host", "command"],
     ..Spec::EMPTY
@@ -196,101 +187,12 @@ fn sudo(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Err(own)
 }
 
-const XARGS: Spec = Spec {
-    short: "0rtx",
-    short_value: "nPLsdaEIJ",
-    long: &["null", "no-run-if-empty", "verbose", "exit"],
-    long_value: &[
-        "max-args",
-        "max-procs",
-        "max-lines",
-        "max-chars",
-        "delimiter",
-        "arg-file",
-        "eof",
-    ],
-    long_optional: &["replace"],
-    ..Spec::EMPTY
-};
-
-/// `xargs CMD ARGS`: runs CMD with more arguments read from input, so CMD is judged with a
-/// word known only at run time (or with its `-I` placeholder words dynamic).
-fn xargs(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let (parsed, rest) = flags::parse_leading(&XARGS, args)?;
-    let placeholder = parsed
-        .value(&["-I", "-J"])
-        .map(|w| w.text.clone())
-        .or_else(|| parsed.has(&["--replace"]).then(|| "{}".to_string()));
-    let mut inner: Vec<Word> = if rest.is_empty() {
-        vec![Word::literal("echo")]
-    } else {
-        rest.to_vec()
-    };
-    match placeholder {
-        Some(mark) if !mark.is_empty() => {
-            for word in inner.iter_mut().skip(1) {
-                if let Some(at) = word.text.find(&mark) {
-                    let prefix = word.text[..at].to_string();
-                    *word = Word {
-                        text: word.text.clone(),
-                        is_static: false,
-                        prefix,
-                    };
-                }
-            }
-        }
-        _ => inner.push(Word::dynamic("(input)")),
-    }
-    Ok(run(walker, &inner))
-}
-
-/// `bash -c SCRIPT`: the script is analysed. Without `-c` a shell runs a file or its input.
-fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let mut words = args.iter();
-    let mut script_flag = false;
-    while let Some(word) = words.next() {
-        let text = word
-            .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic shell option"))?;
-        match text {
-            "--login" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--noediting" => {}
-            "-o" | "+o" => {
-                words.next();
-            }
-            _ if text.len() > 1
-                && text.starts_with(['-', '+'])
-                && text[1..].chars().all(|c| "lexuvcfnpCEhBHT".contains(c)) =>
-            {
-                script_flag |= text.contains('c');
-            }
-            _ if text.starts_with(['-', '+']) => {
-                return Err(Verdict::unverified(format!(
-                    "{name} {}: interactive or unknown option",
-                    escape(text)
-                )));
-            }
-            _ if script_flag => {
-                return Ok(walker.nested(text));
-            }
-            _ => return Err(Verdict::unverified("runs a script file")),
-        }
-    }
-    Err(Verdict::unverified("runs commands from its input"))
-}
-
+#[rustfmt::skip]
 const CHRT: Spec = Spec {
     short: "bfiordaRv",
     short_value: "TPD",
     long: &[
-        "batch",
-        "fifo",
-        "idle",
-        "other",
-        "rr",
-        "deadline",
-        "all-tasks",
-        "reset-on-fork",
-        "verbose",
+        "batch", "fifo", "idle", "other", "rr", "deadline", "all-tasks", "reset-on-fork", "verbose",
     ],
     long_value: &["sched-runtime", "sched-period", "sched-deadline"],
     ..Spec::EMPTY
@@ -336,15 +238,12 @@ fn taskset(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
+#[rustfmt::skip]
 const TRACE: Spec = Spec {
     short: "fFcCTtrywvxqkzZnihSb",
     short_value: "esaXPIUAoE",
     long: &[
-        "follow-forks",
-        "summary-only",
-        "summary",
-        "no-abbrev",
-        "verbose",
+        "follow-forks", "summary-only", "summary", "no-abbrev", "verbose",
     ],
     long_value: &["trace", "string-limit", "signal", "output"],
     ..Spec::EMPTY
@@ -417,52 +316,4 @@ fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Ok(Verdict::read_only("applies its redirections to the shell"));
     }
     Ok(run(walker, rest))
-}
-
-const WATCH: Spec = Spec {
-    short: "dtgebcpwCr",
-    short_value: "nq",
-    long: &[
-        "differences",
-        "no-title",
-        "chgexit",
-        "errexit",
-        "beep",
-        "color",
-        "precise",
-        "no-wrap",
-    ],
-    long_value: &["interval"],
-    ..Spec::EMPTY
-};
-
-/// `watch CMD`: repeats a shell command until stopped; the command is analysed.
-fn watch(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let (_, rest) = flags::parse_leading(&WATCH, args)?;
-    let mut script = Vec::new();
-    for word in rest {
-        script.push(
-            word.literal_text()
-                .ok_or_else(|| Verdict::unverified("dynamic watch command"))?,
-        );
-    }
-    let inner = walker.nested(&script.join(" "));
-    Ok(Verdict::unverified("repeats a command on the terminal until stopped").max(inner))
-}
-
-fn parallel(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let end = args
-        .iter()
-        .position(|w| w.text.starts_with(":::"))
-        .unwrap_or(args.len());
-    let mut inner: Vec<Word> = args[..end]
-        .iter()
-        .skip_while(|w| w.text.starts_with('-'))
-        .cloned()
-        .collect();
-    if !inner.is_empty() {
-        inner.push(Word::dynamic("(input)"));
-        walker.run(&inner);
-    }
-    Err(Verdict::unverified("runs commands built from its input"))
 }
