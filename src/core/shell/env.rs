@@ -36,9 +36,9 @@ const PAGERS: &[&str] = &[
 #[rustfmt::skip]
 const DANGER_MARKS: &[&str] = &[
     "PATH", "LD_", "DYLD_", "GIT", "BASH", "SHELL", "ENV", "PAGER", "EDITOR", "VISUAL", "LESS",
-    "OPT", "CONFIG", "RC", "CMD", "COMMAND", "HOOK", "PROG", "PROMPT", "PS4", "IFS", "HOME",
+    "OPT", "CONFIG", "RC", "CMD", "COMMAND", "HOOK", "PROG", "PROMPT", "PS4", "HOME",
     "STARTUP", "PYTHON", "PERL", "RUBY", "NODE", "JAVA", "LUA", "TCL", "SSH", "ASKPASS", "PRELOAD",
-    "LIB", "PLUGIN", "TMPDIR", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
+    "LIB", "PLUGIN", "TMPDIR", "DOTDIR", "PS0", "PS1", "PS2", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
     "TERMINFO", "MAGIC", "INPUTRC", "HIST", "CDPATH", "GLOBIGNORE", "FUNCNEST", "MAIL", "OLDPWD",
     "PWD", "SHLVL", "BROWSER", "DIFF", "MERGE", "TOOL", "HELPER", "SECCOMP", "TAR_", "GZIP", "ZSTD",
     "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN",
@@ -155,7 +155,7 @@ impl Walker<'_> {
 }
 
 /// True when a value holds `$( )` or backticks anywhere.
-fn has_substitution(node: Node) -> bool {
+pub(super) fn has_substitution(node: Node) -> bool {
     if node.kind() == "command_substitution" || node.kind() == "process_substitution" {
         return true;
     }

@@ -217,7 +217,7 @@ fn environment_prefixes_that_change_what_runs_are_refused() {
         "BASH_ENV=x bash -c ls",
         "X=$(pwd) ls",
         "export PATH=/tmp; ls",
-        "IFS=x ls",
+        "PS4='$(x)' bash -xc ls",
     ]);
 }
 
@@ -319,4 +319,35 @@ fn the_analyser_imports_no_terminal_network_or_http_code() {
         }
     }
     check(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core/shell"));
+}
+
+#[test]
+fn assignments_hidden_in_expansions_and_arithmetic_are_judged() {
+    assert_not_read_only(&[
+        "echo ${PATH:=/tmp}; ls",
+        "let PATH=1; ls",
+        "(( PATH = 0 )); ls",
+        "echo $((PATH=5))",
+        "for ((PATH=0;;)); do ls; done",
+        "getopts a PATH",
+        "read -a PATH",
+    ]);
+    assert_read_only(&[
+        "(( i = 1 ))",
+        "let x=1+2",
+        "echo $((x+1))",
+        "while IFS= read -r l; do echo \"$l\"; done < f",
+    ]);
+}
+
+#[test]
+fn version_queries_are_read_only_except_for_sudo() {
+    assert_read_only(&["python3 -V", "node -v", "java -version", "bash --version"]);
+    assert_not_read_only(&[
+        "sudo --version",
+        "sudo -V",
+        "vim -v",
+        "python -v",
+        "shutdown -h",
+    ]);
 }

@@ -8,6 +8,7 @@
 
 use tree_sitter::Node;
 
+use super::env::{self, has_substitution};
 use super::parse::{CONTAINERS, LEAVES, parse, slice};
 use super::programs::{self, Verdict};
 use super::words::{Word, word_of};
@@ -50,6 +51,8 @@ pub(super) struct Walker<'s> {
     pub(super) aliases: Vec<String>,
     /// Set once the line changes directory: git then reads another repository's config.
     pub changed_dir: bool,
+    /// Set while inside `(( ))`, `$(( ))` or a C-style `for`, where `=` assigns.
+    in_arithmetic: bool,
 }
 
 impl<'s> Walker<'s> {
@@ -62,6 +65,7 @@ impl<'s> Walker<'s> {
             functions: Vec::new(),
             aliases: Vec::new(),
             changed_dir: false,
+            in_arithmetic: false,
         }
     }
 
@@ -149,8 +153,19 @@ impl<'s> Walker<'s> {
                 }
             }
             "compound_statement" if self.text(node).starts_with("((") => {
-                self.children(node);
+                self.arithmetic(node);
                 self.push_builtin(node, "evaluates arithmetic");
+            }
+            "expansion" => {
+                self.expansion_assignment(node);
+                self.children(node);
+            }
+            "arithmetic_expansion" | "c_style_for_statement" => self.arithmetic(node),
+            "binary_expression" | "unary_expression" | "postfix_expression"
+                if self.in_arithmetic =>
+            {
+                self.arithmetic_assignment(node);
+                self.children(node);
             }
             "variable_assignments" | "heredoc_body" => self.children(node),
             kind if CONTAINERS.contains(&kind) => self.children(node),
@@ -373,5 +388,49 @@ impl<'s> Walker<'s> {
             (_, None) => "runs an empty script".to_string(),
         };
         Verdict { safety, why }
+    }
+
+    fn arithmetic(&mut self, node: Node) {
+        let outer = std::mem::replace(&mut self.in_arithmetic, true);
+        self.children(node);
+        self.in_arithmetic = outer;
+    }
+
+    /// `${NAME:=value}` and `${NAME=value}` assign when NAME is unset.
+    fn expansion_assignment(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let assigns = children
+            .iter()
+            .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
+        let name = children.iter().find(|c| c.kind() == "variable_name");
+        if let (true, Some(name)) = (assigns, name) {
+            let name = self.text(*name);
+            self.judge_variable(self.text(node), name, None, has_substitution(node));
+        }
+    }
+
+    /// `NAME = 1`, `NAME += 1`, `NAME++` inside arithmetic assign to NAME.
+    fn arithmetic_assignment(&mut self, node: Node) {
+        const ASSIGNING: &[&str] = &[
+            "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
+        ];
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        if !children
+            .iter()
+            .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
+        {
+            return;
+        }
+        for child in children
+            .iter()
+            .filter(|c| matches!(c.kind(), "variable_name" | "word"))
+        {
+            let name = self.text(*child);
+            if env::is_valid_name(name) {
+                self.judge_variable(name, name, None, false);
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@
 
 use super::flags::{self, Parsed, Spec};
 use super::git_tables::{
-    BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, GREP, LOG, LS_FILES, LS_TREE, MISC, STATUS_U, TAG,
+    BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, GREP, LOG, LS_FILES, LS_TREE, MISC, STATUS, TAG,
 };
 use super::{Judge, Judged, Verdict};
 use crate::core::shell::escape;
@@ -90,7 +90,26 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         )));
     }
     let verdict = match sub {
-        "status" => read(&STATUS_U, args, "shows the working tree status")?,
+        "status" => {
+            // `-uno`: the untracked mode is attached to a short flag.
+            let args: Vec<Word> = args
+                .iter()
+                .map(
+                    |w| match w.literal_text().and_then(|t| t.strip_prefix("-u")) {
+                        Some("") => Word::literal("--untracked-files"),
+                        Some(mode) => Word::literal(&format!("--untracked-files={mode}")),
+                        None => w.clone(),
+                    },
+                )
+                .collect();
+            read(&STATUS, &args, "shows the working tree status")?
+        }
+        "notes" => match args.first().and_then(Word::literal_text) {
+            None | Some("list" | "show") => {
+                read(&MISC, args.get(1..).unwrap_or(&[]), "shows notes")?
+            }
+            _ => return Ok(Verdict::writer("git notes: changes notes")),
+        },
         "log" | "whatchanged" | "rev-list" | "shortlog" => {
             let spec = if sub == "shortlog" { &SHORTLOG } else { &LOG };
             diffish(spec, args, "shows history")?

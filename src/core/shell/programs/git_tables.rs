@@ -83,14 +83,6 @@ pub(super) const STATUS: Spec = Spec {
     extends: None,
 };
 
-/// `git status -uno`: the `-u` mode is attached.
-pub(super) const STATUS_U: Spec = Spec {
-    short: "u",
-    short_value: "",
-    extends: Some(&STATUS),
-    ..Spec::EMPTY
-};
-
 #[rustfmt::skip]
 pub(super) const BRANCH: Spec = Spec {
     short: "arvlqdDmMcCfi",
@@ -110,8 +102,8 @@ pub(super) const BRANCH: Spec = Spec {
 
 #[rustfmt::skip]
 pub(super) const TAG: Spec = Spec {
-    short: "lasfdveiF",
-    short_value: "nmuF",
+    short: "lasfdveinF",
+    short_value: "muF",
     long: &[
         "list", "annotate", "sign", "force", "delete", "verify", "ignore-case", "omit-empty",
         "no-sign", "edit", "create-reflog",

@@ -100,9 +100,8 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Verdict {
     };
     let args = &argv[1..];
     if let [only] = args
-        && (only.text == "--help" || only.text == "--version")
         && only.is_static
-        && is_known(name)
+        && asks_for_version(name, &only.text)
     {
         return Verdict::read_only("prints its help or version");
     }
@@ -129,6 +128,44 @@ fn program_name(word: &str) -> Option<&str> {
 
 fn is_known(name: &str) -> bool {
     tables::simple(name).is_some() || family(name).is_some()
+}
+
+/// Programs that run as another user are never read-only, not even to print their version.
+const NEVER: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
+
+/// Whether `NAME FLAG` alone only prints help or a version. `--help` and `--version` are
+/// enough for any program we know; shorter spellings only for the runtimes that use them that
+/// way (`python3 -V`, `node -v`, `java -version`).
+fn asks_for_version(name: &str, flag: &str) -> bool {
+    if NEVER.contains(&name) || !is_known(name) {
+        return false;
+    }
+    match flag {
+        "--help" | "--version" => true,
+        "-V" => tables::is_runner(name),
+        "-v" => matches!(
+            name,
+            "node"
+                | "npm"
+                | "npx"
+                | "yarn"
+                | "pnpm"
+                | "bun"
+                | "deno"
+                | "make"
+                | "gmake"
+                | "ruby"
+                | "perl"
+                | "php"
+                | "gcc"
+                | "g++"
+                | "cc"
+                | "clang"
+                | "clang++"
+        ),
+        "-version" => matches!(name, "java" | "javac" | "kotlinc" | "scala"),
+        _ => false,
+    }
 }
 
 type Judge = fn(&mut Walker, &str, &[Word]) -> Judged;

@@ -12,7 +12,7 @@ use crate::core::shell::words::Word;
 pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "xargs" => xargs,
-        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox" => shell,
+        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" => shell,
         "watch" => watch,
         "parallel" => parallel,
         _ => return None,

@@ -14,10 +14,12 @@ use crate::core::shell::words::Word;
 pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "cd" | "pushd" | "popd" => change_dir,
-        "dirs" | "jobs" | "wait" | "times" | "caller" | "help" | "shift" | "getopts" | "exit"
-        | "return" | "break" | "continue" | "let" | "unalias" | "compgen" | "disown" => {
+        "dirs" | "jobs" | "wait" | "times" | "caller" | "help" | "shift" | "exit" | "return"
+        | "break" | "continue" | "unalias" | "compgen" | "disown" => {
             |_, _, _| Ok(Verdict::read_only("shell builtin"))
         }
+        "let" => let_,
+        "getopts" => getopts,
         "type" => |_, _, _| Ok(Verdict::read_only("shows what a name runs")),
         "set" => set,
         "shopt" => shopt,
@@ -205,7 +207,8 @@ fn mapfile(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged {
     let parsed = flags::parse(spec, args)?;
-    for name in &parsed.args {
+    let array = parsed.value(&["-a"]);
+    for name in parsed.args.iter().chain(array) {
         let text = name
             .literal_text()
             .ok_or_else(|| Verdict::unverified("dynamic variable name"))?;
@@ -266,4 +269,38 @@ fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     } else {
         Err(Verdict::unverified("changes history"))
     }
+}
+
+/// `let NAME=expr`: every name in an assigning expression is judged as a variable.
+fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    for word in args {
+        let text = word
+            .literal_text()
+            .ok_or_else(|| Verdict::unverified("dynamic let expression"))?;
+        let bare = text
+            .replace("==", "")
+            .replace("<=", "")
+            .replace(">=", "")
+            .replace("!=", "");
+        if !(bare.contains('=') || text.contains("++") || text.contains("--")) {
+            continue;
+        }
+        for name in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if crate::core::shell::env::is_valid_name(name) {
+                walker.judge_variable(text, name, None, false);
+            }
+        }
+    }
+    Ok(Verdict::read_only("evaluates arithmetic"))
+}
+
+/// `getopts SPEC NAME`: NAME is assigned.
+fn getopts(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if let Some(name) = args.get(1) {
+        let text = name
+            .literal_text()
+            .ok_or_else(|| Verdict::unverified("dynamic variable name"))?;
+        walker.judge_variable(text, text, None, false);
+    }
+    Ok(Verdict::read_only("parses options"))
 }

@@ -18,6 +18,8 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "sysctl" => sysctl,
         "crontab" => crontab,
         "docker" | "podman" => docker,
+        "mount" | "swapon" => mounts,
+        "dpkg" | "dpkg-query" | "apt-cache" | "rpm" => packages,
         "timedatectl" | "hostnamectl" | "loginctl" | "localectl" => status_tool,
         "patch" => patch,
         "mktemp" => mktemp,
@@ -315,4 +317,59 @@ fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         ) if flags_ok => Ok(Verdict::read_only("shows system settings")),
         _ => Err(Verdict::writer(format!("{name}: changes system settings"))),
     }
+}
+
+/// `mount` and `swapon` list when given nothing or only listing flags.
+fn mounts(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let listing = args.iter().all(|w| {
+        matches!(
+            w.literal_text(),
+            Some("-l" | "--show" | "-s" | "--summary" | "-v" | "--noheadings")
+        )
+    });
+    if listing {
+        return Ok(Verdict::read_only("lists mounts"));
+    }
+    Err(Verdict::writer(format!("{name}: changes mounts")))
+}
+
+/// Package databases queried locally.
+fn packages(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let first = args.first().and_then(Word::literal_text).unwrap_or("");
+    let reads = match name {
+        "dpkg" | "dpkg-query" => matches!(
+            first,
+            "-l" | "--list"
+                | "-L"
+                | "--listfiles"
+                | "-s"
+                | "--status"
+                | "-S"
+                | "--search"
+                | "-W"
+                | "--show"
+                | "--get-selections"
+                | "--print-architecture"
+        ),
+        "apt-cache" => matches!(
+            first,
+            "search"
+                | "show"
+                | "policy"
+                | "depends"
+                | "rdepends"
+                | "showpkg"
+                | "pkgnames"
+                | "stats"
+        ),
+        _ => first.starts_with("-q") || first == "--query",
+    };
+    let rest_plain = args.iter().skip(1).all(|w| {
+        w.literal_text()
+            .is_some_and(|t| !t.starts_with('-') || matches!(t, "-a" | "-i" | "-l" | "--installed"))
+    });
+    if reads && rest_plain {
+        return Ok(Verdict::read_only("queries the package database"));
+    }
+    Err(Verdict::writer(format!("{name}: changes packages")))
 }

@@ -10,19 +10,19 @@ use super::Verdict;
 /// Read-only whatever their arguments.
 #[rustfmt::skip]
 const READERS: &[&str] = &[
-    "cat", "ls", "dir", "vdir", "echo", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep",
-    "zegrep", "zfgrep", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "stat", "cut", "tr", "nl",
+    "cat", "ls", "dir", "vdir", "echo", "head", "tail", "wc", "grep", "egrep", "fgrep", 
+    "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "stat", "cut", "tr", "nl",
     "rev", "tac", "dirname", "basename", "pwd", "true", "false", ":", "printenv", "id", "whoami",
     "groups", "uname", "arch", "nproc", "locale", "tty", "cal", "ncal", "factor", "seq", "yes",
     "expr", "bc", "numfmt", "sleep", "realpath", "readlink", "test", "[", "paste", "join", "comm",
     "column", "fold", "fmt", "expand", "unexpand", "od", "hexdump", "hd", "md5sum", "sha1sum",
     "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "diff", "diff3",
     "cmp", "ps", "pgrep", "pidof", "pstree", "du", "df", "free", "uptime", "w", "who", "users",
-    "lscpu", "lsblk", "lsusb", "lspci", "lsmod", "netstat", "lsof", "jq", "strings", "nm",
-    "objdump", "readelf", "size", "pdfinfo", "which", "whereis", "vmstat", "iostat", "mpstat",
+    "lscpu", "lsblk", "lsusb", "lspci", "lsmod", "netstat", "lsof", "jq", 
+    "readelf", "pdfinfo", "which", "whereis", "vmstat", "iostat", "mpstat",
     "logname", "hostid", "base32", "basenc", "look", "tsort", "pr", "colordiff", "wdiff", "getconf",
-    "lsattr", "namei", "whatis", "apropos", "zdiff", "zcmp", "xzgrep", "bzgrep", "zstdgrep", "md5",
-    "shasum", "sha1",
+    "lsattr", "namei", "whatis", "apropos", "md5",
+    "shasum", "sha1", "findmnt",
 ];
 
 /// Known writers and why.
@@ -44,7 +44,7 @@ const WRITERS: &[(&str, &str)] = &[
     ("killall", "signals processes"), ("pkill", "signals processes"),
     ("reboot", "restarts the machine"), ("shutdown", "stops the machine"),
     ("poweroff", "stops the machine"), ("halt", "stops the machine"),
-    ("mount", "mounts file systems"), ("umount", "unmounts file systems"),
+    ("umount", "unmounts file systems"),
     ("modprobe", "loads kernel modules"), ("insmod", "loads kernel modules"),
     ("rmmod", "unloads kernel modules"), ("ldconfig", "rebuilds the library cache"),
     ("passwd", "changes passwords"), ("chsh", "changes the login shell"),
@@ -57,11 +57,11 @@ const WRITERS: &[(&str, &str)] = &[
     ("xsel", "writes the clipboard"), ("open", "opens files in other programs"),
     ("xdg-open", "opens files in other programs"), ("tmux", "starts terminal sessions"),
     ("screen", "starts terminal sessions"), ("script", "records the terminal to a file"),
-    ("ffmpeg", "writes media files"), ("convert", "writes images"), ("apt", "installs packages"),
-    ("apt-get", "installs packages"), ("dpkg", "installs packages"), ("yum", "installs packages"),
+    ("ffmpeg", "writes media files"), ("convert", "writes images"), 
+    ("apt-get", "installs packages"), ("apt", "installs packages"),  ("yum", "installs packages"),
     ("dnf", "installs packages"), ("pacman", "installs packages"), ("brew", "installs packages"),
     ("snap", "installs packages"), ("flatpak", "installs packages"),
-    ("nix-env", "installs packages"), ("swapon", "changes swap"), ("swapoff", "changes swap"),
+    ("nix-env", "installs packages"),  ("swapoff", "changes swap"),
     ("mkfs", "formats disks"), ("fdisk", "partitions disks"), ("parted", "partitions disks"),
     ("wipefs", "wipes disks"), ("chroot", "runs a command in another root"),
 ];
@@ -123,4 +123,9 @@ pub(crate) fn simple(name: &str) -> Option<Verdict> {
         return Some(Verdict::unverified("interactive program or pager"));
     }
     None
+}
+
+/// True for runtimes and build tools (used to accept `-V` as a version query).
+pub(crate) fn is_runner(name: &str) -> bool {
+    RUNNERS.contains(&name) || name.starts_with("python3.")
 }

@@ -19,6 +19,10 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "file" => file,
         "yq" => yq,
         "iconv" => iconv,
+        "nm" | "objdump" | "size" | "strings" => binutils,
+        "zgrep" | "zegrep" | "zfgrep" | "zdiff" | "zcmp" | "xzgrep" | "bzgrep" | "zstdgrep" => {
+            shell_script_reader
+        }
         _ => return None,
     })
 }
@@ -254,4 +258,31 @@ fn iconv(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Err(Verdict::writer("iconv -o: writes a file"));
     }
     Ok(Verdict::read_only("converts text encodings"))
+}
+
+/// binutils readers: read-only, but `--plugin` loads a shared library.
+fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    for word in args {
+        if word.may_be_option() {
+            return Err(flags::could_be_option(word));
+        }
+        if word.prefix.starts_with("--plugin") {
+            return Err(Verdict::unverified(format!(
+                "{name} --plugin: loads a library"
+            )));
+        }
+    }
+    Ok(Verdict::read_only("reads binaries"))
+}
+
+/// `zgrep` and friends are shell scripts with a history of mishandling odd file names, so
+/// only literal arguments are trusted.
+fn shell_script_reader(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match args.iter().find(|w| !w.is_static) {
+        Some(word) => Err(Verdict::unverified(format!(
+            "{}: file names known only at run time",
+            crate::core::shell::escape(&word.text)
+        ))),
+        None => Ok(Verdict::read_only("searches compressed files")),
+    }
 }

@@ -24,7 +24,7 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "ionice" => ionice,
         "taskset" => taskset,
         "strace" | "ltrace" => trace,
-        "unbuffer" | "coproc" | "builtin" => |w, _, args| Ok(run(w, args)),
+        "unbuffer" | "coproc" | "builtin" | "busybox" => |w, _, args| Ok(run(w, args)),
         "command" => command,
         "exec" => exec,
         _ => return None,
