@@ -6,8 +6,9 @@
 //! the walker reads the original text.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
-use tree_sitter::{Parser, Tree};
+use tree_sitter::{Node, Parser, Tree};
 
 /// Kinds that only hold other nodes; the walker checks their children.
 #[rustfmt::skip]
@@ -62,4 +63,70 @@ pub(super) fn parse(source: &str) -> Option<Tree> {
 /// boundaries (which only a parse of the ASCII copy could produce).
 pub(super) fn slice(src: &str, range: std::ops::Range<usize>) -> &str {
     src.get(range).unwrap_or("")
+}
+
+/// Finds a `$(`, `${` or backtick that bash would expand but the parse tree has no node for
+/// (tree-sitter-bash misses substitutions in some heredoc bodies, such as `<<-` with tabs).
+/// Returns the byte offset of the first one.
+pub(super) fn unseen_substitution(root: Node, src: &str) -> Option<usize> {
+    let mut seen = Vec::new();
+    let mut literal = Vec::new();
+    collect(root, src, &mut seen, &mut literal);
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(range) = literal.iter().find(|r| r.contains(&i)) {
+            i = range.end;
+            continue;
+        }
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) && !seen.contains(&i) => {
+                return Some(i);
+            }
+            b'`' if !seen.contains(&i) => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Records where parsed substitutions start (and where backtick ones end) and which ranges
+/// bash never expands: single-quoted and `$'…'` strings, comments, heredoc delimiters and the
+/// bodies of quoted heredocs.
+fn collect(node: Node, src: &str, seen: &mut Vec<usize>, literal: &mut Vec<Range<usize>>) {
+    match node.kind() {
+        "command_substitution" | "arithmetic_expansion" | "expansion" => {
+            seen.push(node.start_byte());
+            if src.as_bytes().get(node.start_byte()) == Some(&b'`') {
+                seen.push(node.end_byte().saturating_sub(1));
+            }
+        }
+        "raw_string" | "ansi_c_string" | "comment" | "heredoc_start" | "heredoc_end" => {
+            literal.push(node.byte_range());
+            return;
+        }
+        "heredoc_redirect" => {
+            let mut cursor = node.walk();
+            let quoted = node.named_children(&mut cursor).any(|c| {
+                c.kind() == "heredoc_start"
+                    && slice(src, c.byte_range()).contains(['\'', '"', '\\'])
+            });
+            if quoted {
+                let mut cursor = node.walk();
+                for body in node
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() == "heredoc_body")
+                {
+                    literal.push(body.byte_range());
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect(child, src, seen, literal);
+    }
 }

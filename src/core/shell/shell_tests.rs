@@ -351,3 +351,15 @@ fn version_queries_are_read_only_except_for_sudo() {
         "shutdown -h",
     ]);
 }
+
+#[test]
+fn prompt_expansion_of_a_variable_is_not_trusted() {
+    assert_not_read_only(&["x='$(rm y)'; echo \"${x@P}\""]);
+    assert_read_only(&["echo \"${x@Q}\""]);
+}
+
+#[test]
+fn a_quoted_heredoc_delimiter_in_any_form_keeps_the_body_literal() {
+    assert_read_only(&["cat <<E\\OF\n$(rm x)\nEOF", "cat << \"EOF\"\n$(rm x)\nEOF"]);
+    assert_not_read_only(&["cat <<-EOF\n\t$(rm x)\n\tEOF"]);
+}

@@ -9,7 +9,7 @@
 use tree_sitter::Node;
 
 use super::env::{self, has_substitution};
-use super::parse::{CONTAINERS, LEAVES, parse, slice};
+use super::parse::{CONTAINERS, LEAVES, parse, slice, unseen_substitution};
 use super::programs::{self, Verdict};
 use super::words::{Word, word_of};
 use super::{Command, Finding, Safety, escape};
@@ -31,6 +31,14 @@ pub(super) fn analyse_source(
             let root = tree.root_node();
             if root.has_error() {
                 walker.finding(source, Safety::Unverified, "does not parse completely");
+            }
+            if let Some(at) = unseen_substitution(root, source) {
+                let what = slice(source, at..source.len());
+                walker.finding(
+                    what,
+                    Safety::Unverified,
+                    "a substitution the parser did not see",
+                );
             }
             walker.visit(root);
         }
@@ -396,8 +404,17 @@ impl<'s> Walker<'s> {
         self.in_arithmetic = outer;
     }
 
-    /// `${NAME:=value}` and `${NAME=value}` assign when NAME is unset.
+    /// `${NAME:=value}` and `${NAME=value}` assign when NAME is unset; `${NAME@P}` expands the
+    /// value like a prompt, command substitutions included.
     fn expansion_assignment(&mut self, node: Node) {
+        if self.text(node).ends_with("@P}") {
+            let what = self.text(node);
+            self.finding(
+                what,
+                Safety::Unverified,
+                "prompt expansion can run commands",
+            );
+        }
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let assigns = children

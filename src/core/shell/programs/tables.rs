@@ -22,7 +22,8 @@ const READERS: &[&str] = &[
     "readelf", "pdfinfo", "which", "whereis", "vmstat", "iostat", "mpstat",
     "logname", "hostid", "base32", "basenc", "look", "tsort", "pr", "colordiff", "wdiff", "getconf",
     "lsattr", "namei", "whatis", "apropos", "md5",
-    "shasum", "sha1", "findmnt",
+    "shasum", "sha1", "findmnt", "last", "lastlog", "locate",
+    "plocate", "zipinfo",
 ];
 
 /// Known writers and why.
