@@ -36,7 +36,7 @@ const PAGERS: &[&str] = &[
 #[rustfmt::skip]
 const DANGER_MARKS: &[&str] = &[
     "PATH", "LD_", "DYLD_", "GIT", "BASH", "SHELL", "ENV", "PAGER", "EDITOR", "VISUAL", "LESS",
-    "OPT", "CONFIG", "RC", "CMD", "COMMAND", "HOOK", "PROG", "PROMPT", "PS4", "HOME",
+    "OPT", "CONF", "ENGINE", "MODULE", "GPG", "FILE", "RC", "CMD", "COMMAND", "HOOK", "PROG", "PROMPT", "PS4", "HOME",
     "STARTUP", "PYTHON", "PERL", "RUBY", "NODE", "JAVA", "LUA", "TCL", "SSH", "ASKPASS", "PRELOAD",
     "LIB", "PLUGIN", "TMPDIR", "DOTDIR", "PS0", "PS1", "PS2", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
     "TERMINFO", "MAGIC", "INPUTRC", "HIST", "CDPATH", "GLOBIGNORE", "FUNCNEST", "MAIL", "OLDPWD",

@@ -78,7 +78,7 @@ impl ShellAnalysis {
             if names.is_empty() {
                 return "read-only".to_string();
             }
-            return format!("read-only: {}", names.join(", "));
+            return format!("read-only: {}", escape(&names.join(", ")));
         }
         let mut parts: Vec<(Safety, String)> = Vec::new();
         for command in &self.commands {

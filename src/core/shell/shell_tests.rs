@@ -363,3 +363,19 @@ fn a_quoted_heredoc_delimiter_in_any_form_keeps_the_body_literal() {
     assert_read_only(&["cat <<E\\OF\n$(rm x)\nEOF", "cat << \"EOF\"\n$(rm x)\nEOF"]);
     assert_not_read_only(&["cat <<-EOF\n\t$(rm x)\n\tEOF"]);
 }
+
+#[test]
+fn every_explanation_stays_on_one_line() {
+    for line in [
+        "set -\u{7}",
+        "fd -x $'\\n'",
+        "f\u{1}() { :; }; f\u{1}",
+        "echo $'a\\nb' > $'x\\ny'",
+    ] {
+        let explanation = analyse(line).explanation();
+        assert!(
+            !explanation.chars().any(char::is_control),
+            "{line:?}: {explanation:?}"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 
 use super::flags::{self, Spec};
 use super::{Judge, Judged, Verdict};
+use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -119,7 +120,7 @@ fn fd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let verdict = walker.run(&inner);
     Ok(Verdict {
         safety: verdict.safety,
-        why: format!("runs {} on each file", inner[0].text),
+        why: format!("runs {} on each file", escape(&inner[0].text)),
     })
 }
 

@@ -80,7 +80,8 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 .find(|c| !SET_LETTERS.contains(*c) && *c != 'o')
             {
                 return Err(Verdict::unverified(format!(
-                    "set -{bad} changes later commands"
+                    "set -{} changes later commands",
+                    escape(&bad.to_string())
                 )));
             }
             if letters.contains('o') {
