@@ -5,6 +5,18 @@
 //! is judged, including those inside substitutions, subshells, groups, loops and unquoted
 //! heredocs. The result says, per command and per other finding (redirections, assignments,
 //! parse errors), how safe it is and why, in words a person can read.
+//!
+//! # Layout
+//!
+//! - `parse`: the per-thread tree-sitter parser, the node kinds the walker knows, and the
+//!   check that every `$(`, `${` and backtick bash would expand has a node.
+//! - `walk`: the walk over the tree; simple commands, functions, aliases, nested scripts.
+//! - `words`: quote removal and what can be known about a word before the line runs.
+//! - `redirect`: redirections by operator, descriptor and target.
+//! - `env`: which variable assignments cannot change what runs.
+//! - `programs`: per-program judgements; simple tables, option allow-lists by family
+//!   (git, text tools, sed, awk, searchers, find, archivers, system and network tools) and
+//!   wrappers that run another command.
 
 mod env;
 mod parse;
@@ -17,6 +29,7 @@ mod words;
 #[path = "shell_tests.rs"]
 mod tests;
 
+use std::collections::HashSet;
 use std::fmt;
 
 /// How safe one part of a shell line is. Ordered from safest to least safe, so the judgement of
@@ -69,9 +82,10 @@ impl ShellAnalysis {
     pub fn explanation(&self) -> String {
         if self.safety == Safety::ReadOnly {
             let mut names: Vec<&str> = Vec::new();
+            let mut seen = HashSet::new();
             for command in &self.commands {
                 let name = command.words.first().map_or("", |w| program_name(w));
-                if !name.is_empty() && !names.contains(&name) {
+                if !name.is_empty() && seen.insert(name) {
                     names.push(name);
                 }
             }
@@ -96,16 +110,24 @@ impl ShellAnalysis {
         parts.retain(|(safety, _)| *safety > Safety::ReadOnly);
         // Stable sort keeps source order within one level of safety.
         parts.sort_by_key(|part| std::cmp::Reverse(part.0));
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut unique: Vec<String> = Vec::new();
         for (_, text) in parts {
-            if !seen.contains(&text) {
-                seen.push(text);
+            if seen.insert(text.clone()) {
+                unique.push(text);
             }
         }
-        if seen.is_empty() {
+        if unique.is_empty() {
             return self.safety.to_string();
         }
-        seen.join("; ")
+        const SHOWN: usize = 12;
+        let more = unique.len().saturating_sub(SHOWN);
+        unique.truncate(SHOWN);
+        let mut text = unique.join("; ");
+        if more > 0 {
+            text.push_str(&format!("; and {more} more"));
+        }
+        text
     }
 }
 

@@ -72,24 +72,57 @@ pub(super) fn unseen_substitution(root: Node, src: &str) -> Option<usize> {
     let mut seen = Vec::new();
     let mut literal = Vec::new();
     collect(root, src, &mut seen, &mut literal);
+    seen.sort_unstable();
+    literal.sort_by_key(|r| r.start);
     let bytes = src.as_bytes();
+    let mut next_literal = 0;
     let mut i = 0;
     while i < bytes.len() {
-        if let Some(range) = literal.iter().find(|r| r.contains(&i)) {
+        while next_literal < literal.len() && literal[next_literal].end <= i {
+            next_literal += 1;
+        }
+        if let Some(range) = literal.get(next_literal).filter(|r| r.start <= i) {
             i = range.end;
             continue;
         }
+        let unseen = seen.binary_search(&i).is_err();
         match bytes[i] {
             b'\\' => i += 1,
-            b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) && !seen.contains(&i) => {
-                return Some(i);
-            }
-            b'`' if !seen.contains(&i) => return Some(i),
+            b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) && unseen => return Some(i),
+            b'`' if unseen => return Some(i),
             _ => {}
         }
         i += 1;
     }
     None
+}
+
+/// Trees deeper than this are not walked: the walk recurses, and no honest command line nests
+/// this far.
+const MAX_TREE_DEPTH: usize = 400;
+
+/// True when the tree nests deeper than the walker is willing to recurse.
+pub(super) fn too_deep(root: Node) -> bool {
+    let mut cursor = root.walk();
+    let mut depth = 0;
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > MAX_TREE_DEPTH {
+                return true;
+            }
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 /// Records where parsed substitutions start (and where backtick ones end) and which ranges

@@ -379,3 +379,47 @@ fn every_explanation_stays_on_one_line() {
         );
     }
 }
+
+#[test]
+fn deeply_nested_input_is_refused_without_overflowing_the_stack() {
+    let line = format!("echo {}", "$(".repeat(50_000));
+    assert_eq!(safety(&line), Safety::Unverified);
+    let line = format!("{}ls{}", "(".repeat(20_000), ")".repeat(20_000));
+    assert_eq!(safety(&line), Safety::Unverified);
+}
+
+#[test]
+fn nesting_just_under_the_limit_does_not_overflow_a_test_thread() {
+    for depth in [50, 100, 150, 200, 300] {
+        let line = format!("echo {}ls{}", "$(echo ".repeat(depth), ")".repeat(depth));
+        let _ = analyse(&line);
+        let line = format!("{}ls{}", "( ".repeat(depth), " )".repeat(depth));
+        let _ = analyse(&line);
+        let line = format!("{}ls{}", "{ ".repeat(depth), "; }".repeat(depth));
+        let _ = analyse(&line);
+        let line = format!("echo \"{}x{}\"", "${a:-".repeat(depth), "}".repeat(depth));
+        let _ = analyse(&line);
+    }
+}
+
+#[test]
+fn a_long_chain_of_wrappers_is_refused_without_overflowing_the_stack() {
+    let line = format!("{}ls", "nice ".repeat(10_000));
+    assert_eq!(safety(&line), Safety::Unverified);
+    assert_eq!(safety("nice timeout 5 env ls"), Safety::ReadOnly);
+}
+
+#[test]
+fn a_very_long_line_is_analysed_and_explained_briefly() {
+    let line = (0..20_000)
+        .map(|i| format!("f{i}"))
+        .collect::<Vec<_>>()
+        .join(";");
+    let analysis = analyse(&line);
+    assert_eq!(analysis.safety, Safety::Unverified);
+    assert!(
+        analysis.explanation().ends_with("and 19988 more"),
+        "{}",
+        analysis.explanation()
+    );
+}

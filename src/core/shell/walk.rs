@@ -6,16 +6,21 @@
 //! list makes the line unverified. Wrapper programs call back into the walker to judge the
 //! command they run ([`Walker::run`]) or the script they are handed ([`Walker::nested`]).
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use super::env::{self, has_substitution};
-use super::parse::{CONTAINERS, LEAVES, parse, slice, unseen_substitution};
+use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
 use super::programs::{self, Verdict};
 use super::words::{Word, word_of};
 use super::{Command, Finding, Safety, escape};
 
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
 const MAX_DEPTH: usize = 6;
+
+/// Wrappers nested deeper than this (`nice nice nice … ls`) are not looked through.
+const MAX_WRAPPERS: usize = 32;
 
 /// Walks one source text and returns every command and finding in it.
 pub(super) fn analyse_source(
@@ -29,6 +34,14 @@ pub(super) fn analyse_source(
     match parse(source) {
         Some(tree) => {
             let root = tree.root_node();
+            if too_deep(root) {
+                walker.finding(
+                    "(nesting)",
+                    Safety::Unverified,
+                    "nested too deeply to analyse",
+                );
+                return (walker.commands, walker.findings);
+            }
             if root.has_error() {
                 walker.finding(source, Safety::Unverified, "does not parse completely");
             }
@@ -54,13 +67,15 @@ pub(super) struct Walker<'s> {
     pub commands: Vec<Command>,
     pub findings: Vec<Finding>,
     /// Functions defined unconditionally at the top level, by name.
-    pub(super) functions: Vec<String>,
+    pub(super) functions: HashSet<String>,
     /// Names given to aliases anywhere before.
-    pub(super) aliases: Vec<String>,
+    pub(super) aliases: HashSet<String>,
     /// Set once the line changes directory: git then reads another repository's config.
     pub changed_dir: bool,
     /// Set while inside `(( ))`, `$(( ))` or a C-style `for`, where `=` assigns.
     in_arithmetic: bool,
+    /// How many wrappers deep the command being judged is (`nice timeout 5 ls` is two).
+    wrapped: usize,
 }
 
 impl<'s> Walker<'s> {
@@ -70,10 +85,11 @@ impl<'s> Walker<'s> {
             depth,
             commands: Vec::new(),
             findings: Vec::new(),
-            functions: Vec::new(),
-            aliases: Vec::new(),
+            functions: HashSet::new(),
+            aliases: HashSet::new(),
             changed_dir: false,
             in_arithmetic: false,
+            wrapped: 0,
         }
     }
 
@@ -226,7 +242,7 @@ impl<'s> Walker<'s> {
         let top_level = node.parent().is_some_and(|p| p.kind() == "program");
         if let Some(name) = name {
             if top_level {
-                self.functions.push(name);
+                self.functions.insert(name);
             } else {
                 let what = format!("{name}()");
                 self.finding(
@@ -334,7 +350,14 @@ impl<'s> Walker<'s> {
 
     /// Judges one program run and records it; wrappers call this for the command they run.
     pub fn run(&mut self, argv: &[Word]) -> Verdict {
-        let verdict = programs::judge(self, argv);
+        let verdict = if self.wrapped >= MAX_WRAPPERS {
+            Verdict::unverified("too many wrappers to analyse")
+        } else {
+            self.wrapped += 1;
+            let verdict = programs::judge(self, argv);
+            self.wrapped -= 1;
+            verdict
+        };
         self.push_command(argv.to_vec(), verdict.clone());
         verdict
     }
@@ -351,7 +374,7 @@ impl<'s> Walker<'s> {
 
     /// Remembers an alias name so later uses of it are not trusted.
     pub fn define_alias(&mut self, name: &str) {
-        self.aliases.push(name.to_string());
+        self.aliases.insert(name.to_string());
     }
 
     /// Analyses a script handed to `bash -c`, `eval` or `trap`, recording its commands here.
