@@ -154,6 +154,61 @@ impl Walker<'_> {
     }
 }
 
+impl Walker<'_> {
+    pub(super) fn arithmetic(&mut self, node: Node) {
+        let outer = std::mem::replace(&mut self.in_arithmetic, true);
+        self.children(node);
+        self.in_arithmetic = outer;
+    }
+
+    /// `${NAME:=value}` and `${NAME=value}` assign when NAME is unset; `${NAME@P}` expands the
+    /// value like a prompt, command substitutions included.
+    pub(super) fn expansion_assignment(&mut self, node: Node) {
+        if self.text(node).ends_with("@P}") {
+            let what = self.text(node);
+            self.finding(
+                what,
+                Safety::Unverified,
+                "prompt expansion can run commands",
+            );
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let assigns = children
+            .iter()
+            .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
+        let name = children.iter().find(|c| c.kind() == "variable_name");
+        if let (true, Some(name)) = (assigns, name) {
+            let name = self.text(*name);
+            self.judge_variable(self.text(node), name, None, has_substitution(node));
+        }
+    }
+
+    /// `NAME = 1`, `NAME += 1`, `NAME++` inside arithmetic assign to NAME.
+    pub(super) fn arithmetic_assignment(&mut self, node: Node) {
+        const ASSIGNING: &[&str] = &[
+            "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
+        ];
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        if !children
+            .iter()
+            .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
+        {
+            return;
+        }
+        for child in children
+            .iter()
+            .filter(|c| matches!(c.kind(), "variable_name" | "word"))
+        {
+            let name = self.text(*child);
+            if is_valid_name(name) {
+                self.judge_variable(name, name, None, false);
+            }
+        }
+    }
+}
+
 /// True when a value holds `$( )` or backticks anywhere.
 pub(super) fn has_substitution(node: Node) -> bool {
     if node.kind() == "command_substitution" || node.kind() == "process_substitution" {

@@ -10,7 +10,8 @@
 //!
 //! - `parse`: the per-thread tree-sitter parser, the node kinds the walker knows, and the
 //!   check that every `$(`, `${` and backtick bash would expand has a node.
-//! - `walk`: the walk over the tree; simple commands, functions, aliases, nested scripts.
+//! - `walk`: the walk over the tree; functions, aliases, nested scripts.
+//! - `command`: simple commands and the order in which a name is looked up.
 //! - `words`: quote removal and what can be known about a word before the line runs.
 //! - `redirect`: redirections by operator, descriptor and target.
 //! - `env`: which variable assignments cannot change what runs.
@@ -18,6 +19,7 @@
 //!   (git, text tools, sed, awk, searchers, find, archivers, system and network tools) and
 //!   wrappers that run another command.
 
+mod command;
 mod env;
 mod parse;
 mod programs;

@@ -5,6 +5,10 @@
 //! the parser is given a copy where each such byte is a letter. Byte offsets stay the same and
 //! the walker reads the original text.
 
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;
+
 use std::cell::RefCell;
 use std::ops::Range;
 

@@ -10,17 +10,15 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::env::{self, has_substitution};
 use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
-use super::programs::{self, Verdict};
-use super::words::{Word, word_of};
+use super::programs::Verdict;
 use super::{Command, Finding, Safety, escape};
 
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
 const MAX_DEPTH: usize = 6;
 
 /// Wrappers nested deeper than this (`nice nice nice … ls`) are not looked through.
-const MAX_WRAPPERS: usize = 32;
+pub(super) const MAX_WRAPPERS: usize = 32;
 
 /// Walks one source text and returns every command and finding in it.
 pub(super) fn analyse_source(
@@ -63,7 +61,7 @@ pub(super) fn analyse_source(
 /// The walk of one source text and what it found so far.
 pub(super) struct Walker<'s> {
     pub(super) src: &'s str,
-    depth: usize,
+    pub(super) depth: usize,
     pub commands: Vec<Command>,
     pub findings: Vec<Finding>,
     /// Functions defined unconditionally at the top level, by name.
@@ -73,9 +71,9 @@ pub(super) struct Walker<'s> {
     /// Set once the line changes directory: git then reads another repository's config.
     pub changed_dir: bool,
     /// Set while inside `(( ))`, `$(( ))` or a C-style `for`, where `=` assigns.
-    in_arithmetic: bool,
+    pub(super) in_arithmetic: bool,
     /// How many wrappers deep the command being judged is (`nice timeout 5 ls` is two).
-    wrapped: usize,
+    pub(super) wrapped: usize,
 }
 
 impl<'s> Walker<'s> {
@@ -209,7 +207,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn push_builtin(&mut self, node: Node, why: &str) {
+    pub(super) fn push_builtin(&mut self, node: Node, why: &str) {
         let words = vec![
             self.text(node)
                 .split_whitespace()
@@ -252,124 +250,6 @@ impl<'s> Walker<'s> {
                 );
             }
         }
-    }
-
-    /// A simple command; `outer` holds the redirections of its `redirected_statement`.
-    pub(super) fn command(&mut self, node: Node, outer: &[Node]) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        let mut name_node = None;
-        let mut args: Vec<Node> = Vec::new();
-        let mut redirects: Vec<Node> = Vec::new();
-        let mut prefixes = Vec::new();
-        let mut keyword_time_subshell = false;
-        for child in children {
-            match child.kind() {
-                "variable_assignment" => prefixes.push(child),
-                "command_name" => name_node = Some(child),
-                "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
-                    redirects.push(child)
-                }
-                "subshell" => {
-                    self.visit(child);
-                    keyword_time_subshell = true;
-                }
-                _ if !child.is_named() => self.visit(child),
-                _ => args.push(child),
-            }
-        }
-        redirects.extend_from_slice(outer);
-        redirects.sort_by_key(|r| r.start_byte());
-        // Redirections in source order; words tree-sitter hung on them belong to the command,
-        // and a number written right against a redirection is its descriptor (`cat 0<in`).
-        for redirect in redirects {
-            let fd = match args.last() {
-                Some(last)
-                    if last.end_byte() == redirect.start_byte()
-                        && self.text(*last).bytes().all(|b| b.is_ascii_digit()) =>
-                {
-                    let fd = self.text(*last).to_string();
-                    args.pop();
-                    Some(fd)
-                }
-                _ => None,
-            };
-            let extra = self.redirect(redirect, fd.as_deref());
-            args.extend(extra);
-        }
-        for prefix in &prefixes {
-            self.assignment(*prefix);
-        }
-        let Some(name_node) = name_node else {
-            return;
-        };
-        self.visit(name_node);
-        let name = word_of(name_node, self.src);
-        if name.is_static && name.text.is_empty() && self.text(name_node).is_empty() {
-            self.finding("", Safety::Unverified, "the line is incomplete");
-            return;
-        }
-        let mut argv = vec![name];
-        for arg in &args {
-            self.visit(*arg);
-            argv.push(word_of(*arg, self.src));
-        }
-        if keyword_time_subshell {
-            if argv.len() == 1 && argv[0].text == "time" {
-                self.push_command(argv, Verdict::read_only("times a subshell"));
-            } else {
-                self.finding(
-                    self.text(node),
-                    Safety::Unverified,
-                    "subshell as an argument",
-                );
-            }
-            return;
-        }
-        self.run_top(&argv);
-    }
-
-    /// A command as the shell looks it up: functions and aliases defined earlier in the line
-    /// come before programs. Wrappers skip this and run programs directly.
-    fn run_top(&mut self, argv: &[Word]) {
-        let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
-        let verdict = match name {
-            Some(name) if self.functions.contains(&name) => {
-                Verdict::read_only("runs a function judged above")
-            }
-            Some(name) if self.aliases.contains(&name) => {
-                Verdict::unverified("may run an alias defined above")
-            }
-            _ => {
-                self.run(argv);
-                return;
-            }
-        };
-        self.push_command(argv.to_vec(), verdict);
-    }
-
-    /// Judges one program run and records it; wrappers call this for the command they run.
-    pub fn run(&mut self, argv: &[Word]) -> Verdict {
-        let verdict = if self.wrapped >= MAX_WRAPPERS {
-            Verdict::unverified("too many wrappers to analyse")
-        } else {
-            self.wrapped += 1;
-            let verdict = programs::judge(self, argv);
-            self.wrapped -= 1;
-            verdict
-        };
-        self.push_command(argv.to_vec(), verdict.clone());
-        verdict
-    }
-
-    fn push_command(&mut self, argv: Vec<Word>, verdict: Verdict) {
-        let is_static = argv.iter().all(|w| w.is_static);
-        self.commands.push(Command {
-            words: argv.into_iter().map(|w| w.text).collect(),
-            is_static,
-            safety: verdict.safety,
-            why: verdict.why,
-        });
     }
 
     /// Remembers an alias name so later uses of it are not trusted.
@@ -419,58 +299,5 @@ impl<'s> Walker<'s> {
             (_, None) => "runs an empty script".to_string(),
         };
         Verdict { safety, why }
-    }
-
-    fn arithmetic(&mut self, node: Node) {
-        let outer = std::mem::replace(&mut self.in_arithmetic, true);
-        self.children(node);
-        self.in_arithmetic = outer;
-    }
-
-    /// `${NAME:=value}` and `${NAME=value}` assign when NAME is unset; `${NAME@P}` expands the
-    /// value like a prompt, command substitutions included.
-    fn expansion_assignment(&mut self, node: Node) {
-        if self.text(node).ends_with("@P}") {
-            let what = self.text(node);
-            self.finding(
-                what,
-                Safety::Unverified,
-                "prompt expansion can run commands",
-            );
-        }
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        let assigns = children
-            .iter()
-            .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
-        let name = children.iter().find(|c| c.kind() == "variable_name");
-        if let (true, Some(name)) = (assigns, name) {
-            let name = self.text(*name);
-            self.judge_variable(self.text(node), name, None, has_substitution(node));
-        }
-    }
-
-    /// `NAME = 1`, `NAME += 1`, `NAME++` inside arithmetic assign to NAME.
-    fn arithmetic_assignment(&mut self, node: Node) {
-        const ASSIGNING: &[&str] = &[
-            "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
-        ];
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        if !children
-            .iter()
-            .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
-        {
-            return;
-        }
-        for child in children
-            .iter()
-            .filter(|c| matches!(c.kind(), "variable_name" | "word"))
-        {
-            let name = self.text(*child);
-            if env::is_valid_name(name) {
-                self.judge_variable(name, name, None, false);
-            }
-        }
     }
 }
