@@ -345,3 +345,21 @@ fn every_explanation_stays_on_one_line() {
         );
     }
 }
+
+#[test]
+fn an_unquoted_expansion_may_split_into_options_anywhere_in_a_word() {
+    assert_not_read_only(&[
+        "find . x$(echo ' -delete')",
+        "find . -name $X",
+        "sort -k $K f",
+        "rg -g$G pattern",
+        "git diff foo-$(date).txt",
+        "exec -a $N ls",
+    ]);
+    assert_read_only(&[
+        "find . -name \"$X\"",
+        "sort -k \"$K\" f",
+        "rg -g\"$G\" p",
+        "git diff \"foo-$(date).txt\"",
+    ]);
+}

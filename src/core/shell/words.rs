@@ -3,7 +3,8 @@
 //! A word is static when all of it is literal text (`'cat'`, `"rm"`, `\ls`, `l's'`). Otherwise it
 //! keeps its source text and we remember the literal prefix before the first expansion or glob,
 //! because that prefix decides whether the word could turn into an option (`$X` could be
-//! `-delete`, `foo-$(date)` could not).
+//! `-delete`, `"foo-$X"` could not). An expansion outside double quotes is also split into
+//! words by the shell, so `x$X` could hold ` -delete` and count as a possible option too.
 
 use tree_sitter::Node;
 
@@ -18,6 +19,8 @@ pub(super) struct Word {
     pub is_static: bool,
     /// The quote-removed literal text before the first expansion or unquoted glob.
     pub prefix: String,
+    /// True when an expansion outside double quotes may split the word into several.
+    pub splits: bool,
 }
 
 impl Word {
@@ -27,6 +30,7 @@ impl Word {
             text: text.to_string(),
             is_static: true,
             prefix: text.to_string(),
+            splits: false,
         }
     }
 
@@ -37,13 +41,25 @@ impl Word {
             text: text.to_string(),
             is_static: false,
             prefix: String::new(),
+            splits: false,
+        }
+    }
+
+    /// A word of which `text[at..]` is replaced whole when the command runs (`xargs -I {}`,
+    /// `fd -x … {}`): dynamic, but not split and with a known prefix.
+    pub fn placeholder(text: &str, at: usize) -> Word {
+        Word {
+            text: text.to_string(),
+            is_static: false,
+            prefix: text.get(..at).unwrap_or("").to_string(),
+            splits: false,
         }
     }
 
     /// True when the word could expand to something that starts with `-` although its source
-    /// does not show it: it starts with an expansion or an unquoted glob.
+    /// does not show it: it starts with an expansion or an unquoted glob, or is split.
     pub fn may_be_option(&self) -> bool {
-        !self.is_static && self.prefix.is_empty()
+        (!self.is_static && self.prefix.is_empty()) || self.splits
     }
 
     /// The text when the word is static.
@@ -59,6 +75,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
         literal: String::new(),
         dynamic: false,
         prefix_done: false,
+        splits: false,
     };
     builder.add(node, src);
     let source = slice(src, node.byte_range());
@@ -67,12 +84,14 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
             text: source.to_string(),
             is_static: false,
             prefix: builder.prefix(),
+            splits: builder.splits,
         }
     } else {
         Word {
             text: builder.literal.clone(),
             is_static: true,
             prefix: builder.literal,
+            splits: false,
         }
     }
 }
@@ -82,6 +101,8 @@ struct Builder {
     dynamic: bool,
     /// Set at the first expansion or glob; `literal` then holds the prefix only.
     prefix_done: bool,
+    /// Set at an expansion outside double quotes.
+    splits: bool,
 }
 
 impl Builder {
@@ -128,6 +149,10 @@ impl Builder {
                 }
             }
             "\"" | "$\"" => {}
+            "simple_expansion" | "expansion" | "command_substitution" => {
+                self.splits = true;
+                self.expansion();
+            }
             _ => self.expansion(),
         }
     }

@@ -4,6 +4,7 @@
 //! and `-execdir` run their command once per file, and that command is judged with `{}` as a
 //! word known only at run time; `-ok`/`-okdir` also ask on the terminal.
 
+use super::flags;
 use super::{Judge, Judged, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
@@ -42,8 +43,8 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             }
             Some(text) if text.starts_with("-O") || text == "-D" => {
                 words.next();
-                if text == "-D" {
-                    words.next();
+                if text == "-D" && words.next().is_some_and(|v| v.splits) {
+                    return Err(Verdict::unverified("find -D: value may split into options"));
                 }
             }
             _ => break,
@@ -75,7 +76,9 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             continue;
         }
         if WITH_ARGUMENT.contains(&text) || (text.starts_with("-newer") && text.len() == 8) {
-            words.next();
+            if let Some(value) = words.next().filter(|v| v.splits) {
+                return Err(flags::could_be_option(value));
+            }
             continue;
         }
         match text {

@@ -196,7 +196,7 @@ fn parse_long<'a>(
         let value = if attached {
             attached_value()
         } else {
-            rest.next().cloned().ok_or_else(|| missing_value(&flag))?
+            next_value(rest, &flag)?
         };
         parsed.opts.push(Opt {
             name: flag,
@@ -238,7 +238,7 @@ fn parse_short<'a>(
                     Word::dynamic(&word.text)
                 }
             } else {
-                rest.next().cloned().ok_or_else(|| missing_value(&flag))?
+                next_value(rest, &flag)?
             };
             parsed.opts.push(Opt {
                 name: flag,
@@ -266,6 +266,16 @@ pub(crate) fn unknown(flag: &str) -> Verdict {
         "option {} is not on the read-only list",
         escape(flag)
     ))
+}
+
+/// The value of an option given in the next word; a word the shell may split could smuggle
+/// in more options.
+fn next_value<'a>(rest: &mut impl Iterator<Item = &'a Word>, flag: &str) -> Result<Word, Verdict> {
+    let value = rest.next().ok_or_else(|| missing_value(flag))?;
+    if value.splits {
+        return Err(could_be_option(value));
+    }
+    Ok(value.clone())
 }
 
 fn missing_value(flag: &str) -> Verdict {

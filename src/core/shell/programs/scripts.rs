@@ -48,12 +48,7 @@ fn xargs(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         Some(mark) if !mark.is_empty() => {
             for word in inner.iter_mut().skip(1) {
                 if let Some(at) = word.text.find(&mark) {
-                    let prefix = word.text[..at].to_string();
-                    *word = Word {
-                        text: word.text.clone(),
-                        is_static: false,
-                        prefix,
-                    };
+                    *word = Word::placeholder(&word.text, at);
                 }
             }
         }
@@ -73,7 +68,11 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
         match text {
             "--login" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--noediting" => {}
             "-o" | "+o" => {
-                words.next();
+                if !words.next().is_some_and(|v| v.is_static) {
+                    return Err(Verdict::unverified(
+                        "shell -o: option name known only at run time",
+                    ));
+                }
             }
             _ if text.len() > 1
                 && text.starts_with(['-', '+'])

@@ -102,16 +102,9 @@ fn fd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .map_or(args.len(), |p| at + 1 + p);
     let mut inner: Vec<Word> = args[at + 1..end]
         .iter()
-        .map(|w| {
-            if w.text.contains('{') {
-                Word {
-                    text: w.text.clone(),
-                    is_static: false,
-                    prefix: w.text[..w.text.find('{').unwrap_or(0)].to_string(),
-                }
-            } else {
-                w.clone()
-            }
+        .map(|w| match w.text.find('{') {
+            Some(at) => Word::placeholder(&w.text, at),
+            None => w.clone(),
         })
         .collect();
     if !inner.iter().any(|w| !w.is_static) {

@@ -308,7 +308,10 @@ fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some((first, tail)) = rest.split_first() {
         match first.literal_text() {
             Some("-c" | "-l") => rest = tail,
-            Some("-a") => rest = tail.get(1..).unwrap_or(&[]),
+            Some("-a") => match tail.split_first() {
+                Some((name, after)) if !name.splits => rest = after,
+                _ => return Err(Verdict::unverified("exec -a: name may split into words")),
+            },
             _ => break,
         }
     }
