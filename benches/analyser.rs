@@ -1,1 +1,49 @@
-fn main() {}
+//! Mean time to analyse one corpus line.
+
+use gatehouse::core::shell::analyse;
+
+fn main() {
+    divan::main();
+}
+
+/// Every corpus command, decoded.
+fn corpus() -> Vec<String> {
+    include_str!("../tests/data/commands.tsv")
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split('\t').next())
+        .map(decode)
+        .collect()
+}
+
+fn decode(field: &str) -> String {
+    let mut out = String::new();
+    let mut chars = field.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// One iteration analyses every line; divan reports the time per line through the counter.
+#[divan::bench]
+fn all_corpus_lines(bencher: divan::Bencher) {
+    let lines = corpus();
+    bencher
+        .counter(divan::counter::ItemsCount::new(lines.len()))
+        .bench(|| {
+            for line in &lines {
+                divan::black_box(analyse(divan::black_box(line)));
+            }
+        });
+}

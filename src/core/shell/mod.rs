@@ -5,7 +5,33 @@
 //! is judged, including those inside substitutions, subshells, groups, loops and unquoted
 //! heredocs. The result says, per command and per other finding (redirections, assignments,
 //! parse errors), how safe it is and why, in words a person can read.
+//!
+//! # Layout
+//!
+//! - `parse`: the per-thread tree-sitter parser, the node kinds the walker knows, and the
+//!   check that every `$(`, `${` and backtick bash would expand has a node.
+//! - `walk`: the walk over the tree; functions, aliases, nested scripts.
+//! - `command`: simple commands and the order in which a name is looked up.
+//! - `words`: quote removal and what can be known about a word before the line runs.
+//! - `redirect`: redirections by operator, descriptor and target.
+//! - `env`: which variable assignments cannot change what runs.
+//! - `programs`: per-program judgements; simple tables, option allow-lists by family
+//!   (git, text tools, sed, awk, searchers, find, archivers, system and network tools) and
+//!   wrappers that run another command.
 
+mod command;
+mod env;
+mod parse;
+mod programs;
+mod redirect;
+mod walk;
+mod words;
+
+#[cfg(test)]
+#[path = "shell_tests.rs"]
+mod tests;
+
+use std::collections::HashSet;
 use std::fmt;
 
 /// How safe one part of a shell line is. Ordered from safest to least safe, so the judgement of
@@ -56,7 +82,54 @@ impl ShellAnalysis {
     /// A one-line explanation of the parts that keep the line from being read-only, least safe
     /// first (`rm: removes files; > out.txt: writes a file`), or of why it is read-only.
     pub fn explanation(&self) -> String {
-        todo!()
+        if self.safety == Safety::ReadOnly {
+            let mut names: Vec<&str> = Vec::new();
+            let mut seen = HashSet::new();
+            for command in &self.commands {
+                let name = command.words.first().map_or("", |w| program_name(w));
+                if !name.is_empty() && seen.insert(name) {
+                    names.push(name);
+                }
+            }
+            if names.is_empty() {
+                return "read-only".to_string();
+            }
+            return format!("read-only: {}", escape(&names.join(", ")));
+        }
+        let mut parts: Vec<(Safety, String)> = Vec::new();
+        for command in &self.commands {
+            let name = escape(command.words.first().map_or("", |w| program_name(w)));
+            let text = if command.why.starts_with(&format!("{name} ")) {
+                command.why.clone()
+            } else {
+                format!("{name}: {}", command.why)
+            };
+            parts.push((command.safety, text));
+        }
+        for finding in &self.findings {
+            parts.push((finding.safety, format!("{}: {}", finding.what, finding.why)));
+        }
+        parts.retain(|(safety, _)| *safety > Safety::ReadOnly);
+        // Stable sort keeps source order within one level of safety.
+        parts.sort_by_key(|part| std::cmp::Reverse(part.0));
+        let mut seen = HashSet::new();
+        let mut unique: Vec<String> = Vec::new();
+        for (_, text) in parts {
+            if seen.insert(text.clone()) {
+                unique.push(text);
+            }
+        }
+        if unique.is_empty() {
+            return self.safety.to_string();
+        }
+        const SHOWN: usize = 12;
+        let more = unique.len().saturating_sub(SHOWN);
+        unique.truncate(SHOWN);
+        let mut text = unique.join("; ");
+        if more > 0 {
+            text.push_str(&format!("; and {more} more"));
+        }
+        text
     }
 }
 
@@ -73,6 +146,55 @@ impl fmt::Display for Safety {
 /// Analyses one bash line (it may hold newlines). Never panics; never calls anything read-only
 /// that it could not parse completely.
 pub fn analyse(line: &str) -> ShellAnalysis {
-    let _ = line;
-    todo!()
+    let (commands, findings) = walk::analyse_source(line, 0, false);
+    let mut safety = Safety::ReadOnly;
+    for part in commands
+        .iter()
+        .map(|c| c.safety)
+        .chain(findings.iter().map(|f| f.safety))
+    {
+        safety = safety.max(part);
+    }
+    if commands.is_empty() && findings.is_empty() {
+        safety = Safety::Unverified;
+    }
+    ShellAnalysis {
+        safety,
+        commands,
+        findings: if line.trim().is_empty() && findings.is_empty() {
+            vec![Finding {
+                what: "(empty)".to_string(),
+                safety: Safety::Unverified,
+                why: "empty command line".to_string(),
+            }]
+        } else {
+            findings
+        },
+    }
+}
+
+/// The last path component of a command word (`/usr/bin/git` gives `git`).
+fn program_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// Makes source text safe to show on one line: control characters become visible escapes and
+/// long text is cut.
+pub(crate) fn escape(text: &str) -> String {
+    const LIMIT: usize = 80;
+    let mut out = String::new();
+    for (count, ch) in text.chars().enumerate() {
+        if count == LIMIT {
+            out.push('…');
+            break;
+        }
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -1,0 +1,130 @@
+//! Simple commands: their words, prefix assignments and redirections, and the order in which
+//! the shell looks a name up (functions and aliases defined earlier in the line, then
+//! programs).
+
+use tree_sitter::Node;
+
+use super::programs::{self, Verdict};
+use super::walk::{MAX_WRAPPERS, Walker};
+use super::words::{Word, word_of};
+use super::{Command, Safety};
+
+impl Walker<'_> {
+    /// A simple command; `outer` holds the redirections of its `redirected_statement`.
+    pub(super) fn command(&mut self, node: Node, outer: &[Node]) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut name_node = None;
+        let mut args: Vec<Node> = Vec::new();
+        let mut redirects: Vec<Node> = Vec::new();
+        let mut prefixes = Vec::new();
+        let mut keyword_time_subshell = false;
+        for child in children {
+            match child.kind() {
+                "variable_assignment" => prefixes.push(child),
+                "command_name" => name_node = Some(child),
+                "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
+                    redirects.push(child)
+                }
+                "subshell" => {
+                    self.visit(child);
+                    keyword_time_subshell = true;
+                }
+                _ if !child.is_named() => self.visit(child),
+                _ => args.push(child),
+            }
+        }
+        redirects.extend_from_slice(outer);
+        redirects.sort_by_key(|r| r.start_byte());
+        // Redirections in source order; words tree-sitter hung on them belong to the command,
+        // and a number written right against a redirection is its descriptor (`cat 0<in`).
+        for redirect in redirects {
+            let fd = match args.last() {
+                Some(last)
+                    if last.end_byte() == redirect.start_byte()
+                        && self.text(*last).bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    let fd = self.text(*last).to_string();
+                    args.pop();
+                    Some(fd)
+                }
+                _ => None,
+            };
+            let extra = self.redirect(redirect, fd.as_deref());
+            args.extend(extra);
+        }
+        for prefix in &prefixes {
+            self.assignment(*prefix);
+        }
+        let Some(name_node) = name_node else {
+            return;
+        };
+        self.visit(name_node);
+        let name = word_of(name_node, self.src);
+        if name.is_static && name.text.is_empty() && self.text(name_node).is_empty() {
+            self.finding("", Safety::Unverified, "the line is incomplete");
+            return;
+        }
+        let mut argv = vec![name];
+        for arg in &args {
+            self.visit(*arg);
+            argv.push(word_of(*arg, self.src));
+        }
+        if keyword_time_subshell {
+            if argv.len() == 1 && argv[0].text == "time" {
+                self.push_command(argv, Verdict::read_only("times a subshell"));
+            } else {
+                self.finding(
+                    self.text(node),
+                    Safety::Unverified,
+                    "subshell as an argument",
+                );
+            }
+            return;
+        }
+        self.run_top(&argv);
+    }
+
+    /// A command as the shell looks it up: functions and aliases defined earlier in the line
+    /// come before programs. Wrappers skip this and run programs directly.
+    pub(super) fn run_top(&mut self, argv: &[Word]) {
+        let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
+        let verdict = match name {
+            Some(name) if self.functions.contains(&name) => {
+                Verdict::read_only("runs a function judged above")
+            }
+            Some(name) if self.aliases.contains(&name) => {
+                Verdict::unverified("may run an alias defined above")
+            }
+            _ => {
+                self.run(argv);
+                return;
+            }
+        };
+        self.push_command(argv.to_vec(), verdict);
+    }
+
+    /// Judges one program run and records it; wrappers call this for the command they run.
+    pub fn run(&mut self, argv: &[Word]) -> Verdict {
+        let verdict = if self.wrapped >= MAX_WRAPPERS {
+            Verdict::unverified("too many wrappers to analyse")
+        } else {
+            self.wrapped += 1;
+            let verdict = programs::judge(self, argv);
+            self.wrapped -= 1;
+            verdict
+        };
+        self.push_command(argv.to_vec(), verdict.clone());
+        verdict
+    }
+
+    pub(super) fn push_command(&mut self, argv: Vec<Word>, verdict: Verdict) {
+        let is_static = argv.iter().all(|w| w.is_static);
+        self.commands.push(Command {
+            words: argv.into_iter().map(|w| w.text).collect(),
+            is_static,
+            safety: verdict.safety,
+            why: verdict.why,
+        });
+    }
+}

@@ -1,0 +1,275 @@
+//! Variables: which assignments cannot change what a later command runs.
+//!
+//! An assignment is harmless when its name is on the allow-list of well-known harmless
+//! variables (`LANG`, `LC_*`, `TZ`, `NO_COLOR`, `RUST_LOG`…), or when the name carries none of
+//! the marks of a variable that programs read to find code, config, helpers or a shell
+//! (`PATH`, `LD_`, `GIT_`, `PAGER`, `EDITOR`, `BASH`, `ENV`, `OPTIONS`, `CONFIG`, …). Pager
+//! variables are fine only with the value `cat`.
+
+use tree_sitter::Node;
+
+use super::programs::Verdict;
+use super::walk::Walker;
+use super::words::word_of;
+use super::{Command, Safety, escape};
+
+/// Names that are harmless whatever their value.
+#[rustfmt::skip]
+const HARMLESS: &[&str] = &[
+    "LANG", "LANGUAGE", "TZ", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "COLUMNS",
+    "LINES", "TERM", "RUST_LOG", "RUST_BACKTRACE", "COLORTERM", "GREP_COLOR", "GREP_COLORS",
+    "LS_COLORS", "TIME_STYLE", "POSIXLY_CORRECT", "QUOTING_STYLE", "BLOCK_SIZE", "DF_BLOCK_SIZE",
+    "DU_BLOCK_SIZE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS", "DEBUG", "VERBOSE", "CI",
+];
+
+/// Names that may hold a program to run; harmless only when that program is `cat`.
+const PAGERS: &[&str] = &[
+    "PAGER",
+    "GIT_PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "BAT_PAGER",
+    "DELTA_PAGER",
+];
+
+/// Parts of names that programs or the shell read to find code, config, libraries or helpers.
+#[rustfmt::skip]
+const DANGER_MARKS: &[&str] = &[
+    "PATH", "LD_", "DYLD_", "GIT", "BASH", "SHELL", "ENV", "PAGER", "EDITOR", "VISUAL", "LESS",
+    "OPT", "CONF", "ENGINE", "MODULE", "GPG", "FILE", "RC", "CMD", "COMMAND", "HOOK", "PROG", "PROMPT", "PS4", "HOME",
+    "STARTUP", "PYTHON", "PERL", "RUBY", "NODE", "JAVA", "LUA", "TCL", "SSH", "ASKPASS", "PRELOAD",
+    "LIB", "PLUGIN", "TMPDIR", "DOTDIR", "PS0", "PS1", "PS2", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
+    "TERMINFO", "MAGIC", "INPUTRC", "HIST", "CDPATH", "GLOBIGNORE", "FUNCNEST", "MAIL", "OLDPWD",
+    "PWD", "SHLVL", "BROWSER", "DIFF", "MERGE", "TOOL", "HELPER", "SECCOMP", "TAR_", "GZIP", "ZSTD",
+    "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN",
+];
+
+/// Judges assigning `value` to `name` where it could affect later commands (a prefix of a
+/// command, `export`, `declare`, a plain assignment). `has_substitution` is true when the value
+/// holds `$( )` or backticks.
+pub(super) fn judge_assignment(
+    name: &str,
+    value: Option<&str>,
+    has_substitution: bool,
+) -> (Safety, String) {
+    if has_substitution {
+        return (Safety::Unverified, "value comes from a command".to_string());
+    }
+    if !is_valid_name(name) {
+        return (Safety::Unverified, "not a plain variable name".to_string());
+    }
+    let upper = name.to_ascii_uppercase();
+    if PAGERS.contains(&upper.as_str()) {
+        return match value {
+            Some("cat") => (Safety::ReadOnly, "pager set to cat".to_string()),
+            _ => (
+                Safety::Unverified,
+                "sets a program that runs as a pager".to_string(),
+            ),
+        };
+    }
+    if HARMLESS.contains(&name) || name.starts_with("LC_") {
+        return (Safety::ReadOnly, "harmless variable".to_string());
+    }
+    if let Some(mark) = DANGER_MARKS.iter().find(|mark| upper.contains(*mark)) {
+        return (
+            Safety::Unverified,
+            format!("variables named like *{mark}* can change what programs run"),
+        );
+    }
+    (Safety::ReadOnly, "plain variable".to_string())
+}
+
+/// True for `NAME`, `name_2`: what bash accepts as a variable name.
+pub(super) fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Walker<'_> {
+    pub(super) fn assignment(&mut self, node: Node) {
+        self.children(node);
+        let source = self.text(node);
+        let name = node
+            .child_by_field_name("name")
+            .map_or("", |n| self.text(n));
+        let value = node
+            .child_by_field_name("value")
+            .map(|v| word_of(v, self.src));
+        let substitution = node
+            .child_by_field_name("value")
+            .is_some_and(has_substitution);
+        let literal = value
+            .as_ref()
+            .and_then(|v| v.literal_text().map(str::to_string));
+        self.judge_variable(source, name, literal.as_deref(), substitution);
+    }
+
+    pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
+        let (safety, why) = judge_assignment(name, value, subst);
+        let _ = name;
+        self.finding(what, safety, &why);
+    }
+
+    /// `declare`, `export`, `local`, `readonly`, `typeset`.
+    pub(super) fn declaration(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut words = Vec::new();
+        let mut verdict = Verdict::read_only("declares variables");
+        for child in children {
+            if !child.is_named() {
+                words.push(child.kind().to_string());
+                continue;
+            }
+            match child.kind() {
+                "variable_assignment" => self.assignment(child),
+                "variable_name" => {}
+                _ => {
+                    self.visit(child);
+                    let word = word_of(child, self.src);
+                    let allowed = [
+                        "-p", "-x", "-r", "-i", "-a", "-A", "-g", "-l", "-u", "-f", "-F",
+                    ];
+                    let flags_ok = word.is_static
+                        && word.text.starts_with(['-', '+'])
+                        && word.text[1..].chars().all(|c| "pxriaAglufF".contains(c));
+                    if !flags_ok && !allowed.contains(&word.text.as_str()) {
+                        verdict =
+                            Verdict::unverified(format!("unknown option {}", escape(&word.text)));
+                    }
+                }
+            }
+            words.push(self.text(child).to_string());
+        }
+        self.commands.push(Command {
+            words,
+            is_static: true,
+            safety: verdict.safety,
+            why: verdict.why,
+        });
+    }
+}
+
+impl Walker<'_> {
+    pub(super) fn arithmetic(&mut self, node: Node) {
+        let outer = std::mem::replace(&mut self.in_arithmetic, true);
+        self.children(node);
+        self.in_arithmetic = outer;
+    }
+
+    /// `${NAME:=value}` and `${NAME=value}` assign when NAME is unset; `${NAME@P}` expands the
+    /// value like a prompt, command substitutions included.
+    pub(super) fn expansion_assignment(&mut self, node: Node) {
+        if self.text(node).ends_with("@P}") {
+            let what = self.text(node);
+            self.finding(
+                what,
+                Safety::Unverified,
+                "prompt expansion can run commands",
+            );
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let assigns = children
+            .iter()
+            .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
+        let name = children.iter().find(|c| c.kind() == "variable_name");
+        if let (true, Some(name)) = (assigns, name) {
+            let name = self.text(*name);
+            self.judge_variable(self.text(node), name, None, has_substitution(node));
+        }
+    }
+
+    /// `NAME = 1`, `NAME += 1`, `NAME++` inside arithmetic assign to NAME.
+    pub(super) fn arithmetic_assignment(&mut self, node: Node) {
+        const ASSIGNING: &[&str] = &[
+            "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
+        ];
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        if !children
+            .iter()
+            .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
+        {
+            return;
+        }
+        for child in children
+            .iter()
+            .filter(|c| matches!(c.kind(), "variable_name" | "word"))
+        {
+            let name = self.text(*child);
+            if is_valid_name(name) {
+                self.judge_variable(name, name, None, false);
+            }
+        }
+    }
+}
+
+/// True when a value holds `$( )` or backticks anywhere.
+pub(super) fn has_substitution(node: Node) -> bool {
+    if node.kind() == "command_substitution" || node.kind() == "process_substitution" {
+        return true;
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(has_substitution)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locale_and_timezone_variables_are_harmless() {
+        assert_eq!(
+            judge_assignment("LC_ALL", Some("C"), false).0,
+            Safety::ReadOnly
+        );
+        assert_eq!(
+            judge_assignment("TZ", Some("UTC"), false).0,
+            Safety::ReadOnly
+        );
+    }
+
+    #[test]
+    fn variables_that_find_code_are_not_harmless() {
+        for name in [
+            "PATH",
+            "LD_PRELOAD",
+            "BASH_ENV",
+            "ENV",
+            "GIT_DIR",
+            "PYTHONSTARTUP",
+            "LESSOPEN",
+        ] {
+            assert_eq!(
+                judge_assignment(name, Some("x"), false).0,
+                Safety::Unverified,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pager_is_harmless_only_when_it_is_cat() {
+        assert_eq!(
+            judge_assignment("GIT_PAGER", Some("cat"), false).0,
+            Safety::ReadOnly
+        );
+        assert_eq!(
+            judge_assignment("PAGER", Some("less"), false).0,
+            Safety::Unverified
+        );
+    }
+
+    #[test]
+    fn a_value_from_a_command_is_not_harmless() {
+        assert_eq!(
+            judge_assignment("FOO", Some("$(x)"), true).0,
+            Safety::Unverified
+        );
+    }
+}

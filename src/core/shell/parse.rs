@@ -1,0 +1,169 @@
+//! Parsing: one tree-sitter parser per thread, and the node kinds the walker knows.
+//!
+//! tree-sitter-bash's external scanner hands characters beyond ASCII to the C `isdigit`
+//! family, which may read out of bounds; bash treats those characters as word characters, so
+//! the parser is given a copy where each such byte is a letter. Byte offsets stay the same and
+//! the walker reads the original text.
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use tree_sitter::{Node, Parser, Tree};
+
+/// Kinds that only hold other nodes; the walker checks their children.
+#[rustfmt::skip]
+pub(super) const CONTAINERS: &[&str] = &[
+    "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "else_clause",
+    "elif_clause", "negated_command", "if_statement", "while_statement", "case_statement",
+    "case_item", "c_style_for_statement", "command_substitution", "process_substitution",
+    "binary_expression", "unary_expression", "ternary_expression", "postfix_expression",
+    "parenthesized_expression", "arithmetic_expansion", "expansion", "simple_expansion", "string",
+    "concatenation", "array", "subscript", "number", "brace_expression", "translated_string",
+    "command_name",
+];
+
+/// Kinds that hold no command and need no judgement.
+#[rustfmt::skip]
+pub(super) const LEAVES: &[&str] = &[
+    "word", "raw_string", "ansi_c_string", "string_content", "variable_name",
+    "special_variable_name", "test_operator", "regex", "extglob_pattern", "comment",
+    "file_descriptor", "heredoc_content", "heredoc_start", "heredoc_end",
+];
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+pub(super) fn parse(source: &str) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_bash::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        // tree-sitter-bash's scanner hands characters beyond ASCII to the C `isdigit` family,
+        // which may read out of bounds. Bash treats them as word characters, so parse a copy
+        // where each such byte is a letter: byte offsets stay the same.
+        if source.is_ascii() {
+            slot.as_mut()?.parse(source, None)
+        } else {
+            let ascii: Vec<u8> = source
+                .bytes()
+                .map(|b| if b.is_ascii() { b } else { b'a' })
+                .collect();
+            slot.as_mut()?.parse(&ascii, None)
+        }
+    })
+}
+
+/// The source text of a byte range; empty if the range does not fall on character
+/// boundaries (which only a parse of the ASCII copy could produce).
+pub(super) fn slice(src: &str, range: std::ops::Range<usize>) -> &str {
+    src.get(range).unwrap_or("")
+}
+
+/// Finds a `$(`, `${` or backtick that bash would expand but the parse tree has no node for
+/// (tree-sitter-bash misses substitutions in some heredoc bodies, such as `<<-` with tabs).
+/// Returns the byte offset of the first one.
+pub(super) fn unseen_substitution(root: Node, src: &str) -> Option<usize> {
+    let mut seen = Vec::new();
+    let mut literal = Vec::new();
+    collect(root, src, &mut seen, &mut literal);
+    seen.sort_unstable();
+    literal.sort_by_key(|r| r.start);
+    let bytes = src.as_bytes();
+    let mut next_literal = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        while next_literal < literal.len() && literal[next_literal].end <= i {
+            next_literal += 1;
+        }
+        if let Some(range) = literal.get(next_literal).filter(|r| r.start <= i) {
+            i = range.end;
+            continue;
+        }
+        let unseen = seen.binary_search(&i).is_err();
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) && unseen => return Some(i),
+            b'`' if unseen => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Trees deeper than this are not walked: the walk recurses, and no honest command line nests
+/// this far.
+const MAX_TREE_DEPTH: usize = 400;
+
+/// True when the tree nests deeper than the walker is willing to recurse.
+pub(super) fn too_deep(root: Node) -> bool {
+    let mut cursor = root.walk();
+    let mut depth = 0;
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > MAX_TREE_DEPTH {
+                return true;
+            }
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
+}
+
+/// Records where parsed substitutions start (and where backtick ones end) and which ranges
+/// bash never expands: single-quoted and `$'…'` strings, comments, heredoc delimiters and the
+/// bodies of quoted heredocs.
+fn collect(node: Node, src: &str, seen: &mut Vec<usize>, literal: &mut Vec<Range<usize>>) {
+    match node.kind() {
+        "command_substitution" | "arithmetic_expansion" | "expansion" => {
+            seen.push(node.start_byte());
+            if src.as_bytes().get(node.start_byte()) == Some(&b'`') {
+                seen.push(node.end_byte().saturating_sub(1));
+            }
+        }
+        "raw_string" | "ansi_c_string" | "comment" | "heredoc_start" | "heredoc_end" => {
+            literal.push(node.byte_range());
+            return;
+        }
+        "heredoc_redirect" => {
+            let mut cursor = node.walk();
+            let quoted = node.named_children(&mut cursor).any(|c| {
+                c.kind() == "heredoc_start"
+                    && slice(src, c.byte_range()).contains(['\'', '"', '\\'])
+            });
+            if quoted {
+                let mut cursor = node.walk();
+                for body in node
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() == "heredoc_body")
+                {
+                    literal.push(body.byte_range());
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect(child, src, seen, literal);
+    }
+}

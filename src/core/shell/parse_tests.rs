@@ -1,0 +1,110 @@
+//! Robustness of parsing: what tree-sitter-bash gets wrong or finds hard, and input made to
+//! exhaust the analyser.
+
+use super::super::{Safety, analyse};
+
+fn safety(line: &str) -> Safety {
+    analyse(line).safety
+}
+
+fn assert_read_only(lines: &[&str]) {
+    for line in lines {
+        let analysis = analyse(line);
+        assert_eq!(
+            analysis.safety,
+            Safety::ReadOnly,
+            "{line:?}: {}",
+            analysis.explanation()
+        );
+    }
+}
+
+fn assert_not_read_only(lines: &[&str]) {
+    for line in lines {
+        let analysis = analyse(line);
+        assert_ne!(
+            analysis.safety,
+            Safety::ReadOnly,
+            "{line:?}: {}",
+            analysis.explanation()
+        );
+    }
+}
+
+#[test]
+fn characters_beyond_ascii_do_not_crash_the_parser() {
+    // tree-sitter-bash once read out of bounds on `{` followed by a wide character.
+    assert_ne!(safety("{\u{e010c}"), Safety::ReadOnly);
+    assert_eq!(safety("echo héllo wörld"), Safety::ReadOnly);
+    assert_eq!(safety("cat ‚rm"), Safety::ReadOnly);
+    assert_ne!(safety("ｒｍ x"), Safety::ReadOnly);
+}
+
+#[test]
+fn deeply_nested_input_is_refused_without_overflowing_the_stack() {
+    let line = format!("echo {}", "$(".repeat(50_000));
+    assert_eq!(safety(&line), Safety::Unverified);
+    let line = format!("{}ls{}", "(".repeat(20_000), ")".repeat(20_000));
+    assert_eq!(safety(&line), Safety::Unverified);
+}
+
+#[test]
+fn nesting_just_under_the_limit_does_not_overflow_a_test_thread() {
+    for depth in [50, 100, 150, 200, 300] {
+        let line = format!("echo {}ls{}", "$(echo ".repeat(depth), ")".repeat(depth));
+        let _ = analyse(&line);
+        let line = format!("{}ls{}", "( ".repeat(depth), " )".repeat(depth));
+        let _ = analyse(&line);
+        let line = format!("{}ls{}", "{ ".repeat(depth), "; }".repeat(depth));
+        let _ = analyse(&line);
+        let line = format!("echo \"{}x{}\"", "${a:-".repeat(depth), "}".repeat(depth));
+        let _ = analyse(&line);
+    }
+}
+
+#[test]
+fn a_long_chain_of_wrappers_is_refused_without_overflowing_the_stack() {
+    let line = format!("{}ls", "nice ".repeat(10_000));
+    assert_eq!(safety(&line), Safety::Unverified);
+    assert_eq!(safety("nice timeout 5 env ls"), Safety::ReadOnly);
+}
+
+#[test]
+fn a_very_long_line_is_analysed_and_explained_briefly() {
+    let line = (0..20_000)
+        .map(|i| format!("f{i}"))
+        .collect::<Vec<_>>()
+        .join(";");
+    let analysis = analyse(&line);
+    assert_eq!(analysis.safety, Safety::Unverified);
+    assert!(
+        analysis.explanation().ends_with("and 19988 more"),
+        "{}",
+        analysis.explanation()
+    );
+}
+
+#[test]
+fn parse_errors_are_never_read_only() {
+    assert_not_read_only(&[
+        "ls ;; echo",
+        "ls |",
+        "echo \"$(\"",
+        "ls `",
+        "&& ls",
+        "ls &&",
+        "if true; then ls",
+    ]);
+}
+
+#[test]
+fn a_line_continuation_inside_a_word_is_not_trusted() {
+    assert_not_read_only(&["r\\\nm x"]);
+    assert_read_only(&["ls \\\n  -la"]);
+}
+
+#[test]
+fn a_quoted_heredoc_delimiter_in_any_form_keeps_the_body_literal() {
+    assert_read_only(&["cat <<E\\OF\n$(rm x)\nEOF", "cat << \"EOF\"\n$(rm x)\nEOF"]);
+    assert_not_read_only(&["cat <<-EOF\n\t$(rm x)\n\tEOF"]);
+}

@@ -1,0 +1,123 @@
+//! find: a complete list of tests and actions.
+//!
+//! Starting points and tests are read-only; `-delete`, `-fprint*` and `-fls` write; `-exec`
+//! and `-execdir` run their command once per file, and that command is judged with `{}` as a
+//! word known only at run time; `-ok`/`-okdir` also ask on the terminal.
+
+use super::flags;
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::escape;
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    matches!(name, "find" | "gfind").then_some(find as Judge)
+}
+
+/// Tests and options without an argument.
+#[rustfmt::skip]
+const BARE: &[&str] = &[
+    "-print", "-print0", "-ls", "-prune", "-quit", "-o", "-or", "-a", "-and", "-not", "!", "(", ")",
+    ",", "-empty", "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-true",
+    "-false", "-follow", "-xdev", "-mount", "-noleaf", "-depth", "-d", "-daystart",
+    "-ignore_readdir_race", "-noignore_readdir_race", "-nowarn", "-warn", "-x", "-s", "-E",
+];
+
+/// Tests and options that take one argument.
+#[rustfmt::skip]
+const WITH_ARGUMENT: &[&str] = &[
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
+    "-xtype", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer",
+    "-cnewer", "-perm", "-user", "-group", "-uid", "-gid", "-maxdepth", "-mindepth", "-regextype",
+    "-links", "-inum", "-samefile", "-lname", "-ilname", "-fstype", "-used", "-printf", "-context",
+    "-files0-from", "-Bmin", "-Btime", "-Bnewer",
+];
+
+fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let mut words = args.iter().peekable();
+    // Options before the starting points.
+    while let Some(word) = words.peek() {
+        match word.literal_text() {
+            Some("-H" | "-L" | "-P") => {
+                words.next();
+            }
+            Some(text) if text.starts_with("-O") || text == "-D" => {
+                words.next();
+                if text == "-D" && words.next().is_some_and(|v| v.splits) {
+                    return Err(Verdict::unverified("find -D: value may split into options"));
+                }
+            }
+            _ => break,
+        }
+    }
+    let mut verdict = Verdict::read_only("finds files");
+    let mut expression = false;
+    while let Some(word) = words.next() {
+        if word.may_be_option() {
+            return Err(Verdict::unverified(format!(
+                "{} could expand to a find action",
+                escape(&word.text)
+            )));
+        }
+        let text = word.text.as_str();
+        let is_test =
+            word.is_static && (text.starts_with('-') || matches!(text, "!" | "(" | ")" | ","));
+        if !is_test {
+            if expression {
+                return Err(Verdict::unverified(format!(
+                    "find: unexpected word {}",
+                    escape(text)
+                )));
+            }
+            continue;
+        }
+        expression = true;
+        if BARE.contains(&text) {
+            continue;
+        }
+        if WITH_ARGUMENT.contains(&text) || (text.starts_with("-newer") && text.len() == 8) {
+            if let Some(value) = words.next().filter(|v| v.splits) {
+                return Err(flags::could_be_option(value));
+            }
+            continue;
+        }
+        match text {
+            "-delete" => return Err(Verdict::writer("find -delete: removes files")),
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                return Err(Verdict::writer(format!("find {text}: writes a file")));
+            }
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                let mut inner = Vec::new();
+                for word in words.by_ref() {
+                    if matches!(word.literal_text(), Some(";" | "+")) {
+                        break;
+                    }
+                    inner.push(if word.text.contains("{}") {
+                        Word::dynamic(&word.text)
+                    } else {
+                        word.clone()
+                    });
+                }
+                if inner.is_empty() {
+                    return Err(Verdict::unverified("find -exec without a command"));
+                }
+                let ran = walker.run(&inner);
+                let why = format!("runs {} on each file", escape(&inner[0].text));
+                verdict = verdict.max(Verdict {
+                    safety: ran.safety,
+                    why,
+                });
+                if text.starts_with("-ok") {
+                    verdict = verdict.max(Verdict::unverified("find -ok: asks on the terminal"));
+                }
+            }
+            _ => {
+                return Err(Verdict::unverified(format!(
+                    "find {}: not on the read-only list",
+                    escape(text)
+                )));
+            }
+        }
+    }
+    Ok(verdict)
+}

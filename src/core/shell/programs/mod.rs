@@ -1,0 +1,194 @@
+//! What each program does with its arguments: the per-program judgement.
+//!
+//! [`judge`] takes one command's words after quote removal. The command word must be a bare
+//! name or a file in a system directory (`/usr/bin/git`); anything else (`./ls`, `bin/grep`,
+//! `$CMD`) is not trusted. The name then picks a judgement: simple tables for programs whose
+//! behaviour does not depend on their arguments ([`tables`]), complete option allow-lists for
+//! programs that read or write depending on them (one module per family), and wrappers that
+//! run another command ([`wrappers`]), which is judged in turn.
+
+mod archive;
+mod awk;
+mod find;
+mod flags;
+mod git;
+mod git_tables;
+mod network;
+mod scripts;
+mod search;
+mod sed;
+mod shell;
+mod system;
+mod tables;
+mod text;
+mod wrappers;
+
+#[cfg(test)]
+#[path = "programs_tests.rs"]
+mod tests;
+
+use super::walk::Walker;
+use super::words::Word;
+use super::{Safety, escape};
+
+/// The judgement of one command: how safe and why, in a few words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Verdict {
+    pub safety: Safety,
+    pub why: String,
+}
+
+impl Verdict {
+    pub fn read_only(why: impl Into<String>) -> Verdict {
+        Verdict {
+            safety: Safety::ReadOnly,
+            why: why.into(),
+        }
+    }
+
+    pub fn unverified(why: impl Into<String>) -> Verdict {
+        Verdict {
+            safety: Safety::Unverified,
+            why: why.into(),
+        }
+    }
+
+    pub fn writer(why: impl Into<String>) -> Verdict {
+        Verdict {
+            safety: Safety::Writer,
+            why: why.into(),
+        }
+    }
+
+    /// The less safe of two verdicts (the first on a tie).
+    pub fn max(self, other: Verdict) -> Verdict {
+        if other.safety > self.safety {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// A program's judgement: `Err` carries an early refusal, so `?` reads naturally.
+pub(crate) type Judged = Result<Verdict, Verdict>;
+
+/// Directories whose programs are trusted to be what their name says.
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/sbin/",
+];
+
+/// Judges one command (`argv[0]` is the command word).
+pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Verdict {
+    let Some(first) = argv.first() else {
+        return Verdict::unverified("empty command");
+    };
+    if !first.is_static {
+        return Verdict::unverified("the command word is only known when the line runs");
+    }
+    let Some(name) = program_name(&first.text) else {
+        let why = format!(
+            "{} is not a program from a system directory",
+            escape(&first.text)
+        );
+        return Verdict::unverified(why);
+    };
+    let args = &argv[1..];
+    if let [only] = args
+        && only.is_static
+        && asks_for_version(name, &only.text)
+    {
+        return Verdict::read_only("prints its help or version");
+    }
+    match judge_program(walker, name, args) {
+        Some(Ok(verdict) | Err(verdict)) => verdict,
+        None => Verdict::unverified("unknown program"),
+    }
+}
+
+/// The program a command word names: a bare name, or the file name of a path in a system
+/// directory. `None` for relative and other paths.
+fn program_name(word: &str) -> Option<&str> {
+    if word.is_empty() {
+        return None;
+    }
+    if !word.contains('/') {
+        return Some(word);
+    }
+    SYSTEM_DIRS.iter().find_map(|dir| {
+        let rest = word.strip_prefix(dir)?;
+        (!rest.is_empty() && !rest.contains('/')).then_some(rest)
+    })
+}
+
+fn is_known(name: &str) -> bool {
+    tables::simple(name).is_some() || family(name).is_some()
+}
+
+/// Programs that run as another user are never read-only, not even to print their version.
+const NEVER: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
+
+/// Whether `NAME FLAG` alone only prints help or a version. `--help` and `--version` are
+/// enough for any program we know; shorter spellings only for the runtimes that use them that
+/// way (`python3 -V`, `node -v`, `java -version`).
+fn asks_for_version(name: &str, flag: &str) -> bool {
+    if NEVER.contains(&name) || !is_known(name) {
+        return false;
+    }
+    match flag {
+        "--help" | "--version" => true,
+        "-V" => tables::is_runner(name),
+        "-v" => matches!(
+            name,
+            "node"
+                | "npm"
+                | "npx"
+                | "yarn"
+                | "pnpm"
+                | "bun"
+                | "deno"
+                | "make"
+                | "gmake"
+                | "ruby"
+                | "perl"
+                | "php"
+                | "gcc"
+                | "g++"
+                | "cc"
+                | "clang"
+                | "clang++"
+        ),
+        "-version" => matches!(name, "java" | "javac" | "kotlinc" | "scala"),
+        _ => false,
+    }
+}
+
+type Judge = fn(&mut Walker, &str, &[Word]) -> Judged;
+
+fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judged> {
+    if let Some(judge) = family(name) {
+        return Some(judge(walker, name, args));
+    }
+    tables::simple(name).map(Ok)
+}
+
+/// Programs whose judgement depends on their arguments, by family.
+fn family(name: &str) -> Option<Judge> {
+    shell::lookup(name)
+        .or_else(|| wrappers::lookup(name))
+        .or_else(|| scripts::lookup(name))
+        .or_else(|| network::lookup(name))
+        .or_else(|| git::lookup(name))
+        .or_else(|| text::lookup(name))
+        .or_else(|| sed::lookup(name))
+        .or_else(|| awk::lookup(name))
+        .or_else(|| search::lookup(name))
+        .or_else(|| find::lookup(name))
+        .or_else(|| archive::lookup(name))
+        .or_else(|| system::lookup(name))
+}

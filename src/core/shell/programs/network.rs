@@ -1,0 +1,277 @@
+//! Network configuration and transfer tools with a read form: interfaces and routes, the
+//! firewall, sockets, file users, `rsync --dry-run` and `openssl` inspection. Their changing
+//! forms write; reaching another host is unverified.
+
+use super::flags::{self, Spec};
+use super::system::texts;
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::escape;
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    Some(match name {
+        "ip" => ip,
+        "iptables" | "ip6tables" => iptables,
+        "ss" => ss,
+        "fuser" => fuser,
+        "rsync" => rsync,
+        "openssl" => openssl,
+        "route" | "arp" => route,
+        "ifconfig" => ifconfig,
+        _ => return None,
+    })
+}
+
+#[rustfmt::skip]
+const IP_OBJECTS: &[&str] = &[
+    "address", "addr", "a", "link", "l", "route", "r", "ro", "rou", "neighbour", "neighbor",
+    "neigh", "n", "rule", "ru", "maddress", "maddr", "m", "tunnel", "tun", "netns", "monitor",
+    "mroute", "ntable", "token", "tcp_metrics", "l2tp", "fou", "macsec", "vrf", "mptcp", "stats",
+    "nexthop",
+];
+
+fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic ip argument"))?;
+    let mut rest = texts.as_slice();
+    while let Some((first, tail)) = rest.split_first() {
+        match *first {
+            "-s" | "-d" | "-4" | "-6" | "-j" | "-p" | "-c" | "-br" | "-o" | "-h" | "-stats"
+            | "-details" | "-brief" | "-json" | "-pretty" | "-color" | "-oneline" | "-human"
+            | "-0" => rest = tail,
+            _ => break,
+        }
+    }
+    match rest {
+        [] => Ok(Verdict::read_only("prints usage")),
+        [object, tail @ ..] if IP_OBJECTS.contains(object) => match tail.first() {
+            None | Some(&("show" | "list" | "ls" | "lst" | "get" | "sh" | "s")) => {
+                Ok(Verdict::read_only("shows network configuration"))
+            }
+            Some(_) if *object == "monitor" => Ok(Verdict::read_only("shows network events")),
+            Some(verb) => Err(Verdict::writer(format!(
+                "ip {object} {}: changes the network",
+                escape(verb)
+            ))),
+        },
+        _ => Err(Verdict::unverified("ip: unknown form")),
+    }
+}
+
+fn iptables(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic iptables argument"))?;
+    let mut listing = false;
+    let mut words = texts.iter();
+    while let Some(word) = words.next() {
+        match *word {
+            "-L" | "--list" | "-S" | "--list-rules" => listing = true,
+            "-n" | "--numeric" | "-v" | "--verbose" | "-x" | "--exact" | "--line-numbers"
+            | "-w" | "--wait" => {}
+            "-t" | "--table" => {
+                words.next();
+            }
+            w if !w.starts_with('-') && listing => {}
+            _ => return Err(Verdict::writer("iptables: changes the firewall")),
+        }
+    }
+    if listing {
+        Ok(Verdict::read_only("lists firewall rules"))
+    } else {
+        Err(Verdict::writer("iptables: changes the firewall"))
+    }
+}
+
+#[rustfmt::skip]
+const SS: Spec = Spec {
+    short: "tulnpaxwsemoirHOZz46SMdE0",
+    short_value: "fAFN",
+    long: &[
+        "tcp", "udp", "listening", "numeric", "processes", "all", "unix", "raw", "summary",
+        "extended", "memory", "options", "info", "resolve", "no-header", "oneline", "context",
+        "contexts", "ipv4", "ipv6", "sctp", "dccp", "vsock", "tipc", "xdp", "tos", "cgroup",
+        "threads", "events", "bpf",
+    ],
+    long_value: &["family", "query", "socket", "filter", "net"],
+    ..Spec::EMPTY
+};
+
+fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w == "--kill" || (w.starts_with('-') && !w.starts_with("--") && w.contains('K')))
+    {
+        return Err(Verdict::writer("ss -K: closes sockets"));
+    }
+    flags::parse(&SS, args)?;
+    Ok(Verdict::read_only("lists sockets"))
+}
+
+#[rustfmt::skip]
+const FUSER: Spec = Spec {
+    short: "amsuvwM46",
+    short_value: "n",
+    long: &[
+        "all", "mount", "ismountpoint", "silent", "user", "verbose", "ipv4", "ipv6",
+    ],
+    long_value: &["namespace"],
+    ..Spec::EMPTY
+};
+
+fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w == "--kill" || (w.starts_with('-') && w.contains('k')))
+    {
+        return Err(Verdict::writer("fuser -k: kills processes"));
+    }
+    flags::parse(&FUSER, args)?;
+    Ok(Verdict::read_only("shows which processes use files"))
+}
+
+#[rustfmt::skip]
+const RSYNC: Spec = Spec {
+    short: "avrlptgoDzhPnicuqRHAXxSWkKLOJm",
+    short_value: "fB",
+    long: &[
+        "dry-run", "archive", "verbose", "recursive", "links", "perms", "times", "group", "owner",
+        "devices", "specials", "compress", "human-readable", "progress", "partial",
+        "itemize-changes", "checksum", "update", "quiet", "relative", "stats", "delete",
+        "delete-after", "delete-before", "delete-during", "delete-excluded", "list-only",
+        "ignore-existing", "existing", "size-only", "no-perms", "no-owner", "no-group",
+        "hard-links", "acls", "xattrs", "one-file-system", "sparse", "whole-file", "copy-links",
+        "safe-links", "prune-empty-dirs", "ignore-times", "inplace", "append", "mkpath", "info",
+    ],
+    long_value: &[
+        "exclude", "include", "exclude-from", "include-from", "filter", "max-size", "min-size",
+        "bwlimit", "chmod", "out-format", "modify-window", "files-from", "compare-dest",
+        "link-dest", "copy-dest",
+    ],
+    ..Spec::EMPTY
+};
+
+fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&RSYNC, args)?;
+    if parsed
+        .args
+        .iter()
+        .any(|a| a.text.contains(':') || a.text.starts_with("rsync://"))
+    {
+        return Err(Verdict::unverified("rsync: reaches another host"));
+    }
+    if !parsed.has(&["-n", "--dry-run", "--list-only"]) {
+        return Err(Verdict::writer("rsync: copies files"));
+    }
+    Ok(Verdict::read_only("shows what would be copied"))
+}
+
+fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic openssl argument"))?;
+    let Some((verb, rest)) = texts.split_first() else {
+        return Err(Verdict::unverified("interactive openssl"));
+    };
+    let allowed: &[&str] = match *verb {
+        "version" => &["-a", "-v", "-b", "-o", "-f", "-p", "-d"],
+        "dgst" | "sha256" | "sha1" | "md5" | "sha512" => &[
+            "-sha1",
+            "-sha256",
+            "-sha384",
+            "-sha512",
+            "-md5",
+            "-r",
+            "-hex",
+            "-c",
+            "-binary",
+            "-blake2b512",
+            "-sha3-256",
+        ],
+        "x509" | "req" | "crl" | "pkey" | "rsa" | "ec" => &[
+            "-in",
+            "-noout",
+            "-text",
+            "-subject",
+            "-issuer",
+            "-dates",
+            "-fingerprint",
+            "-serial",
+            "-enddate",
+            "-startdate",
+            "-inform",
+            "-purpose",
+            "-ext",
+            "-pubkey",
+            "-modulus",
+            "-hash",
+            "-email",
+            "-sha256",
+            "-sha1",
+            "-nameopt",
+            "-checkend",
+            "-verify",
+            "-pubin",
+            "-check",
+        ],
+        "list" => &[
+            "-digest-commands",
+            "-cipher-commands",
+            "-commands",
+            "-1",
+            "-public-key-algorithms",
+            "-cipher-algorithms",
+            "-digest-algorithms",
+        ],
+        "s_client" | "s_server" | "ocsp" | "s_time" => {
+            return Err(Verdict::unverified(format!(
+                "openssl {verb}: reaches the network"
+            )));
+        }
+        _ => {
+            return Err(Verdict::unverified(format!(
+                "openssl {}: not on the read-only list",
+                escape(verb)
+            )));
+        }
+    };
+    let takes_value = [
+        "-in",
+        "-inform",
+        "-ext",
+        "-nameopt",
+        "-checkend",
+        "-purpose",
+    ];
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        if word.starts_with('-') {
+            if !allowed.contains(word) {
+                return Err(Verdict::unverified(format!(
+                    "openssl {verb} {}: not on the read-only list",
+                    escape(word)
+                )));
+            }
+            if takes_value.contains(word) {
+                words.next();
+            }
+        }
+    }
+    Ok(Verdict::read_only("inspects keys, certificates or digests"))
+}
+
+fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let shows = args
+        .iter()
+        .all(|w| matches!(w.literal_text(), Some("-n" | "-e" | "-v" | "-a" | "-ee")));
+    if shows {
+        return Ok(Verdict::read_only("shows network tables"));
+    }
+    Err(Verdict::writer(format!("{name}: changes network tables")))
+}
+
+fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match texts(args).as_deref() {
+        Some([] | ["-a"] | ["-s"] | ["-a", "-s"]) => Ok(Verdict::read_only("shows interfaces")),
+        Some([iface]) if !iface.starts_with('-') => Ok(Verdict::read_only("shows an interface")),
+        _ => Err(Verdict::writer("ifconfig: changes interfaces")),
+    }
+}

@@ -1,0 +1,375 @@
+//! System tools with a read form and a changing form: the clock, host name, kernel log,
+//! journal, services, kernel settings, cron, containers, patches, account databases and
+//! temporary files.
+
+use super::flags::{self, Spec};
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::escape;
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    Some(match name {
+        "date" | "gdate" => date,
+        "hostname" => hostname,
+        "dmesg" => dmesg,
+        "journalctl" => journalctl,
+        "systemctl" => systemctl,
+        "sysctl" => sysctl,
+        "crontab" => crontab,
+        "docker" | "podman" => docker,
+        "mount" | "swapon" => mounts,
+        "dpkg" | "dpkg-query" | "apt-cache" | "rpm" => packages,
+        "timedatectl" | "hostnamectl" | "loginctl" | "localectl" => status_tool,
+        "patch" => patch,
+        "mktemp" => mktemp,
+        "getent" => getent,
+        _ => return None,
+    })
+}
+
+pub(super) fn texts(args: &[Word]) -> Option<Vec<&str>> {
+    args.iter().map(Word::literal_text).collect()
+}
+
+const DATE: Spec = Spec {
+    short: "uRI",
+    short_value: "dfr",
+    long: &["utc", "universal", "rfc-2822", "rfc-email", "debug"],
+    long_value: &["date", "file", "reference", "rfc-3339"],
+    long_optional: &["iso-8601"],
+    ..Spec::EMPTY
+};
+
+fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w == "-s" || w.starts_with("--set"))
+    {
+        return Err(Verdict::writer("date -s: sets the clock"));
+    }
+    let parsed = flags::parse(&DATE, args)?;
+    if parsed.args.iter().any(|a| !a.prefix.starts_with('+')) {
+        return Err(Verdict::writer("date: sets the clock"));
+    }
+    Ok(Verdict::read_only("prints the date"))
+}
+
+fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic hostname argument"))?;
+    if texts
+        .iter()
+        .all(|t| t.starts_with('-') && !matches!(*t, "-F" | "--file" | "-b" | "--boot"))
+    {
+        return Ok(Verdict::read_only("prints the host name"));
+    }
+    Err(Verdict::writer("hostname: sets the host name"))
+}
+
+#[rustfmt::skip]
+const DMESG: Spec = Spec {
+    short: "TdHeLkrtuwxSPF",
+    short_value: "flsF",
+    long: &[
+        "ctime", "human", "kernel", "raw", "notime", "userspace", "follow", "decode", "show-delta",
+        "nopager", "reltime", "since", "until", "color", "json",
+    ],
+    long_value: &["facility", "level", "buffer-size", "time-format", "file"],
+    ..Spec::EMPTY
+};
+
+fn dmesg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args.iter().filter_map(Word::literal_text).any(|w| {
+        matches!(
+            w,
+            "-C" | "-c"
+                | "-D"
+                | "-E"
+                | "-n"
+                | "--clear"
+                | "--read-clear"
+                | "--console-off"
+                | "--console-on"
+                | "--console-level"
+        )
+    }) {
+        return Err(Verdict::writer("dmesg: changes the kernel log"));
+    }
+    flags::parse(&DMESG, args)?;
+    Ok(Verdict::read_only("reads the kernel log"))
+}
+
+#[rustfmt::skip]
+const JOURNALCTL: Spec = Spec {
+    short: "fekrxqamNF",
+    short_value: "unpbSUtgoIDM",
+    long: &[
+        "follow", "pager-end", "dmesg", "reverse", "catalog", "quiet", "all", "merge", "no-pager",
+        "no-full", "full", "utc", "no-hostname", "system", "user", "list-boots", "disk-usage",
+        "header", "fields", "boot", "show-cursor", "case-sensitive",
+    ],
+    long_value: &[
+        "unit", "user-unit", "lines", "priority", "since", "until", "identifier", "grep", "output",
+        "output-fields", "facility", "cursor", "after-cursor", "directory", "file", "namespace",
+        "machine",
+    ],
+    long_optional: &["boot", "lines", "case-sensitive"],
+    ..Spec::EMPTY
+};
+
+fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let changes = [
+        "--vacuum",
+        "--rotate",
+        "--flush",
+        "--sync",
+        "--setup-keys",
+        "--relinquish-var",
+        "--smart-relinquish-var",
+        "--update-catalog",
+    ];
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| changes.iter().any(|c| w.starts_with(c)))
+    {
+        return Err(Verdict::writer("journalctl: changes the journal"));
+    }
+    flags::parse(&JOURNALCTL, args)?;
+    Ok(Verdict::read_only("reads the journal"))
+}
+
+#[rustfmt::skip]
+const SYSTEMCTL: Spec = Spec {
+    short: "alqr",
+    short_value: "tpPHMn",
+    long: &[
+        "no-pager", "full", "all", "user", "system", "quiet", "plain", "no-legend", "value",
+        "recursive", "failed", "show-types", "reverse", "after", "before", "global",
+    ],
+    long_value: &[
+        "type", "state", "property", "lines", "output", "host", "machine",
+    ],
+    ..Spec::EMPTY
+};
+
+#[rustfmt::skip]
+const SYSTEMCTL_READS: &[&str] = &[
+    "status", "is-active", "is-enabled", "is-failed", "is-system-running", "list-units",
+    "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs",
+    "list-machines", "list-paths", "show", "cat", "show-environment", "get-default", "help",
+];
+
+fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&SYSTEMCTL, args)?;
+    match parsed.args.first().and_then(Word::literal_text) {
+        None => Ok(Verdict::read_only("lists units")),
+        Some(verb) if SYSTEMCTL_READS.contains(&verb) => Ok(Verdict::read_only("shows services")),
+        Some(verb) => Err(Verdict::writer(format!(
+            "systemctl {}: changes services",
+            escape(verb)
+        ))),
+    }
+}
+
+fn sysctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic sysctl argument"))?;
+    for word in texts {
+        match word {
+            "-a" | "-A" | "-X" | "--all" | "-n" | "--values" | "-e" | "--ignore" | "-N"
+            | "--names" | "-q" | "--quiet" | "-b" | "--binary" | "-r" | "--pattern" => {}
+            w if !w.starts_with('-') && !w.contains('=') => {}
+            _ => return Err(Verdict::writer("sysctl: changes kernel settings")),
+        }
+    }
+    Ok(Verdict::read_only("reads kernel settings"))
+}
+
+fn crontab(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match texts(args).as_deref() {
+        Some(["-l"]) | Some(["-u", _, "-l"]) => Ok(Verdict::read_only("lists the crontab")),
+        _ => Err(Verdict::writer("crontab: changes scheduled jobs")),
+    }
+}
+
+const DOCKER_READS: &[&str] = &[
+    "ps", "images", "inspect", "logs", "version", "info", "top", "port", "history", "diff",
+    "stats", "events",
+];
+
+fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic docker argument"))?;
+    let verb = texts.first().copied().unwrap_or("");
+    let rest = texts.get(1..).unwrap_or(&[]);
+    let objects = [
+        "container",
+        "image",
+        "volume",
+        "network",
+        "context",
+        "system",
+    ];
+    let read = DOCKER_READS.contains(&verb)
+        || (objects.contains(&verb)
+            && matches!(rest.first(), Some(&("ls" | "list" | "inspect" | "df"))))
+        || (verb == "compose"
+            && matches!(
+                rest.first(),
+                Some(&("ps" | "logs" | "config" | "ls" | "images" | "top" | "version"))
+            ));
+    if !read {
+        return match verb {
+            "pull" | "push" | "login" | "logout" | "search" => Err(Verdict::unverified(format!(
+                "docker {verb}: reaches the network"
+            ))),
+            "run" | "exec" | "build" | "compose" | "start" | "create" | "buildx" => {
+                Err(Verdict::unverified(format!(
+                    "docker {}: runs containers or builds",
+                    escape(verb)
+                )))
+            }
+            _ => Err(Verdict::writer(format!(
+                "docker {}: changes containers or images",
+                escape(verb)
+            ))),
+        };
+    }
+    if rest.iter().any(|w| {
+        w.starts_with("--output")
+            || *w == "-o"
+            || w.starts_with("--host")
+            || *w == "-H"
+            || w.starts_with("--context")
+    }) {
+        return Err(Verdict::unverified(
+            "docker: writes output or talks to another daemon",
+        ));
+    }
+    Ok(Verdict::read_only("shows containers and images"))
+}
+
+#[rustfmt::skip]
+const PATCH: Spec = Spec {
+    short: "RNsltfucnEZTe",
+    short_value: "pFid",
+    long: &[
+        "dry-run", "reverse", "forward", "silent", "quiet", "ignore-whitespace", "batch", "force",
+        "unified", "context", "normal", "verbose", "posix", "binary", "remove-empty-files",
+        "set-time", "set-utc",
+    ],
+    long_value: &["strip", "fuzz", "input", "directory"],
+    ..Spec::EMPTY
+};
+
+fn patch(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&PATCH, args)?;
+    if !parsed.has(&["--dry-run"]) {
+        return Err(Verdict::writer("patch: changes files"));
+    }
+    Ok(Verdict::read_only("checks a patch"))
+}
+
+fn mktemp(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w == "-u" || w == "--dry-run")
+    {
+        return Ok(Verdict::read_only("prints a temporary name"));
+    }
+    Err(Verdict::writer("mktemp: creates a file"))
+}
+
+fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match args.first().and_then(Word::literal_text) {
+        Some(
+            "passwd" | "group" | "shadow" | "gshadow" | "services" | "protocols" | "shells"
+            | "aliases" | "ethers" | "rpc" | "netgroup",
+        ) => Ok(Verdict::read_only("reads account databases")),
+        _ => Err(Verdict::unverified(
+            "getent: may look up hosts on the network",
+        )),
+    }
+}
+
+/// `timedatectl`, `hostnamectl`, `loginctl`, `localectl`: status and list verbs read.
+fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let verb = args
+        .iter()
+        .filter_map(Word::literal_text)
+        .find(|w| !w.starts_with('-'));
+    let flags_ok = args.iter().all(|w| {
+        w.literal_text().is_some_and(|t| {
+            !t.starts_with('-')
+                || matches!(
+                    t,
+                    "--no-pager" | "-a" | "--all" | "--value" | "-p" | "--no-legend"
+                )
+        })
+    });
+    match verb {
+        None
+        | Some(
+            "status" | "show" | "list" | "list-sessions" | "list-users" | "list-seats"
+            | "list-timezones" | "list-locales" | "list-keymaps" | "show-session" | "show-user"
+            | "session-status" | "user-status" | "show-timesync" | "timesync-status",
+        ) if flags_ok => Ok(Verdict::read_only("shows system settings")),
+        _ => Err(Verdict::writer(format!("{name}: changes system settings"))),
+    }
+}
+
+/// `mount` and `swapon` list when given nothing or only listing flags.
+fn mounts(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let listing = args.iter().all(|w| {
+        matches!(
+            w.literal_text(),
+            Some("-l" | "--show" | "-s" | "--summary" | "-v" | "--noheadings")
+        )
+    });
+    if listing {
+        return Ok(Verdict::read_only("lists mounts"));
+    }
+    Err(Verdict::writer(format!("{name}: changes mounts")))
+}
+
+/// Package databases queried locally.
+fn packages(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let first = args.first().and_then(Word::literal_text).unwrap_or("");
+    let reads = match name {
+        "dpkg" | "dpkg-query" => matches!(
+            first,
+            "-l" | "--list"
+                | "-L"
+                | "--listfiles"
+                | "-s"
+                | "--status"
+                | "-S"
+                | "--search"
+                | "-W"
+                | "--show"
+                | "--get-selections"
+                | "--print-architecture"
+        ),
+        "apt-cache" => matches!(
+            first,
+            "search"
+                | "show"
+                | "policy"
+                | "depends"
+                | "rdepends"
+                | "showpkg"
+                | "pkgnames"
+                | "stats"
+        ),
+        _ => first.starts_with("-q") || first == "--query",
+    };
+    let rest_plain = args.iter().skip(1).all(|w| {
+        w.literal_text()
+            .is_some_and(|t| !t.starts_with('-') || matches!(t, "-a" | "-i" | "-l" | "--installed"))
+    });
+    if reads && rest_plain {
+        return Ok(Verdict::read_only("queries the package database"));
+    }
+    Err(Verdict::writer(format!("{name}: changes packages")))
+}

@@ -1,0 +1,132 @@
+//! Programs whose judgement does not depend on their arguments.
+//!
+//! Readers here have no option that writes, runs other code or reaches the network, so they
+//! are read-only with any arguments, dynamic and globbed ones included (`cat *.md`, `ls $DIR`).
+//! Writers, network tools, runners of project code and interactive programs are listed with
+//! the reason a person should see.
+
+use super::Verdict;
+
+/// Read-only whatever their arguments.
+#[rustfmt::skip]
+const READERS: &[&str] = &[
+    "cat", "ls", "dir", "vdir", "echo", "head", "tail", "wc", "grep", "egrep", "fgrep", 
+    "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "stat", "cut", "tr", "nl",
+    "rev", "tac", "dirname", "basename", "pwd", "true", "false", ":", "printenv", "id", "whoami",
+    "groups", "uname", "arch", "nproc", "locale", "tty", "cal", "ncal", "factor", "seq", "yes",
+    "expr", "bc", "numfmt", "sleep", "realpath", "readlink", "test", "[", "paste", "join", "comm",
+    "column", "fold", "fmt", "expand", "unexpand", "od", "hexdump", "hd", "md5sum", "sha1sum",
+    "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "diff", "diff3",
+    "cmp", "ps", "pgrep", "pidof", "pstree", "du", "df", "free", "uptime", "w", "who", "users",
+    "lscpu", "lsblk", "lsusb", "lspci", "lsmod", "netstat", "lsof", "jq", 
+    "readelf", "pdfinfo", "which", "whereis", "vmstat", "iostat", "mpstat",
+    "logname", "hostid", "base32", "basenc", "look", "tsort", "pr", "colordiff", "wdiff", "getconf",
+    "lsattr", "namei", "whatis", "apropos", "md5",
+    "shasum", "sha1", "findmnt", "last", "lastlog", "locate",
+    "plocate", "zipinfo",
+];
+
+/// Known writers and why.
+#[rustfmt::skip]
+const WRITERS: &[(&str, &str)] = &[
+    ("rm", "removes files"), ("rmdir", "removes directories"), ("unlink", "removes a file"),
+    ("mv", "moves files"), ("cp", "copies files"), ("touch", "creates or touches files"),
+    ("mkdir", "creates directories"), ("chmod", "changes permissions"),
+    ("chown", "changes ownership"), ("chgrp", "changes ownership"),
+    ("chattr", "changes file attributes"), ("setfacl", "changes file permissions"),
+    ("ln", "creates links"), ("link", "creates a link"),
+    ("dd", "copies blocks to files or devices"), ("truncate", "truncates files"),
+    ("shred", "destroys files"), ("install", "installs files"), ("mkfifo", "creates a pipe file"),
+    ("mknod", "creates a device file"), ("split", "writes files"), ("csplit", "writes files"),
+    ("sponge", "writes a file"), ("unix2dos", "rewrites files"), ("dos2unix", "rewrites files"),
+    ("strip", "rewrites binaries"), ("ssh-keygen", "writes keys"), ("rename", "renames files"),
+    ("ar", "writes archives"), ("zip", "writes archives"), ("7z", "writes archives"),
+    ("7za", "writes archives"), ("rar", "writes archives"), ("unrar", "extracts archives"),
+    ("killall", "signals processes"), ("pkill", "signals processes"),
+    ("reboot", "restarts the machine"), ("shutdown", "stops the machine"),
+    ("poweroff", "stops the machine"), ("halt", "stops the machine"),
+    ("umount", "unmounts file systems"),
+    ("modprobe", "loads kernel modules"), ("insmod", "loads kernel modules"),
+    ("rmmod", "unloads kernel modules"), ("ldconfig", "rebuilds the library cache"),
+    ("passwd", "changes passwords"), ("chsh", "changes the login shell"),
+    ("chfn", "changes account details"), ("useradd", "changes accounts"),
+    ("userdel", "changes accounts"), ("usermod", "changes accounts"),
+    ("groupadd", "changes accounts"), ("at", "schedules commands"), ("batch", "schedules commands"),
+    ("launchctl", "changes services"), ("service", "changes services"),
+    ("update-alternatives", "changes system links"), ("defaults", "changes preferences"),
+    ("pbcopy", "writes the clipboard"), ("xclip", "writes the clipboard"),
+    ("xsel", "writes the clipboard"), ("open", "opens files in other programs"),
+    ("xdg-open", "opens files in other programs"), ("tmux", "starts terminal sessions"),
+    ("screen", "starts terminal sessions"), ("script", "records the terminal to a file"),
+    ("ffmpeg", "writes media files"), ("convert", "writes images"), 
+    ("apt-get", "installs packages"), ("apt", "installs packages"),  ("yum", "installs packages"),
+    ("dnf", "installs packages"), ("pacman", "installs packages"), ("brew", "installs packages"),
+    ("snap", "installs packages"), ("flatpak", "installs packages"),
+    ("nix-env", "installs packages"),  ("swapoff", "changes swap"),
+    ("mkfs", "formats disks"), ("fdisk", "partitions disks"), ("parted", "partitions disks"),
+    ("wipefs", "wipes disks"), ("chroot", "runs a command in another root"),
+];
+
+#[rustfmt::skip]
+const NETWORK: &[&str] = &[
+    "curl", "wget", "ssh", "scp", "sftp", "dig", "host", "nslookup", "ping", "ping6", "traceroute",
+    "tracepath", "mtr", "whois", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "gh", "glab",
+    "aws", "az", "gcloud", "gsutil", "kubectl", "helm", "terraform", "tofu", "pulumi", "sendmail",
+    "mail", "mailx", "mutt", "http", "https", "nmap", "ldapsearch", "ntpdate", "rclone", "s3cmd",
+    "doctl", "flyctl", "heroku", "vercel", "netlify", "wrangler", "ansible", "ansible-playbook",
+    "vagrant", "packer", "nordvpn", "tailscale", "ollama",
+];
+
+#[rustfmt::skip]
+const RUNNERS: &[&str] = &[
+    "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby",
+    "perl", "php", "lua", "luajit", "julia", "java", "javac", "kotlin", "kotlinc", "scala", "go",
+    "cargo", "rustc", "rustup", "gcc", "g++", "cc", "c++", "clang", "clang++", "make", "gmake",
+    "cmake", "ninja", "meson", "bazel", "bazelisk", "buck", "gradle", "gradlew", "mvn", "ant",
+    "sbt", "mix", "elixir", "iex", "erl", "rake", "bundle", "gem", "composer", "npm", "npx", "pnpm",
+    "pnpx", "yarn", "pip", "pip3", "pipx", "poetry", "uv", "uvx", "pdm", "hatch", "pytest", "tox",
+    "nox", "mypy", "pyright", "ruff", "black", "flake8", "pylint", "isort", "eslint", "prettier",
+    "tsc", "ts-node", "tsx", "jest", "vitest", "mocha", "jupyter", "ipython", "R", "Rscript",
+    "swift", "swiftc", "zig", "stack", "cabal", "ghc", "ghci", "runghc", "dotnet", "pwsh",
+    "powershell", "tclsh", "wish", "expect", "osascript", "mysql", "psql", "sqlite3", "redis-cli",
+    "mongo", "mongosh", "dc", "m4", "gdb", "lldb", "valgrind", "docker-compose", "podman", "nix",
+    "nix-shell", "direnv", "asdf", "mise", "pre-commit", "golangci-lint", "clippy-driver",
+    "rustfmt", "gofmt", "shellcheck", "hadolint", "ldd", "configure", "autoreconf", "automake",
+    "autoconf", "libtool", "pkg-config", "conda", "mamba", "terraform-ls", "coverage", "hyperfine",
+    "entr", "nodemon", "lein", "clojure", "clj", "ocaml", "dune", "opam", "racket", "guile", "sbcl",
+    "nim", "crystal", "dart", "flutter", "v", "odin", "gleam", "elm", "purs", "spago", "idris2",
+    "agda", "coqc", "lean", "lake",
+];
+
+#[rustfmt::skip]
+const INTERACTIVE: &[&str] = &[
+    "less", "more", "most", "pg", "man", "info", "vim", "vi", "nvim", "view", "vimdiff", "nano",
+    "pico", "emacs", "emacsclient", "code", "subl", "fzf", "top", "htop", "btop", "atop", "tig",
+    "lazygit", "ranger", "nnn", "mc", "visudo", "vipw", "ed", "ex", "sk", "gitk", "nmtui", "ncdu",
+    "irb", "pry",
+];
+
+/// The judgement of a program that ignores its arguments, if it is one we list.
+pub(crate) fn simple(name: &str) -> Option<Verdict> {
+    if READERS.contains(&name) {
+        return Some(Verdict::read_only("reads only"));
+    }
+    if let Some((_, why)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
+        return Some(Verdict::writer(*why));
+    }
+    if NETWORK.contains(&name) {
+        return Some(Verdict::unverified("reaches the network"));
+    }
+    if RUNNERS.contains(&name) || name.starts_with("python3.") {
+        return Some(Verdict::unverified("runs project code or a script"));
+    }
+    if INTERACTIVE.contains(&name) {
+        return Some(Verdict::unverified("interactive program or pager"));
+    }
+    None
+}
+
+/// True for runtimes and build tools (used to accept `-V` as a version query).
+pub(crate) fn is_runner(name: &str) -> bool {
+    RUNNERS.contains(&name) || name.starts_with("python3.")
+}

@@ -1,0 +1,288 @@
+//! Text tools whose options or operand count decide whether they write: `sort -o`, `uniq IN
+//! OUT`, `xxd IN OUT`, `base64 -o`, `shuf -o`, `tee FILE`, `tree -o`, `file -C`, `yq -i`,
+//! `iconv -o`.
+
+use super::flags::{self, Spec};
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    Some(match name {
+        "sort" => sort,
+        "uniq" => uniq,
+        "base64" => base64,
+        "xxd" => xxd,
+        "shuf" => shuf,
+        "tee" => tee,
+        "tree" => tree,
+        "file" => file,
+        "yq" => yq,
+        "iconv" => iconv,
+        "nm" | "objdump" | "size" | "strings" => binutils,
+        "zgrep" | "zegrep" | "zfgrep" | "zdiff" | "zcmp" | "xzgrep" | "bzgrep" | "zstdgrep" => {
+            shell_script_reader
+        }
+        _ => return None,
+    })
+}
+
+/// Output targets that are not files.
+const STDOUT: &[&str] = &["-", "/dev/stdout", "/dev/stderr", "/dev/null"];
+
+fn writes_to_file(value: Option<&Word>) -> bool {
+    value.is_some_and(|w| !w.literal_text().is_some_and(|t| STDOUT.contains(&t)))
+}
+
+#[rustfmt::skip]
+const SORT: Spec = Spec {
+    short: "bdfgiMhnRrVcCmsuz",
+    short_value: "ktSTo",
+    long: &[
+        "ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort",
+        "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort",
+        "reverse", "version-sort", "merge", "stable", "unique", "zero-terminated", "debug",
+    ],
+    long_value: &[
+        "key", "field-separator", "buffer-size", "temporary-directory", "parallel", "random-source",
+        "files0-from", "batch-size", "sort", "output",
+    ],
+    long_optional: &["check"],
+    ..Spec::EMPTY
+};
+
+fn sort(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w.starts_with("--compress-program"))
+    {
+        return Err(Verdict::unverified(
+            "sort --compress-program: runs a program",
+        ));
+    }
+    let parsed = flags::parse(&SORT, args)?;
+    if writes_to_file(parsed.value(&["-o", "--output"])) {
+        return Err(Verdict::writer("sort -o: writes a file"));
+    }
+    Ok(Verdict::read_only("sorts lines"))
+}
+
+#[rustfmt::skip]
+const UNIQ: Spec = Spec {
+    short: "cdDuiz",
+    short_value: "fsw",
+    long: &[
+        "count", "repeated", "unique", "ignore-case", "zero-terminated",
+    ],
+    long_value: &["skip-fields", "skip-chars", "check-chars"],
+    long_optional: &["all-repeated", "group"],
+    numeric: true,
+    extends: None,
+};
+
+fn uniq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&UNIQ, args)?;
+    if parsed.args.len() > 1 && writes_to_file(parsed.args.get(1)) {
+        return Err(Verdict::writer("uniq: writes its second operand"));
+    }
+    Ok(Verdict::read_only("filters repeated lines"))
+}
+
+const BASE64: Spec = Spec {
+    short: "dDi",
+    short_value: "wbo",
+    long: &["decode", "ignore-garbage", "break"],
+    long_value: &["wrap", "output", "input"],
+    ..Spec::EMPTY
+};
+
+fn base64(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&BASE64, args)?;
+    if writes_to_file(parsed.value(&["-o", "--output"])) {
+        return Err(Verdict::writer("base64 -o: writes a file"));
+    }
+    if parsed.args.len() > 1 {
+        return Err(Verdict::unverified("base64 with two operands"));
+    }
+    Ok(Verdict::read_only("encodes or decodes"))
+}
+
+const XXD: Spec = Spec {
+    short: "abCEeiprRuvhd",
+    short_value: "cglnosR",
+    ..Spec::EMPTY
+};
+
+fn xxd(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    // xxd spells long options with one dash (`-cols 8`); map them to their short letters.
+    let args: Vec<Word> = args
+        .iter()
+        .map(|w| match w.literal_text() {
+            Some("-cols") => Word::literal("-c"),
+            Some("-len") => Word::literal("-l"),
+            Some("-seek") => Word::literal("-s"),
+            Some("-plain" | "-ps" | "-postscript") => Word::literal("-p"),
+            Some("-include") => Word::literal("-i"),
+            Some("-bits") => Word::literal("-b"),
+            Some("-revert") => Word::literal("-r"),
+            Some("-groupsize") => Word::literal("-g"),
+            Some("-name") => Word::literal("-n"),
+            Some("-uppercase") => Word::literal("-u"),
+            _ => w.clone(),
+        })
+        .collect();
+    let parsed = flags::parse(&XXD, &args)?;
+    if parsed.args.len() > 1 && writes_to_file(parsed.args.get(1)) {
+        return Err(Verdict::writer("xxd: writes its second operand"));
+    }
+    Ok(Verdict::read_only("dumps bytes"))
+}
+
+const SHUF: Spec = Spec {
+    short: "erz",
+    short_value: "ino",
+    long: &["echo", "repeat", "zero-terminated"],
+    long_value: &["input-range", "head-count", "random-source", "output"],
+    ..Spec::EMPTY
+};
+
+fn shuf(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&SHUF, args)?;
+    if writes_to_file(parsed.value(&["-o", "--output"])) {
+        return Err(Verdict::writer("shuf -o: writes a file"));
+    }
+    Ok(Verdict::read_only("shuffles lines"))
+}
+
+const TEE: Spec = Spec {
+    short: "aip",
+    long: &["append", "ignore-interrupts"],
+    long_optional: &["output-error"],
+    ..Spec::EMPTY
+};
+
+fn tee(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&TEE, args)?;
+    if parsed.args.iter().any(|a| writes_to_file(Some(a))) {
+        return Err(Verdict::writer("tee: writes files"));
+    }
+    Ok(Verdict::read_only("copies input to output"))
+}
+
+#[rustfmt::skip]
+const TREE: Spec = Spec {
+    short: "adlfxLRPIpugshDFqNQvtrcUSnCAiJX",
+    short_value: "LPIHTo",
+    long: &[
+        "noreport", "dirsfirst", "filesfirst", "du", "si", "inodes", "device", "prune", "matchdirs",
+        "ignore-case", "gitignore", "fromfile", "fflinks", "metafirst", "info", "version",
+    ],
+    long_value: &[
+        "filelimit", "timefmt", "sort", "charset", "gitfile", "infofile", "hintro", "houtro",
+    ],
+    long_optional: &["help"],
+    ..Spec::EMPTY
+};
+
+fn tree(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&TREE, args)?;
+    if writes_to_file(parsed.value(&["-o"])) {
+        return Err(Verdict::writer("tree -o: writes a file"));
+    }
+    Ok(Verdict::read_only("lists a directory tree"))
+}
+
+#[rustfmt::skip]
+const FILE: Spec = Spec {
+    short: "biLhzZsknN0pErdlSI",
+    short_value: "eFfmP",
+    long: &[
+        "brief", "mime", "mime-type", "mime-encoding", "dereference", "no-dereference",
+        "uncompress", "uncompress-noreport", "special-files", "keep-going", "no-pad", "no-buffer",
+        "print0", "preserve-date", "raw", "extension", "apple", "no-sandbox",
+    ],
+    long_value: &[
+        "exclude", "exclude-quiet", "separator", "files-from", "magic-file", "parameter",
+    ],
+    ..Spec::EMPTY
+};
+
+fn file(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w == "-C" || w == "--compile")
+    {
+        return Err(Verdict::writer("file -C: writes a compiled magic file"));
+    }
+    flags::parse(&FILE, args)?;
+    Ok(Verdict::read_only("identifies file types"))
+}
+
+#[rustfmt::skip]
+const YQ: Spec = Spec {
+    short: "rCMPNnejV",
+    short_value: "opIa",
+    long: &[
+        "unwrapScalar", "colors", "no-colors", "prettyPrint", "null-input", "exit-status", "no-doc",
+        "header-preprocess",
+    ],
+    long_value: &["output-format", "input-format", "indent", "expression"],
+    ..Spec::EMPTY
+};
+
+fn yq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let inplace = args
+        .iter()
+        .filter_map(Word::literal_text)
+        .any(|w| w == "-i" || w.starts_with("--inplace"));
+    if inplace {
+        return Err(Verdict::writer("yq -i: edits files in place"));
+    }
+    flags::parse(&YQ, args)?;
+    Ok(Verdict::read_only("queries YAML"))
+}
+
+const ICONV: Spec = Spec {
+    short: "lcs",
+    short_value: "fto",
+    long: &["list", "silent"],
+    long_value: &["from-code", "to-code", "output"],
+    ..Spec::EMPTY
+};
+
+fn iconv(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&ICONV, args)?;
+    if writes_to_file(parsed.value(&["-o", "--output"])) {
+        return Err(Verdict::writer("iconv -o: writes a file"));
+    }
+    Ok(Verdict::read_only("converts text encodings"))
+}
+
+/// binutils readers: read-only, but `--plugin` loads a shared library.
+fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    for word in args {
+        if word.may_be_option() {
+            return Err(flags::could_be_option(word));
+        }
+        if word.prefix.starts_with("--plugin") {
+            return Err(Verdict::unverified(format!(
+                "{name} --plugin: loads a library"
+            )));
+        }
+    }
+    Ok(Verdict::read_only("reads binaries"))
+}
+
+/// `zgrep` and friends are shell scripts with a history of mishandling odd file names, so
+/// only literal arguments are trusted.
+fn shell_script_reader(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match args.iter().find(|w| !w.is_static) {
+        Some(word) => Err(Verdict::unverified(format!(
+            "{}: file names known only at run time",
+            crate::core::shell::escape(&word.text)
+        ))),
+        None => Ok(Verdict::read_only("searches compressed files")),
+    }
+}

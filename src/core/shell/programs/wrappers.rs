@@ -1,0 +1,322 @@
+//! Wrappers: programs that run another command, which is judged in its place.
+//!
+//! A wrapper is read-only only when its own options are (`timeout -s KILL 5`, `nice -n 10`)
+//! and the command it runs is. The inner command is recorded as a command of its own, so a
+//! rule about `git push` also sees `timeout 5 git push`. Shells given a script with `-c` have
+//! the script analysed (see [`super::scripts`]); `sudo` and its kin are never read-only.
+
+use super::flags::{self, Spec};
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::escape;
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    Some(match name {
+        "env" => env,
+        "timeout" => timeout,
+        "nice" => nice,
+        "time" => time,
+        "stdbuf" => stdbuf,
+        "nohup" => nohup,
+        "sudo" | "doas" | "pkexec" | "su" | "run0" => sudo,
+        "chrt" => chrt,
+        "ionice" => ionice,
+        "taskset" => taskset,
+        "strace" | "ltrace" => trace,
+        "unbuffer" | "coproc" | "builtin" | "busybox" => |w, _, args| Ok(run(w, args)),
+        "command" => command,
+        "exec" => exec,
+        _ => return None,
+    })
+}
+
+/// Runs `inner` as its own command and words the wrapper's verdict after it.
+pub(super) fn run(walker: &mut Walker, inner: &[Word]) -> Verdict {
+    if inner.is_empty() {
+        return Verdict::unverified("wraps nothing");
+    }
+    let verdict = walker.run(inner);
+    let why = format!("runs {}", escape(&inner[0].text));
+    Verdict {
+        safety: verdict.safety,
+        why,
+    }
+}
+
+const ENV: Spec = Spec {
+    short: "i0v",
+    short_value: "uCS",
+    long: &["ignore-environment", "null", "debug"],
+    long_value: &["unset", "chdir", "split-string"],
+    ..Spec::EMPTY
+};
+
+fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (parsed, mut rest) = flags::parse_leading(&ENV, args)?;
+    if parsed.has(&["-C", "--chdir"]) {
+        walker.changed_dir = true;
+    }
+    if let Some(script) = parsed.value(&["-S", "--split-string"]) {
+        let text = script
+            .literal_text()
+            .ok_or_else(|| Verdict::unverified("dynamic -S string"))?;
+        let mut line = text.to_string();
+        for word in rest {
+            line.push(' ');
+            line.push_str(&word.text);
+        }
+        return Ok(walker.nested(&line));
+    }
+    while let Some((first, tail)) = rest.split_first() {
+        match first.text.split_once('=') {
+            Some((name, value)) if first.is_static || !name.contains('$') => {
+                walker.judge_variable(&first.text, name, Some(value), !first.is_static);
+                rest = tail;
+            }
+            _ => break,
+        }
+    }
+    if let Some((first, tail)) = rest.split_first()
+        && first.literal_text() == Some("--")
+    {
+        rest = tail;
+    }
+    if rest.is_empty() {
+        return Ok(Verdict::read_only("prints the environment"));
+    }
+    Ok(run(walker, rest))
+}
+
+const TIMEOUT: Spec = Spec {
+    short: "v",
+    short_value: "sk",
+    long: &["preserve-status", "foreground", "verbose"],
+    long_value: &["signal", "kill-after"],
+    ..Spec::EMPTY
+};
+
+fn timeout(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (_, rest) = flags::parse_leading(&TIMEOUT, args)?;
+    match rest.split_first() {
+        Some((_duration, inner)) => Ok(run(walker, inner)),
+        None => Err(Verdict::unverified("timeout without a command")),
+    }
+}
+
+const NICE: Spec = Spec {
+    short: "",
+    short_value: "n",
+    long: &[],
+    long_value: &["adjustment"],
+    numeric: true,
+    ..Spec::EMPTY
+};
+
+fn nice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (_, rest) = flags::parse_leading(&NICE, args)?;
+    if rest.is_empty() {
+        return Ok(Verdict::read_only("prints the niceness"));
+    }
+    Ok(run(walker, rest))
+}
+
+const TIME: Spec = Spec {
+    short: "pvqa",
+    short_value: "fo",
+    long: &["portability", "verbose", "quiet", "append"],
+    long_value: &["format", "output"],
+    ..Spec::EMPTY
+};
+
+fn time(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (parsed, rest) = flags::parse_leading(&TIME, args)?;
+    let inner = if rest.is_empty() {
+        Verdict::read_only("times nothing")
+    } else {
+        run(walker, rest)
+    };
+    if parsed.has(&["-o", "--output"]) {
+        return Ok(Verdict::writer("time -o: writes a file").max(inner));
+    }
+    Ok(inner)
+}
+
+const STDBUF: Spec = Spec {
+    short: "",
+    short_value: "ioe",
+    long: &[],
+    long_value: &["input", "output", "error"],
+    ..Spec::EMPTY
+};
+
+fn stdbuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (_, rest) = flags::parse_leading(&STDBUF, args)?;
+    Ok(run(walker, rest))
+}
+
+fn nohup(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let inner = run(walker, args);
+    Ok(Verdict::writer("may write nohup.out").max(inner))
+}
+
+#[rustfmt::skip]
+const SUDO: Spec = Spec {
+    short: "AbEeHiKklnPSsVv",
+    short_value: "CDghpRrTtUuc",
+    long: &[
+        "login", "shell", "preserve-env", "non-interactive", "background", "stdin",
+    ],
+    long_value: &["user", "group", "chdir", "prompt", "host", "command"],
+    ..Spec::EMPTY
+};
+
+/// `sudo`, `doas`, `su`, `pkexec`: never read-only. The command they run is still recorded.
+fn sudo(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let own = Verdict::writer(format!("{name}: runs as another user"));
+    if let Ok((parsed, rest)) = flags::parse_leading(&SUDO, args) {
+        if let Some(script) = parsed
+            .value(&["-c", "--command"])
+            .and_then(Word::literal_text)
+        {
+            walker.nested(script);
+        } else if !rest.is_empty() && name != "su" {
+            walker.run(rest);
+        }
+    }
+    Err(own)
+}
+
+#[rustfmt::skip]
+const CHRT: Spec = Spec {
+    short: "bfiordaRv",
+    short_value: "TPD",
+    long: &[
+        "batch", "fifo", "idle", "other", "rr", "deadline", "all-tasks", "reset-on-fork", "verbose",
+    ],
+    long_value: &["sched-runtime", "sched-period", "sched-deadline"],
+    ..Spec::EMPTY
+};
+
+fn chrt(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (_, rest) = flags::parse_leading(&CHRT, args)?;
+    match rest.split_first() {
+        Some((_priority, inner)) if !inner.is_empty() => Ok(run(walker, inner)),
+        _ => Err(Verdict::unverified("chrt without a command")),
+    }
+}
+
+const IONICE: Spec = Spec {
+    short: "t",
+    short_value: "cn",
+    long: &["ignore"],
+    long_value: &["class", "classdata"],
+    ..Spec::EMPTY
+};
+
+fn ionice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (_, rest) = flags::parse_leading(&IONICE, args)?;
+    if rest.is_empty() {
+        return Ok(Verdict::read_only("prints the I/O class"));
+    }
+    Ok(run(walker, rest))
+}
+
+const TASKSET: Spec = Spec {
+    short: "ac",
+    short_value: "",
+    long: &["all-tasks", "cpu-list"],
+    long_value: &[],
+    ..Spec::EMPTY
+};
+
+fn taskset(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let (_, rest) = flags::parse_leading(&TASKSET, args)?;
+    match rest.split_first() {
+        Some((_mask, inner)) if !inner.is_empty() => Ok(run(walker, inner)),
+        _ => Err(Verdict::unverified("taskset without a command")),
+    }
+}
+
+#[rustfmt::skip]
+const TRACE: Spec = Spec {
+    short: "fFcCTtrywvxqkzZnihSb",
+    short_value: "esaXPIUAoE",
+    long: &[
+        "follow-forks", "summary-only", "summary", "no-abbrev", "verbose",
+    ],
+    long_value: &["trace", "string-limit", "signal", "output"],
+    ..Spec::EMPTY
+};
+
+/// `strace`/`ltrace`: they only watch, unless told to write a file (`-o`) or tamper with
+/// system calls (`-e inject=…`).
+fn trace(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let (parsed, rest) = flags::parse_leading(&TRACE, args)?;
+    if parsed.has(&["-o", "--output", "-A"]) {
+        return Err(Verdict::writer(format!("{name} -o: writes a file")));
+    }
+    for opt in parsed
+        .opts
+        .iter()
+        .filter(|o| o.name == "-e" || o.name == "--trace")
+    {
+        let value = opt
+            .value
+            .as_ref()
+            .and_then(Word::literal_text)
+            .unwrap_or("inject=");
+        let safe = [
+            "trace=", "t=", "abbrev=", "verbose=", "raw=", "signal=", "status=", "read=", "write=",
+        ];
+        if value.contains('=') && !safe.iter().any(|p| value.starts_with(p)) {
+            return Err(Verdict::unverified(format!(
+                "{name} -e {}: may tamper with the program",
+                escape(value)
+            )));
+        }
+    }
+    if parsed.has(&["-E"]) {
+        return Err(Verdict::unverified(format!(
+            "{name} -E: changes the environment"
+        )));
+    }
+    if rest.is_empty() {
+        return Err(Verdict::unverified(format!("{name} without a command")));
+    }
+    Ok(run(walker, rest))
+}
+
+fn command(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let mut rest = args;
+    while let Some((first, tail)) = rest.split_first() {
+        match first.literal_text() {
+            Some("-v" | "-V") => return Ok(Verdict::read_only("shows what a name runs")),
+            Some("-p") => rest = tail,
+            Some("--") => {
+                rest = tail;
+                break;
+            }
+            _ => break,
+        }
+    }
+    Ok(run(walker, rest))
+}
+
+fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let mut rest = args;
+    while let Some((first, tail)) = rest.split_first() {
+        match first.literal_text() {
+            Some("-c" | "-l") => rest = tail,
+            Some("-a") => match tail.split_first() {
+                Some((name, after)) if !name.splits => rest = after,
+                _ => return Err(Verdict::unverified("exec -a: name may split into words")),
+            },
+            _ => break,
+        }
+    }
+    if rest.is_empty() {
+        return Ok(Verdict::read_only("applies its redirections to the shell"));
+    }
+    Ok(run(walker, rest))
+}

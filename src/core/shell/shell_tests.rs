@@ -1,0 +1,344 @@
+//! Behaviour of the whole analyser on tricky lines.
+
+use super::{Safety, analyse};
+
+fn safety(line: &str) -> Safety {
+    analyse(line).safety
+}
+
+fn assert_read_only(lines: &[&str]) {
+    for line in lines {
+        let analysis = analyse(line);
+        assert_eq!(
+            analysis.safety,
+            Safety::ReadOnly,
+            "{line:?}: {}",
+            analysis.explanation()
+        );
+    }
+}
+
+fn assert_not_read_only(lines: &[&str]) {
+    for line in lines {
+        let analysis = analyse(line);
+        assert_ne!(
+            analysis.safety,
+            Safety::ReadOnly,
+            "{line:?}: {}",
+            analysis.explanation()
+        );
+    }
+}
+
+#[test]
+fn an_empty_line_is_unverified() {
+    assert_eq!(safety(""), Safety::Unverified);
+    assert_eq!(safety("   \n"), Safety::Unverified);
+    assert_eq!(safety("# just a comment"), Safety::Unverified);
+}
+
+#[test]
+fn explanation_lists_the_least_safe_parts_first() {
+    let analysis = analyse("ls > out.txt; rm x");
+    assert_eq!(
+        analysis.explanation(),
+        "rm: removes files; > out.txt: writes a file"
+    );
+}
+
+#[test]
+fn explanation_of_a_read_only_line_names_its_programs() {
+    assert_eq!(analyse("ls | wc -l").explanation(), "read-only: ls, wc");
+}
+
+#[test]
+fn explanation_escapes_control_characters() {
+    let explanation = analyse("foo\u{1b}[31m x").explanation();
+    assert!(
+        !explanation.chars().any(|c| c.is_control()),
+        "{explanation:?}"
+    );
+}
+
+#[test]
+fn commands_inside_substitutions_and_groups_count() {
+    assert_not_read_only(&[
+        "echo $(rm x)",
+        "echo `rm x`",
+        "cat <(rm x)",
+        "echo >(rm x)",
+        "(rm x)",
+        "{ rm x; }",
+        "if true; then rm x; fi",
+        "while false; do rm x; done",
+        "case a in a) rm x;; esac",
+        "cat <<EOF\n$(rm x)\nEOF",
+        "echo \"${x:-$(rm y)}\"",
+        "echo $(( $(rm x) ))",
+    ]);
+}
+
+#[test]
+fn a_quoted_heredoc_body_is_data() {
+    assert_read_only(&["cat <<'EOF'\n$(rm x)\nEOF", "cat <<\"EOF\"\n`rm x`\nEOF"]);
+}
+
+#[test]
+fn wrappers_are_looked_through_and_the_inner_command_is_recorded() {
+    let analysis = analyse("timeout 5 git push");
+    assert_eq!(analysis.safety, Safety::Writer);
+    assert!(analysis.commands.iter().any(|c| c.words == ["git", "push"]));
+    let analysis = analyse("bash -c 'cd x && git push'");
+    assert!(analysis.commands.iter().any(|c| c.words == ["git", "push"]));
+}
+
+#[test]
+fn wrappers_of_read_only_commands_are_read_only() {
+    assert_read_only(&[
+        "timeout 5 ls",
+        "nice -n 5 cat x",
+        "env LC_ALL=C sort f",
+        "stdbuf -oL grep x f",
+        "command ls",
+        "xargs grep foo",
+        "bash -c 'ls | wc -l'",
+        "time ls",
+    ]);
+}
+
+#[test]
+fn sudo_and_its_kin_are_never_read_only() {
+    for line in [
+        "sudo ls",
+        "doas cat x",
+        "pkexec ls",
+        "su -c ls",
+        "sudo -u me true",
+    ] {
+        assert_eq!(safety(line), Safety::Writer, "{line}");
+    }
+}
+
+#[test]
+fn xargs_appends_words_that_may_be_options() {
+    assert_not_read_only(&["xargs sort", "xargs find", "xargs rg x", "xargs git diff"]);
+}
+
+#[test]
+fn a_wrapper_runs_the_program_even_where_a_function_shadows_its_name() {
+    assert_not_read_only(&["rm() { :; }; timeout 5 rm x", "rm() { :; }; command rm x"]);
+}
+
+#[test]
+fn a_function_defined_above_may_be_called() {
+    assert_read_only(&["f() { ls; }; f", "show() { cat \"$1\"; }\nshow README.md"]);
+    assert_not_read_only(&["f() { rm x; }; f", "rm x; rm() { :; }"]);
+}
+
+#[test]
+fn an_alias_used_later_in_the_line_is_not_trusted() {
+    assert_read_only(&["alias ll='ls -l'"]);
+    assert_not_read_only(&["alias ls='rm -rf .'\nls"]);
+}
+
+#[test]
+fn only_system_paths_are_trusted_as_command_words() {
+    assert_read_only(&[
+        "/bin/ls",
+        "/usr/bin/git status",
+        "/usr/local/bin/rg foo",
+        "\\ls",
+        "'cat' x",
+    ]);
+    assert_not_read_only(&[
+        "./ls",
+        "bin/grep x",
+        "~/bin/ls",
+        "/tmp/ls",
+        "/usr/bin/../../tmp/ls",
+        "$CMD",
+        "$(echo ls)",
+    ]);
+}
+
+#[test]
+fn quote_removal_reveals_writers() {
+    for line in ["\"rm\" x", "'rm' x", "r''m x", "\\rm x", "$'\\x72m' x"] {
+        assert_eq!(safety(line), Safety::Writer, "{line}");
+    }
+}
+
+#[test]
+fn redirections_are_judged_by_operator_and_target() {
+    assert_read_only(&[
+        "ls 2>/dev/null",
+        "ls >/dev/null 2>&1",
+        "ls >&2",
+        "ls 2>&-",
+        "cat < f",
+        "cat 0<f",
+        "ls &>/dev/null",
+    ]);
+    for line in [
+        "ls > f",
+        "ls >> f",
+        "ls 1> f",
+        "ls >| f",
+        "ls &> f",
+        "ls &>> f",
+        "ls >&f",
+        "ls 2> err",
+        "ls > /dev/sda",
+    ] {
+        assert_eq!(safety(line), Safety::Writer, "{line}");
+    }
+    assert_not_read_only(&["cat <> f"]);
+}
+
+#[test]
+fn words_hung_on_a_redirection_still_belong_to_the_command() {
+    assert_eq!(safety("xargs < list.txt rm"), Safety::Writer);
+    assert_eq!(safety("ls 2>/dev/null -la"), Safety::ReadOnly);
+}
+
+#[test]
+fn environment_prefixes_that_change_what_runs_are_refused() {
+    assert_read_only(&[
+        "LC_ALL=C ls",
+        "TZ=UTC date",
+        "GIT_PAGER=cat git log",
+        "FOO=bar ls",
+    ]);
+    assert_not_read_only(&[
+        "PATH=/tmp ls",
+        "LD_PRELOAD=x.so ls",
+        "GIT_DIR=/x git status",
+        "GIT_PAGER=less git log",
+        "BASH_ENV=x bash -c ls",
+        "X=$(pwd) ls",
+        "export PATH=/tmp; ls",
+        "PS4='$(x)' bash -xc ls",
+    ]);
+}
+
+#[test]
+fn git_after_a_change_of_directory_is_not_trusted() {
+    assert_not_read_only(&[
+        "cd /tmp/evil && git status",
+        "cd x; bash -c 'git log'",
+        "env -C /x git status",
+    ]);
+    assert_read_only(&["cd src && ls"]);
+}
+
+#[test]
+fn help_and_version_of_a_known_program_are_read_only() {
+    assert_read_only(&["rm --help", "curl --version", "git status -h"]);
+    assert_not_read_only(&["rm -rf x --help", "foo --help", "./x --help"]);
+}
+
+#[test]
+fn shell_state_changes_are_refused() {
+    assert_not_read_only(&[
+        "hash -p ./evil ls",
+        "shopt -s expand_aliases",
+        "set -o vi; ls",
+        "trap 'rm x' EXIT",
+        "source x.sh",
+        "mapfile -C 'rm x' -c 1 a < f",
+        "printf -v 'a[$(rm x)]' x",
+        "read PATH",
+        "umask 000",
+        "enable -f x.so y",
+    ]);
+    assert_read_only(&[
+        "set -euo pipefail",
+        "trap -p",
+        "shopt -s nullglob",
+        "read -r line",
+    ]);
+}
+
+#[test]
+fn eval_and_nested_shells_are_analysed() {
+    assert_read_only(&["eval ls", "sh -c 'echo hi'", "env -S 'FOO=1 ls'"]);
+    assert_not_read_only(&[
+        "eval 'rm x'",
+        "eval \"$X\"",
+        "bash -c \"$X\"",
+        "bash",
+        "sh script.sh",
+        "bash -s",
+    ]);
+}
+
+#[test]
+fn assignments_hidden_in_expansions_and_arithmetic_are_judged() {
+    assert_not_read_only(&[
+        "echo ${PATH:=/tmp}; ls",
+        "let PATH=1; ls",
+        "(( PATH = 0 )); ls",
+        "echo $((PATH=5))",
+        "for ((PATH=0;;)); do ls; done",
+        "getopts a PATH",
+        "read -a PATH",
+    ]);
+    assert_read_only(&[
+        "(( i = 1 ))",
+        "let x=1+2",
+        "echo $((x+1))",
+        "while IFS= read -r l; do echo \"$l\"; done < f",
+    ]);
+}
+
+#[test]
+fn version_queries_are_read_only_except_for_sudo() {
+    assert_read_only(&["python3 -V", "node -v", "java -version", "bash --version"]);
+    assert_not_read_only(&[
+        "sudo --version",
+        "sudo -V",
+        "vim -v",
+        "python -v",
+        "shutdown -h",
+    ]);
+}
+
+#[test]
+fn prompt_expansion_of_a_variable_is_not_trusted() {
+    assert_not_read_only(&["x='$(rm y)'; echo \"${x@P}\""]);
+    assert_read_only(&["echo \"${x@Q}\""]);
+}
+
+#[test]
+fn every_explanation_stays_on_one_line() {
+    for line in [
+        "set -\u{7}",
+        "fd -x $'\\n'",
+        "f\u{1}() { :; }; f\u{1}",
+        "echo $'a\\nb' > $'x\\ny'",
+    ] {
+        let explanation = analyse(line).explanation();
+        assert!(
+            !explanation.chars().any(char::is_control),
+            "{line:?}: {explanation:?}"
+        );
+    }
+}
+
+#[test]
+fn an_unquoted_expansion_may_split_into_options_anywhere_in_a_word() {
+    assert_not_read_only(&[
+        "find . x$(echo ' -delete')",
+        "find . -name $X",
+        "sort -k $K f",
+        "rg -g$G pattern",
+        "git diff foo-$(date).txt",
+        "exec -a $N ls",
+    ]);
+    assert_read_only(&[
+        "find . -name \"$X\"",
+        "sort -k \"$K\" f",
+        "rg -g\"$G\" p",
+        "git diff \"foo-$(date).txt\"",
+    ]);
+}

@@ -1,0 +1,303 @@
+//! The tree walk: an allow-list of tree-sitter-bash node kinds, every command found.
+//!
+//! The walker visits every node of the parse tree. Containers (lists, pipelines, loops,
+//! substitutions, expressions) are walked through; simple commands, redirections, assignments
+//! and function definitions are judged; an `ERROR`, a `MISSING` token or a node kind not on the
+//! list makes the line unverified. Wrapper programs call back into the walker to judge the
+//! command they run ([`Walker::run`]) or the script they are handed ([`Walker::nested`]).
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
+use super::programs::Verdict;
+use super::{Command, Finding, Safety, escape};
+
+/// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
+const MAX_DEPTH: usize = 6;
+
+/// Wrappers nested deeper than this (`nice nice nice … ls`) are not looked through.
+pub(super) const MAX_WRAPPERS: usize = 32;
+
+/// Walks one source text and returns every command and finding in it.
+pub(super) fn analyse_source(
+    source: &str,
+    depth: usize,
+    changed_dir: bool,
+) -> (Vec<Command>, Vec<Finding>) {
+    let mut walker = Walker::new(source, depth);
+    walker.changed_dir = changed_dir;
+    walker.check_text();
+    match parse(source) {
+        Some(tree) => {
+            let root = tree.root_node();
+            if too_deep(root) {
+                walker.finding(
+                    "(nesting)",
+                    Safety::Unverified,
+                    "nested too deeply to analyse",
+                );
+                return (walker.commands, walker.findings);
+            }
+            if root.has_error() {
+                walker.finding(source, Safety::Unverified, "does not parse completely");
+            }
+            if let Some(at) = unseen_substitution(root, source) {
+                let what = slice(source, at..source.len());
+                walker.finding(
+                    what,
+                    Safety::Unverified,
+                    "a substitution the parser did not see",
+                );
+            }
+            walker.visit(root);
+        }
+        None => walker.finding(source, Safety::Unverified, "could not be parsed"),
+    }
+    (walker.commands, walker.findings)
+}
+
+/// The walk of one source text and what it found so far.
+pub(super) struct Walker<'s> {
+    pub(super) src: &'s str,
+    pub(super) depth: usize,
+    pub commands: Vec<Command>,
+    pub findings: Vec<Finding>,
+    /// Functions defined unconditionally at the top level, by name.
+    pub(super) functions: HashSet<String>,
+    /// Names given to aliases anywhere before.
+    pub(super) aliases: HashSet<String>,
+    /// Set once the line changes directory: git then reads another repository's config.
+    pub changed_dir: bool,
+    /// Set while inside `(( ))`, `$(( ))` or a C-style `for`, where `=` assigns.
+    pub(super) in_arithmetic: bool,
+    /// How many wrappers deep the command being judged is (`nice timeout 5 ls` is two).
+    pub(super) wrapped: usize,
+}
+
+impl<'s> Walker<'s> {
+    fn new(src: &'s str, depth: usize) -> Self {
+        Walker {
+            src,
+            depth,
+            commands: Vec::new(),
+            findings: Vec::new(),
+            functions: HashSet::new(),
+            aliases: HashSet::new(),
+            changed_dir: false,
+            in_arithmetic: false,
+            wrapped: 0,
+        }
+    }
+
+    pub(super) fn text(&self, node: Node) -> &'s str {
+        slice(self.src, node.byte_range())
+    }
+
+    pub fn finding(&mut self, what: &str, safety: Safety, why: &str) {
+        self.findings.push(Finding {
+            what: escape(what),
+            safety,
+            why: why.to_string(),
+        });
+    }
+
+    /// Flags what tree-sitter reads differently from bash: a backslash-newline inside a word
+    /// (`l\<newline>s` is `ls` to bash) and control characters other than tab and newline.
+    fn check_text(&mut self) {
+        let bytes = self.src.as_bytes();
+        for i in 1..bytes.len().saturating_sub(1) {
+            if bytes[i] == b'\\'
+                && bytes[i + 1] == b'\n'
+                && !bytes[i - 1].is_ascii_whitespace()
+                && bytes.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace())
+            {
+                self.finding(
+                    "\\<newline>",
+                    Safety::Unverified,
+                    "line continuation inside a word",
+                );
+                break;
+            }
+        }
+        if self
+            .src
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+        {
+            self.finding(self.src, Safety::Unverified, "holds control characters");
+        }
+    }
+
+    pub(super) fn visit(&mut self, node: Node) {
+        if node.is_missing() {
+            self.finding(node.kind(), Safety::Unverified, "the line is incomplete");
+            return;
+        }
+        if !node.is_named() {
+            let parent = node.parent().map(|p| p.kind());
+            if node.kind() == ";;" && parent != Some("case_item") {
+                self.finding(";;", Safety::Unverified, "does not parse");
+            }
+            return;
+        }
+        match node.kind() {
+            "ERROR" => self.finding(self.text(node), Safety::Unverified, "does not parse"),
+            "command" => self.command(node, &[]),
+            "redirected_statement" => self.redirected(node),
+            "function_definition" => self.function(node),
+            "variable_assignment" => self.assignment(node),
+            "declaration_command" => self.declaration(node),
+            "unset_command" => {
+                self.children(node);
+                self.push_builtin(node, "unsets variables");
+            }
+            "test_command" => {
+                self.children(node);
+                self.push_builtin(node, "tests a condition");
+            }
+            "for_statement" => {
+                if let Some(name) = node.child_by_field_name("variable") {
+                    let name = self.text(name);
+                    self.judge_variable(name, name, None, false);
+                }
+                self.children(node);
+            }
+            "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                let extra = self.redirect(node, None);
+                if !extra.is_empty() {
+                    self.finding(
+                        self.text(node),
+                        Safety::Unverified,
+                        "words after a redirection",
+                    );
+                }
+            }
+            "compound_statement" if self.text(node).starts_with("((") => {
+                self.arithmetic(node);
+                self.push_builtin(node, "evaluates arithmetic");
+            }
+            "expansion" => {
+                self.expansion_assignment(node);
+                self.children(node);
+            }
+            "arithmetic_expansion" | "c_style_for_statement" => self.arithmetic(node),
+            "binary_expression" | "unary_expression" | "postfix_expression"
+                if self.in_arithmetic =>
+            {
+                self.arithmetic_assignment(node);
+                self.children(node);
+            }
+            "variable_assignments" | "heredoc_body" => self.children(node),
+            kind if CONTAINERS.contains(&kind) => self.children(node),
+            kind if LEAVES.contains(&kind) => {}
+            kind => {
+                let why = format!("unknown shell construct {kind}");
+                self.finding(self.text(node), Safety::Unverified, &why);
+            }
+        }
+    }
+
+    pub(super) fn children(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for child in children {
+            self.visit(child);
+        }
+    }
+
+    pub(super) fn push_builtin(&mut self, node: Node, why: &str) {
+        let words = vec![
+            self.text(node)
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        ];
+        self.commands.push(Command {
+            words,
+            is_static: true,
+            safety: Safety::ReadOnly,
+            why: why.to_string(),
+        });
+    }
+
+    fn function(&mut self, node: Node) {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n).to_string());
+        if let Some(body) = node.child_by_field_name("body") {
+            self.visit(body);
+        }
+        let mut cursor = node.walk();
+        let redirects: Vec<Node> = node
+            .children_by_field_name("redirect", &mut cursor)
+            .collect();
+        for redirect in redirects {
+            self.redirect(redirect, None);
+        }
+        let top_level = node.parent().is_some_and(|p| p.kind() == "program");
+        if let Some(name) = name {
+            if top_level {
+                self.functions.insert(name);
+            } else {
+                let what = format!("{name}()");
+                self.finding(
+                    &what,
+                    Safety::Unverified,
+                    "defines a function conditionally",
+                );
+            }
+        }
+    }
+
+    /// Remembers an alias name so later uses of it are not trusted.
+    pub fn define_alias(&mut self, name: &str) {
+        self.aliases.insert(name.to_string());
+    }
+
+    /// Analyses a script handed to `bash -c`, `eval` or `trap`, recording its commands here.
+    pub fn nested(&mut self, script: &str) -> Verdict {
+        if self.depth >= MAX_DEPTH {
+            return Verdict::unverified("scripts nested too deeply");
+        }
+        let (commands, findings) = analyse_source(script, self.depth + 1, self.changed_dir);
+        let mut safety = Safety::ReadOnly;
+        for part in commands
+            .iter()
+            .map(|c| c.safety)
+            .chain(findings.iter().map(|f| f.safety))
+        {
+            safety = safety.max(part);
+        }
+        if commands.is_empty() {
+            safety = safety.max(Safety::Unverified);
+        }
+        let worst = commands
+            .iter()
+            .filter(|c| c.safety == safety)
+            .map(|c| {
+                format!(
+                    "{}: {}",
+                    escape(c.words.first().map_or("", |w| w.as_str())),
+                    c.why
+                )
+            })
+            .chain(
+                findings
+                    .iter()
+                    .filter(|f| f.safety == safety)
+                    .map(|f| format!("{}: {}", f.what, f.why)),
+            )
+            .next();
+        self.commands.extend(commands);
+        self.findings.extend(findings);
+        let why = match (safety, worst) {
+            (Safety::ReadOnly, _) => format!("runs `{}`", escape(script)),
+            (_, Some(worst)) => format!("runs a script where {worst}"),
+            (_, None) => "runs an empty script".to_string(),
+        };
+        Verdict { safety, why }
+    }
+}

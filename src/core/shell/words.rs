@@ -1,0 +1,273 @@
+//! Words: quote removal and what can be known about a word before the line runs.
+//!
+//! A word is static when all of it is literal text (`'cat'`, `"rm"`, `\ls`, `l's'`). Otherwise it
+//! keeps its source text and we remember the literal prefix before the first expansion or glob,
+//! because that prefix decides whether the word could turn into an option (`$X` could be
+//! `-delete`, `"foo-$X"` could not). An expansion outside double quotes is also split into
+//! words by the shell, so `x$X` could hold ` -delete` and count as a possible option too.
+
+use tree_sitter::Node;
+
+use super::parse::slice;
+
+/// One shell word after quote removal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Word {
+    /// Quote-removed text for a static word; the source text for any other word.
+    pub text: String,
+    /// True when the word is a literal known before the line runs (no expansion, no glob).
+    pub is_static: bool,
+    /// The quote-removed literal text before the first expansion or unquoted glob.
+    pub prefix: String,
+    /// True when an expansion outside double quotes may split the word into several.
+    pub splits: bool,
+}
+
+impl Word {
+    /// A literal word.
+    pub fn literal(text: &str) -> Word {
+        Word {
+            text: text.to_string(),
+            is_static: true,
+            prefix: text.to_string(),
+            splits: false,
+        }
+    }
+
+    /// A word whose value is only known when the line runs (`{}` of `find -exec`, the
+    /// arguments `xargs` appends).
+    pub fn dynamic(text: &str) -> Word {
+        Word {
+            text: text.to_string(),
+            is_static: false,
+            prefix: String::new(),
+            splits: false,
+        }
+    }
+
+    /// A word of which `text[at..]` is replaced whole when the command runs (`xargs -I {}`,
+    /// `fd -x … {}`): dynamic, but not split and with a known prefix.
+    pub fn placeholder(text: &str, at: usize) -> Word {
+        Word {
+            text: text.to_string(),
+            is_static: false,
+            prefix: text.get(..at).unwrap_or("").to_string(),
+            splits: false,
+        }
+    }
+
+    /// True when the word could expand to something that starts with `-` although its source
+    /// does not show it: it starts with an expansion or an unquoted glob, or is split.
+    pub fn may_be_option(&self) -> bool {
+        (!self.is_static && self.prefix.is_empty()) || self.splits
+    }
+
+    /// The text when the word is static.
+    pub fn literal_text(&self) -> Option<&str> {
+        self.is_static.then_some(self.text.as_str())
+    }
+}
+
+/// Builds the word for one argument node. Node kinds that are not words give a dynamic word;
+/// the walker reports unknown kinds separately.
+pub(super) fn word_of(node: Node, src: &str) -> Word {
+    let mut builder = Builder {
+        literal: String::new(),
+        dynamic: false,
+        prefix_done: false,
+        splits: false,
+    };
+    builder.add(node, src);
+    let source = slice(src, node.byte_range());
+    if builder.dynamic {
+        Word {
+            text: source.to_string(),
+            is_static: false,
+            prefix: builder.prefix(),
+            splits: builder.splits,
+        }
+    } else {
+        Word {
+            text: builder.literal.clone(),
+            is_static: true,
+            prefix: builder.literal,
+            splits: false,
+        }
+    }
+}
+
+struct Builder {
+    literal: String,
+    dynamic: bool,
+    /// Set at the first expansion or glob; `literal` then holds the prefix only.
+    prefix_done: bool,
+    /// Set at an expansion outside double quotes.
+    splits: bool,
+}
+
+impl Builder {
+    fn prefix(&self) -> String {
+        self.literal.clone()
+    }
+
+    fn push(&mut self, text: &str) {
+        if !self.prefix_done {
+            self.literal.push_str(text);
+        }
+    }
+
+    fn expansion(&mut self) {
+        self.dynamic = true;
+        self.prefix_done = true;
+    }
+
+    fn add(&mut self, node: Node, src: &str) {
+        let text = slice(src, node.byte_range());
+        match node.kind() {
+            "word" | "number" if node.named_child_count() == 0 => self.unquoted(text),
+            "raw_string" => self.push(text.get(1..text.len().saturating_sub(1)).unwrap_or("")),
+            "ansi_c_string" => {
+                let inner = text.get(2..text.len().saturating_sub(1)).unwrap_or("");
+                self.push(&ansi_c(inner));
+            }
+            "string" | "translated_string" => self.double_quoted(node, src),
+            "concatenation" => {
+                let braces = is_brace_expansion(node, src);
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    if braces && slice(src, child.byte_range()) == "{" {
+                        self.expansion();
+                    }
+                    self.add(child, src);
+                }
+            }
+            "string_content" => self.push(&unescape_double(text)),
+            "command_name" => {
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    self.add(child, src);
+                }
+            }
+            "\"" | "$\"" => {}
+            "simple_expansion" | "expansion" | "command_substitution" => {
+                self.splits = true;
+                self.expansion();
+            }
+            _ => self.expansion(),
+        }
+    }
+
+    fn double_quoted(&mut self, node: Node, src: &str) {
+        let mut cursor = node.walk();
+        let mut last = node.start_byte() + 1;
+        for child in node.children(&mut cursor) {
+            // Text between children that tree-sitter did not name (a lone `$`) is literal.
+            if child.start_byte() > last && child.kind() != "\"" {
+                self.push(slice(src, last..child.start_byte()));
+            }
+            match child.kind() {
+                "\"" | "$\"" | "$" => {
+                    if child.kind() == "$" {
+                        self.push("$");
+                    }
+                }
+                "string_content" => self.push(&unescape_double(slice(src, child.byte_range()))),
+                "string" => self.double_quoted(child, src),
+                _ => self.expansion(),
+            }
+            last = child.end_byte();
+        }
+    }
+
+    /// Unquoted text: backslash escapes are removed, globs and brace expansions end the prefix.
+    fn unquoted(&mut self, text: &str) {
+        let mut chars = text.chars().peekable();
+        let mut out = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some('\n') | None => {}
+                    Some(next) => out.push(next),
+                },
+                '*' | '?' | '[' => {
+                    self.push(&out);
+                    out.clear();
+                    self.expansion();
+                }
+                _ => out.push(c),
+            }
+        }
+        self.push(&out);
+    }
+}
+
+/// True for `{a,b}` and `{1..3}` spread over a concatenation: bash expands them into several
+/// words.
+fn is_brace_expansion(node: Node, src: &str) -> bool {
+    let mut cursor = node.walk();
+    let parts: Vec<&str> = node
+        .children(&mut cursor)
+        .filter(|c| c.kind() == "word")
+        .map(|c| slice(src, c.byte_range()))
+        .collect();
+    parts.contains(&"{") && parts.iter().any(|p| p.contains(',') || p.contains(".."))
+}
+
+/// Removes the backslashes that have a meaning inside double quotes.
+fn unescape_double(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some('"' | '\\' | '$' | '`') => out.push(chars.next().unwrap_or('\\')),
+                Some('\n') => {
+                    chars.next();
+                }
+                _ => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Decodes the common escapes of `$'…'`. Unknown escapes are kept as written.
+fn ansi_c(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('e' | 'E') => out.push('\u{1b}'),
+            Some('a') => out.push('\u{7}'),
+            Some('b') => out.push('\u{8}'),
+            Some('\\') => out.push('\\'),
+            Some('\'') => out.push('\''),
+            Some('"') => out.push('"'),
+            Some('x') => {
+                let mut hex = String::new();
+                while hex.len() < 2 && chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
+                    hex.extend(chars.next());
+                }
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) => out.push(decoded),
+                    None => out.push_str("\\x"),
+                }
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}

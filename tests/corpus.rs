@@ -1,0 +1,97 @@
+//! The labelled corpus: no `write` line may be read-only, and at least 90% of the
+//! `read_only` lines must be recognised.
+
+use gatehouse::core::shell::{Safety, analyse};
+
+/// Decodes `\n`, `\t`, `\r` and `\\`, left to right.
+fn decode(field: &str) -> String {
+    let mut out = String::new();
+    let mut chars = field.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// `(command, label)` for every corpus line.
+pub fn corpus() -> Vec<(String, String)> {
+    let text = include_str!("data/commands.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let command = decode(fields.next().unwrap_or(""));
+            let label = fields.next().unwrap_or("").to_string();
+            (command, label)
+        })
+        .collect()
+}
+
+#[test]
+fn no_write_line_is_read_only_and_most_read_only_lines_are_recognised() {
+    let mut allowed_writes = Vec::new();
+    let mut missed = Vec::new();
+    let mut read_only_total = 0;
+    for (command, label) in corpus() {
+        let analysis = analyse(&command);
+        match label.as_str() {
+            "write" if analysis.safety == Safety::ReadOnly => {
+                allowed_writes.push(format!("{command:?}: {}", analysis.explanation()));
+            }
+            "read_only" => {
+                read_only_total += 1;
+                if analysis.safety != Safety::ReadOnly {
+                    missed.push(format!("{command:?}: {}", analysis.explanation()));
+                }
+            }
+            _ => {}
+        }
+    }
+    let recognised = read_only_total - missed.len();
+    let rate = recognised as f64 / read_only_total as f64 * 100.0;
+    println!("read_only recognised: {recognised}/{read_only_total} ({rate:.1}%)");
+    println!("write lines allowed: {}", allowed_writes.len());
+    for line in &missed {
+        println!("missed read_only: {line}");
+    }
+    for line in &allowed_writes {
+        println!("WRITE ALLOWED: {line}");
+    }
+    assert!(
+        allowed_writes.is_empty(),
+        "write lines classed read-only:\n{}",
+        allowed_writes.join("\n")
+    );
+    assert!(
+        rate >= 90.0,
+        "only {rate:.1}% of read_only lines recognised"
+    );
+}
+
+#[test]
+#[ignore = "prints every corpus line with its explanation, for review"]
+fn print_every_explanation() {
+    for (command, label) in corpus() {
+        let analysis = analyse(&command);
+        println!(
+            "{label}\t{}\t{command:?}\t{}",
+            analysis.safety,
+            analysis.explanation()
+        );
+    }
+}
