@@ -8,8 +8,6 @@
 //!
 //! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client, `.ci/run` sets it):
 //! a plain `cargo test` never downloads anything. Without node and npm they skip, saying so.
-//! Assertions about shell lines need the shell analyser; until it lands they are skipped with
-//! a message, and the rest of each scenario still runs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -38,7 +36,8 @@ fn skip(why: &str) {
 /// The Claude Code binary, or `None` (with the reason printed) when these tests must skip.
 fn claude() -> Option<String> {
     if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
-        skip("set GATEHOUSE_E2E=1 to run the Claude Code end-to-end tests");
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| skip("set GATEHOUSE_E2E=1 to run the Claude Code end-to-end tests"));
         return None;
     }
     for tool in ["node", "npm", "python3"] {
@@ -60,18 +59,6 @@ fn claude() -> Option<String> {
         String::from_utf8_lossy(&out.stderr)
     );
     Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
-}
-
-/// True once the shell analyser has landed (before that it panics with `todo!`).
-fn analyser_ready() -> bool {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let ready = std::panic::catch_unwind(|| gatehouse::core::shell::analyse("ls")).is_ok();
-    std::panic::set_hook(previous);
-    if !ready {
-        skip("the Bash assertions: the shell analyser is not there yet");
-    }
-    ready
 }
 
 /// A project folder with a `build/` folder, a file outside it, a private config, and our hook
@@ -221,14 +208,12 @@ fn serve_on_ask_deny_refuses_a_writer_with_our_reason_and_lets_a_read_pass() {
     assert_eq!(summary["tool_result_is_error"], true);
     assert!(!project.path().join("new.txt").exists());
 
-    if analyser_ready() {
-        let summary = project.run(rm_build());
-        assert!(
-            result_text(&summary).contains("no one is watching"),
-            "{summary}"
-        );
-        assert!(project.path().join("build/out.o").exists());
-    }
+    let summary = project.run(rm_build());
+    assert!(
+        result_text(&summary).contains("no one is watching"),
+        "{summary}"
+    );
+    assert!(project.path().join("build/out.o").exists());
 }
 
 #[test]
@@ -241,10 +226,8 @@ fn serve_in_allow_all_lets_a_writer_run() {
     assert_ne!(summary["tool_result_is_error"], true, "{summary}");
     assert!(project.path().join("new.txt").exists());
 
-    if analyser_ready() {
-        project.run(rm_build());
-        assert!(!project.path().join("build").exists(), "rm -rf build ran");
-    }
+    project.run(rm_build());
+    assert!(!project.path().join("build").exists(), "rm -rf build ran");
 }
 
 #[test]
@@ -285,14 +268,12 @@ fn a_configured_denied_command_is_refused_even_in_allow_all() {
     );
     assert!(!project.path().join("new.txt").exists());
 
-    if analyser_ready() {
-        let summary = project.run(rm_build());
-        assert!(
-            result_text(&summary).contains("denied command"),
-            "{summary}"
-        );
-        assert!(project.path().join("build/out.o").exists());
-    }
+    let summary = project.run(rm_build());
+    assert!(
+        result_text(&summary).contains("denied command"),
+        "{summary}"
+    );
+    assert!(project.path().join("build/out.o").exists());
 }
 
 /// A console in this process on the project's socket: the real server, with a scripted human
