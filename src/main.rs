@@ -332,9 +332,9 @@ fn serve(
         settings.mode = mode;
     }
     let mode = settings.mode;
-    let on_ask = match on_ask {
-        OnAsk::Deny => Fallback::Deny,
-        OnAsk::Defer => Fallback::Defer,
+    let (on_ask, on_ask_name) = match on_ask {
+        OnAsk::Deny => (Fallback::Deny, "deny"),
+        OnAsk::Defer => (Fallback::Defer, "defer"),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -358,12 +358,8 @@ fn serve(
         let socket = socket_path(socket.as_deref());
         let bound = server::bind(&socket)?;
         eprintln!(
-            "gatehouse serve: listening on {}, mode {mode}; calls that need a human get {}; audit log {}",
+            "gatehouse serve: listening on {}, mode {mode}; calls that need a human get {on_ask_name}; audit log {}",
             socket.display(),
-            match on_ask {
-                Fallback::Deny => "deny",
-                Fallback::Defer => "defer",
-            },
             config.audit_log.display()
         );
         eprintln!("gatehouse serve: {}", setup.describe());
@@ -388,21 +384,15 @@ async fn stop_signal() {
     }
 }
 
-/// Claude Code's settings file for `scope`: the user's under `$CLAUDE_CONFIG_DIR` or
-/// `~/.claude`, the project's under the current folder.
+/// Claude Code's settings file for `scope`, for a project in the current folder.
 fn settings_path(scope: ScopeArg) -> Result<PathBuf> {
-    let claude_dir = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => directories::BaseDirs::new()
-            .context("cannot find your home folder for ~/.claude; use --scope project or local")?
-            .home_dir()
-            .join(".claude"),
-    };
     let project = std::env::current_dir().context("finding the current folder")?;
     let scope = match scope {
         ScopeArg::User => Scope::User,
         ScopeArg::Project => Scope::Project,
         ScopeArg::Local => Scope::Local,
     };
+    let claude_dir = claude_install::user_claude_dir()
+        .context("cannot find your home folder for ~/.claude; use --scope project or local")?;
     Ok(scope.settings_path(&claude_dir, &project))
 }

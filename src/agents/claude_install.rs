@@ -40,6 +40,14 @@ impl Scope {
     }
 }
 
+/// The user's Claude Code folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn user_claude_dir() -> Option<PathBuf> {
+    match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => directories::BaseDirs::new().map(|b| b.home_dir().join(".claude")),
+    }
+}
+
 /// The hook to install.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookSpec {
