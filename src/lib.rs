@@ -29,6 +29,7 @@
 pub mod agents;
 pub mod classifier;
 pub mod config;
+pub mod console;
 pub mod core;
 pub mod explain;
 pub mod headless;

@@ -39,8 +39,13 @@ struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     socket: Option<PathBuf>,
 
+    /// The mode the console starts in (default: the config's `mode`, else allow-read).
+    #[arg(long, value_name = "MODE")]
+    mode: Option<Mode>,
+
+    /// Without a command, gatehouse runs the console.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -156,9 +161,9 @@ enum EventArg {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Hook {
+    if let Some(Command::Hook {
         agent: HookAgent::Claude,
-    } = cli.command
+    }) = cli.command
     {
         run_hook(cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
@@ -173,7 +178,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return console(cli.config.as_deref(), cli.socket, cli.mode);
+    };
+    match command {
         Command::Explain { line, json, batch } => {
             let config = Config::load(cli.config.as_deref())?;
             let rules = &config.settings.rules;
@@ -341,12 +349,10 @@ fn serve(
         .build()
         .context("starting the async runtime")?;
     let setup = ClassifierSetup::from_env(&config.classifier);
-    let classifier: Option<Arc<dyn Classifier>> = match setup.clone() {
-        ClassifierSetup::Ready(ready) => Some(Arc::new(
-            ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?,
-        )),
-        _ => None,
-    };
+    let classifier: Option<Arc<dyn Classifier>> = setup
+        .start()
+        .map_err(|e| anyhow::anyhow!(e))?
+        .map(|model| Arc::new(model) as Arc<dyn Classifier>);
     let policy = headless::Unattended {
         on_ask,
         classifier: classifier.is_some(),
@@ -368,6 +374,38 @@ fn serve(
         eprintln!("gatehouse serve: stopped");
         Ok(())
     })
+}
+
+/// The console: the TUI with the server inside it.
+fn console(config: Option<&Path>, socket: Option<PathBuf>, mode: Option<Mode>) -> Result<()> {
+    let config = Config::load(config)?;
+    let socket = socket_path(socket.as_deref());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(gatehouse::console::run(
+        config,
+        socket,
+        mode,
+        terminate_signal(),
+    ))
+}
+
+/// Completes on SIGTERM or SIGHUP (in the console, Ctrl+C is a key).
+async fn terminate_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut hup)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) else {
+        return std::future::pending().await;
+    };
+    // Cancellation: whichever signal comes first ends the wait; the other is simply dropped.
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = hup.recv() => {}
+    }
 }
 
 /// Completes on Ctrl+C or SIGTERM.

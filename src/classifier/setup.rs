@@ -4,8 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use super::model::ModelClassifier;
 use super::provider::{ApiKey, Endpoint, Provider};
 use super::settings::{ClassifierConfig, Limits, ModelConfig};
+use crate::core::classifier::ClassifierError;
 
 /// The classifier the console can build, or why there is none.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +85,14 @@ impl ClassifierSetup {
             limits: model.limits,
             mcp_descriptions: model.mcp_descriptions,
         })
+    }
+
+    /// Starts the model this setup names, if any. Fails only when the HTTP client cannot start.
+    pub fn start(&self) -> Result<Option<ModelClassifier>, ClassifierError> {
+        match self {
+            ClassifierSetup::Ready(ready) => ModelClassifier::new(ready.clone()).map(Some),
+            ClassifierSetup::None { .. } => Ok(None),
+        }
     }
 
     /// One line for the status bar: `classifier: anthropic claude-haiku-4-5` or why none.

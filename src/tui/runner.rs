@@ -49,7 +49,12 @@ fn now() -> Now {
 }
 
 /// Runs the console until the human quits. The caller answers whatever is still open.
-pub async fn run(mut prompter: Prompter, options: Options) -> io::Result<()> {
+pub async fn run(
+    mut prompter: Prompter,
+    options: Options,
+    stop: impl std::future::Future<Output = ()>,
+) -> io::Result<()> {
+    let mut stop = std::pin::pin!(stop);
     let mut guard = TerminalGuard::enter()?;
     let (keys, mut terminal_events) = mpsc::channel(256);
     let reader = std::thread::spawn(move || read_terminal(keys));
@@ -82,6 +87,7 @@ pub async fn run(mut prompter: Prompter, options: Options) -> io::Result<()> {
                     Some(event) => Some(message_of_barrier(event)),
                     None => return Ok(()),
                 },
+                _ = &mut stop => return Ok(()),
                 _ = tokio::time::sleep(wake) => {
                     if let Some(status) = &options.classifier_status {
                         Some(Msg::ClassifierStatus(status()))

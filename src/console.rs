@@ -1,0 +1,88 @@
+//! `gatehouse` with no arguments: the console. The barrier, the socket server and the
+//! classifier run inside it; the TUI answers. Quitting (or SIGTERM) answers every open dialog
+//! with the shutdown fallback, never allow, and removes the socket.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use tokio::sync::oneshot;
+
+use crate::classifier::{ClassifierSetup, ModelClassifier};
+use crate::config::Config;
+use crate::core::audit::Audit;
+use crate::core::barrier::{Barrier, Fallback};
+use crate::core::classifier::Classifier;
+use crate::core::mode::Mode;
+use crate::server;
+use crate::tui::runner::{self, Options};
+
+/// What the status bar says of the classifier.
+pub fn classifier_status(setup: &ClassifierSetup, model: Option<&ModelClassifier>) -> String {
+    match (setup, model) {
+        (ClassifierSetup::Ready(ready), Some(model)) => {
+            let name = &ready.endpoint.model;
+            if model.breaker().is_open() {
+                format!("{name} OFF after failures (r re-arms)")
+            } else {
+                name.clone()
+            }
+        }
+        _ => "none set up (auto asks you)".into(),
+    }
+}
+
+/// Runs the console on `socket` until the human quits or `stop` completes.
+pub async fn run(
+    config: Config,
+    socket: PathBuf,
+    mode: Option<Mode>,
+    stop: impl Future<Output = ()>,
+) -> Result<()> {
+    let mut settings = config.settings.clone();
+    if let Some(mode) = mode {
+        settings.mode = mode;
+    }
+    let on_quit = match settings.on_shutdown {
+        Fallback::Deny => "deny",
+        Fallback::Defer => "defer",
+    };
+    let setup = ClassifierSetup::from_env(&config.classifier);
+    let model = setup.start().map_err(|e| anyhow::anyhow!(e))?;
+    let classifier = model.clone().map(|m| Arc::new(m) as Arc<dyn Classifier>);
+    let audit = Audit::open(&config.audit_log)
+        .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
+    let (barrier, prompter) = Barrier::new(settings, audit, classifier);
+    let bound = server::bind(&socket)?;
+
+    let (stop_server, server_stopped) = oneshot::channel::<()>();
+    let server = tokio::spawn(server::run_with(
+        bound.listener,
+        barrier.clone(),
+        server::Options::default(),
+        async {
+            let _ = server_stopped.await;
+        },
+    ));
+    let status_model = model.clone();
+    let options = Options {
+        cycle: config.cycle.clone(),
+        socket: socket.display().to_string(),
+        on_quit,
+        notify: config.notify,
+        rearm: model
+            .clone()
+            .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
+        classifier_status: Some(Box::new(move || {
+            classifier_status(&setup, status_model.as_ref())
+        })),
+    };
+    let result = runner::run(prompter, options, stop).await;
+    // The human has gone: nothing open may wait for them, and nothing is allowed on the way out.
+    barrier.shutdown();
+    let _ = stop_server.send(());
+    let _ = server.await;
+    drop(bound.file);
+    result.context("running the console")
+}
