@@ -31,6 +31,7 @@ pub mod classifier;
 pub mod config;
 pub mod console;
 pub mod core;
+pub mod demo;
 pub mod explain;
 pub mod headless;
 pub mod paths;

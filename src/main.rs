@@ -62,6 +62,9 @@ enum Command {
         #[arg(long)]
         batch: bool,
     },
+    /// A guided tour: the console with a scripted agent sending realistic calls through the
+    /// real hook, on a private socket. Quit with q.
+    Demo,
     /// Run the console without a screen: rules and the mode decide, and calls that need a
     /// human get --on-ask. Logs one line per decision to stderr; Ctrl+C stops it.
     Serve {
@@ -206,6 +209,14 @@ fn run(cli: Cli) -> Result<()> {
                 write!(out, "{}", explained.to_text())?;
             }
             Ok(())
+        }
+        Command::Demo => {
+            let config = Config::load(cli.config.as_deref())?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("starting the async runtime")?;
+            runtime.block_on(gatehouse::demo::run(config))
         }
         Command::Serve { mode, on_ask } => serve(cli.config.as_deref(), cli.socket, mode, on_ask),
         Command::Hook { .. } => unreachable!("the hook runs before anything else"),

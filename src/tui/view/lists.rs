@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::dialog::short_id;
 use super::theme;
+use crate::core::call::ToolKind;
 use crate::tui::app::App;
 
 pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
@@ -40,12 +41,21 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
                 Style::default()
             };
             let age = format!(" {}", age_text(age));
-            let head = format!("{} {} {} ", call.agent, short_id(&call.session), call.tool);
-            let room = (area.width as usize).saturating_sub(3 + head.chars().count() + age.len());
+            let tool = match &open.dialog.assessment.kind {
+                ToolKind::Mcp { tool, .. } => tool.as_str(),
+                _ => call.tool.as_str(),
+            };
+            let text = format!(
+                "{} {} {} {}",
+                call.agent,
+                short_id(&call.session),
+                tool,
+                open.short
+            );
+            let room = (area.width as usize).saturating_sub(3 + age.len());
             Line::from(vec![
                 Span::styled(if focused { "›" } else { " " }, style),
-                Span::styled(head, style),
-                Span::styled(fit(&open.short, room), style),
+                Span::styled(fit(&text, room), style),
                 Span::styled(age, theme::dim()),
             ])
         })

@@ -43,20 +43,27 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
             .map(|b| (b.keys, b.hint))
             .collect()
     };
-    // Hints that do not fit are dropped from the end, but the help key always stays: the help
+    // Hints that do not fit are dropped from the end, but help and quit always stay: the help
     // screen lists every key.
     let width = |keys: &str, hint: &str| keys.chars().count() + hint.chars().count() + 3;
+    let kept = |keys: &str| {
+        KEYMAP
+            .iter()
+            .any(|b| b.keys == keys && matches!(b.intent, Intent::Help | Intent::Quit))
+    };
     let used: usize = spans.iter().map(|s| s.width()).sum();
-    let help = KEYMAP.iter().find(|b| b.intent == Intent::Help);
-    let reserve = help.map_or(0, |b| width(b.keys, b.hint));
+    let reserve: usize = hints
+        .iter()
+        .filter(|(keys, _)| kept(keys))
+        .map(|(keys, hint)| width(keys, hint))
+        .sum();
     let mut left = (area.width as usize).saturating_sub(used + reserve);
     for (keys, hint) in hints {
-        let is_help = help.is_some_and(|b| b.keys == keys);
-        let w = width(keys, hint);
-        if !is_help && w > left {
-            continue;
-        }
-        if !is_help {
+        if !kept(keys) {
+            let w = width(keys, hint);
+            if w > left {
+                continue;
+            }
             left -= w;
         }
         spans.push(Span::styled(keys, theme::key()));
