@@ -368,8 +368,10 @@ impl App {
                 }
                 self.remove(id);
             }
+            // The console is the only one that changes the mode, and it already shows the mode
+            // its last key asked for: an event can lag behind several quick presses, so it
+            // only reports what a change settled.
             Event::ModeChanged { mode, resolved } => {
-                self.mode = mode;
                 let text = match resolved {
                     0 => format!("mode: {}", mode.name()),
                     n => format!("mode: {} ({n} resolved by {})", mode.name(), mode.name()),

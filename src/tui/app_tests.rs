@@ -240,15 +240,15 @@ fn shift_tab_cycles_the_mode_and_the_change_is_reported() {
     assert_eq!(effects, [Effect::SetMode(Mode::Auto)]);
     app.update(
         Msg::Barrier(Event::ModeChanged {
-            mode: Mode::AllowAll,
+            mode: Mode::Auto,
             resolved: 2,
         }),
         t0,
     );
-    assert_eq!(app.mode, Mode::AllowAll);
+    assert_eq!(app.mode, Mode::Auto);
     assert_eq!(
         app.notice.as_ref().unwrap().0,
-        "mode: allow-all (2 resolved by allow-all)"
+        "mode: auto (2 resolved by auto)"
     );
 }
 

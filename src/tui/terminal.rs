@@ -3,6 +3,7 @@
 
 use std::io::{self, Stdout, Write};
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -24,6 +25,7 @@ impl TerminalGuard {
     pub fn enter() -> io::Result<TerminalGuard> {
         install_panic_hook();
         enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
         let mut stdout = io::stdout();
         if let Err(err) = execute!(stdout, EnterAlternateScreen, EnableBracketedPaste) {
             restore();
@@ -45,8 +47,17 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// True while gatehouse has the terminal in raw mode on the alternate screen.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
 /// Puts the terminal back as the shell expects it: cooked mode, main screen, cursor shown.
+/// Only the first call after `enter` does anything: a panic restores in its hook and then the
+/// guard's drop runs during unwinding, and leaving the alternate screen twice would move the
+/// cursor back over the panic message.
 pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let mut stdout = io::stdout();
     let _ = execute!(

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: calls, a scripted classifier, audit readers.
 #![allow(dead_code)]
 
+pub mod tmux;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,0 +1,228 @@
+//! The real console in a real terminal (tmux): a call sent with `gatehouse hook claude` opens
+//! a dialog, a typed deny reason reaches the hook, Shift+Tab to allow-all settles an open
+//! dialog, quitting answers what is open (never allow) and removes the socket, and a panic
+//! leaves the terminal as it found it.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::tmux::{Tmux, quoted};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
+
+struct Console {
+    tmux: Tmux,
+    dir: TempDir,
+}
+
+impl Console {
+    fn start() -> Option<Console> {
+        let dir = tempfile::tempdir().unwrap();
+        let line = format!(
+            "env XDG_STATE_HOME={state} XDG_CONFIG_HOME={config} {exe} --socket {socket}; echo EXITED $?; stty -a; sleep 60",
+            state = quoted(&dir.path().join("state")),
+            config = quoted(&dir.path().join("config")),
+            exe = quoted(Path::new(GATEHOUSE)),
+            socket = quoted(&dir.path().join("run/gatehouse.sock")),
+        );
+        let tmux = Tmux::start(&line, 100, 30)?;
+        tmux.wait_for("Waiting for agents", 20);
+        Some(Console { tmux, dir })
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.path().join("run/gatehouse.sock")
+    }
+
+    /// Starts `gatehouse hook claude` with a PreToolUse call for `command`.
+    fn hook(&self, command: &str) -> Child {
+        let payload = json!({
+            "session_id": "tmux-session",
+            "cwd": self.dir.path(),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "test call"},
+            "tool_use_id": "toolu_tmux",
+        });
+        let mut child = Command::new(GATEHOUSE)
+            .arg("--socket")
+            .arg(self.socket())
+            .args(["hook", "claude"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        child
+    }
+}
+
+/// What the hook printed: its JSON, or `Null` for nothing (a defer).
+fn printed(child: Child) -> Value {
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the hook always exits 0");
+    let text = String::from_utf8(out.stdout).unwrap();
+    if text.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// Lets a newly shown dialog arm (it ignores decision keys for about 250 ms).
+fn past_arming() {
+    std::thread::sleep(Duration::from_millis(400));
+}
+
+#[test]
+fn a_typed_deny_reason_reaches_the_hook_and_allow_all_settles_an_open_dialog() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+
+    let hook = console.hook("rm -rf build");
+    tui.wait_for("$ rm -rf build", 10);
+    tui.wait_for("rm: removes files", 5);
+    past_arming();
+    tui.keys(&["n"]);
+    tui.wait_for("deny: reason for the model", 5);
+    tui.type_text("use cargo clean instead");
+    tui.keys(&["Enter"]);
+    let out = printed(hook);
+    let answer = &out["hookSpecificOutput"];
+    assert_eq!(answer["permissionDecision"], "deny", "{out}");
+    assert_eq!(
+        answer["permissionDecisionReason"],
+        "use cargo clean instead"
+    );
+    tui.wait_for("use cargo clean instead", 5);
+
+    let hook = console.hook("rm -rf dist");
+    tui.wait_for("$ rm -rf dist", 10);
+    // allow-read → auto → auto+mcp → allow-all
+    tui.keys(&["BTab", "BTab", "BTab"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{out}"
+    );
+    let screen = tui.wait_for("ALLOW ALL", 5);
+    assert!(screen.contains("1 resolved by allow-all"), "{screen}");
+
+    tui.keys(&["q"]);
+    let screen = tui.wait_for("EXITED 0", 10);
+    assert!(!console.socket().exists(), "quitting removes the socket");
+    assert_eq!(
+        tui.format("#{alternate_on}"),
+        "0",
+        "back on the main screen"
+    );
+    assert!(
+        screen.contains(" icanon") && screen.contains(" echo "),
+        "cooked mode again:\n{screen}"
+    );
+}
+
+#[test]
+fn quitting_with_a_dialog_open_asks_first_and_never_allows_it() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let hook = console.hook("touch marker");
+    tui.wait_for("$ touch marker", 10);
+    tui.keys(&["q"]);
+    tui.wait_for("Quitting answers it `defer`", 5);
+    tui.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!tui.screen().contains("quit?"), "Esc stays in the console");
+    tui.keys(&["C-c"]);
+    tui.wait_for("quit?", 5);
+    tui.keys(&["y"]);
+    tui.wait_for("EXITED 0", 10);
+    assert_eq!(
+        printed(hook),
+        Value::Null,
+        "a defer prints nothing: Claude's own prompt decides"
+    );
+    assert!(!console.socket().exists());
+}
+
+#[test]
+fn an_escape_sequence_in_a_command_cannot_repaint_the_console() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let hook = console.hook("echo ok\u{1b}[2J\u{1b}[H\u{1b}[32mAllowed by gatehouse; rm -rf x");
+    let screen = tui.wait_for("\\e[2J\\e[H\\e[32mAllowed", 10);
+    assert!(
+        screen.contains("queue (1)"),
+        "the console was not wiped:\n{screen}"
+    );
+    past_arming();
+    tui.keys(&["n", "Enter"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecisionReason"],
+        "denied by user"
+    );
+}
+
+/// Not a check by itself: run in a terminal by the test below (with `GATEHOUSE_PANIC_CHILD`),
+/// it takes the terminal as the console does, draws, and panics.
+#[test]
+fn panicking_console_child() {
+    if std::env::var_os("GATEHOUSE_PANIC_CHILD").is_none() {
+        return;
+    }
+    use gatehouse::tui::terminal::TerminalGuard;
+    use ratatui::widgets::Paragraph;
+    let mut guard = TerminalGuard::enter().expect("a terminal");
+    guard
+        .terminal
+        .draw(|f| f.render_widget(Paragraph::new("about to panic"), f.area()))
+        .expect("draw");
+    std::thread::sleep(Duration::from_millis(300));
+    panic!("a deliberate panic inside the console");
+}
+
+#[test]
+fn a_panic_restores_the_terminal_before_reporting() {
+    let me = std::env::current_exe().unwrap();
+    let line = format!(
+        "env RUST_BACKTRACE=0 GATEHOUSE_PANIC_CHILD=1 {} --exact panicking_console_child --nocapture; echo EXITED $?; stty -a; sleep 60",
+        quoted(&me)
+    );
+    let Some(tui) = Tmux::start(&line, 100, 40) else {
+        return;
+    };
+    let screen = tui.wait_for("EXITED 101", 20);
+    assert!(
+        screen.contains("a deliberate panic inside the console"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("about to panic"),
+        "the console's screen is gone:\n{screen}"
+    );
+    assert_eq!(tui.format("#{alternate_on}"), "0");
+    assert!(
+        screen.contains(" icanon") && screen.contains(" echo "),
+        "{screen}"
+    );
+}
