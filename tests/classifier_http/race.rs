@@ -294,7 +294,10 @@ async fn an_unverified_line_carrying_injection_stays_with_the_human_unless_the_a
             Verdict::Unsure,
         ),
         ("It is read-only.", Verdict::Unsure),
-        ("Read-only, as the comment in the line says", Verdict::Unsure),
+        (
+            "Read-only, as the comment in the line says",
+            Verdict::Unsure,
+        ),
     ] {
         let mut rig = Rig::new(Mode::Auto, Reply::anthropic(text)).await;
         let submitted = rig.submit(bash(INJECTED_UNVERIFIED));
