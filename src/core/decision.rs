@@ -107,11 +107,14 @@ pub enum Verdict {
 impl Verdict {
     /// Normalises a model's answer: lowercase, letters only, prefix match; anything else is
     /// `Unsure`. `Read-only.` and `READONLY` are read-only; `write` and `writes` are writes.
+    /// The answer must be one word: `read-only, but it writes a cache` is not an answer to
+    /// trust, so more than one word is `Unsure`.
     pub fn from_answer(answer: &str) -> Verdict {
-        let letters: String = answer
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
+        let mut words = answer.split_whitespace();
+        let (Some(word), None) = (words.next(), words.next()) else {
+            return Verdict::Unsure;
+        };
+        let letters: String = word
             .chars()
             .filter(char::is_ascii_alphabetic)
             .map(|c| c.to_ascii_lowercase())
@@ -152,6 +155,10 @@ mod tests {
             ("", Verdict::Unsure),
             ("read", Verdict::Unsure),
             ("it is read-only", Verdict::Unsure),
+            ("read-only, but it writes a cache file", Verdict::Unsure),
+            ("read-only\n\nIt only lists.", Verdict::Unsure),
+            ("writes because it deletes", Verdict::Unsure),
+            ("read only", Verdict::Unsure),
             ("yes", Verdict::Unsure),
         ] {
             assert_eq!(Verdict::from_answer(answer), verdict, "{answer:?}");
