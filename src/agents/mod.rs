@@ -8,6 +8,7 @@ pub mod claude;
 pub mod claude_install;
 pub mod client;
 pub mod codex;
+pub mod codex_install;
 pub mod cursor;
 pub mod gemini;
 pub mod hook;
