@@ -22,7 +22,8 @@ use super::claude_install::{
 use super::codex::CodexEvent;
 
 const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
-const BEGIN: &str = "# BEGIN gatehouse hook trust (written by `gatehouse install codex`; keep this block last)";
+const BEGIN: &str =
+    "# BEGIN gatehouse hook trust (written by `gatehouse install codex`; keep this block last)";
 const END: &str = "# END gatehouse hook trust";
 
 /// The user's Codex folder: `$CODEX_HOME`, else `~/.codex`.
@@ -78,7 +79,11 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
                 add_second(settings, name, wanted)?
             };
             if c != Change::Unchanged {
-                change = if change == Change::Unchanged { c } else { change };
+                change = if change == Change::Unchanged {
+                    c
+                } else {
+                    change
+                };
             }
         }
         placed = positions(settings);
@@ -90,7 +95,11 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
         .map(|(event, group)| {
             let key = format!("{}:{}:{group}:0", path.display(), event.snake_name());
             let hash = trust_hash(*event, Some("*"), &hook.command, hook.timeout_secs);
-            format!("[hooks.state.{}]\ntrusted_hash = {}\n", json!(key), json!(hash))
+            format!(
+                "[hooks.state.{}]\ntrusted_hash = {}\n",
+                json!(key),
+                json!(hash)
+            )
         })
         .collect();
     let trust = edit_trust(&hook.config_path, Some(&block), dry_run)?;
@@ -99,7 +108,11 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
 
 /// Adds `wanted` under `event` unless it is there (the first event's add already removed
 /// stale gatehouse hooks everywhere).
-fn add_second(settings: &mut Map<String, Value>, event: &str, wanted: Value) -> Result<Change, String> {
+fn add_second(
+    settings: &mut Map<String, Value>,
+    event: &str,
+    wanted: Value,
+) -> Result<Change, String> {
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let groups = hooks
         .as_object_mut()
@@ -131,10 +144,18 @@ fn positions(settings: &Map<String, Value>) -> Vec<(CodexEvent, usize)> {
 }
 
 /// Removes gatehouse's codex hooks and their trust entries.
-pub fn uninstall(hooks_path: &Path, config_path: &Path, dry_run: bool) -> Result<Vec<Report>, InstallError> {
+pub fn uninstall(
+    hooks_path: &Path,
+    config_path: &Path,
+    dry_run: bool,
+) -> Result<Vec<Report>, InstallError> {
     let hooks = claude_install::edit(hooks_path, dry_run, None, |settings| {
         let removed = remove_ours(settings, None, "codex");
-        Ok(if removed == 0 { Change::Unchanged } else { Change::Removed(removed) })
+        Ok(if removed == 0 {
+            Change::Unchanged
+        } else {
+            Change::Removed(removed)
+        })
     })?;
     let trust = edit_trust(config_path, None, dry_run)?;
     Ok(vec![hooks, trust])

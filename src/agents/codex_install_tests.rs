@@ -31,14 +31,20 @@ fn install_writes_both_events_and_trusts_each_by_its_position() {
     install(&hook, false).unwrap();
     let hooks: Value =
         serde_json::from_str(&std::fs::read_to_string(&hook.hooks_path).unwrap()).unwrap();
-    assert_eq!(hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "other");
+    assert_eq!(
+        hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        "other"
+    );
     assert_eq!(
         hooks["hooks"]["PreToolUse"][1]["hooks"][0]["command"],
         hook.command
     );
     assert_eq!(hooks["hooks"]["PermissionRequest"][0]["matcher"], "*");
     let config = std::fs::read_to_string(&hook.config_path).unwrap();
-    assert!(config.starts_with("model = \"gpt-5.5\" # mine\n"), "{config}");
+    assert!(
+        config.starts_with("model = \"gpt-5.5\" # mine\n"),
+        "{config}"
+    );
     let table: toml::Table = config.parse().unwrap();
     let state = table["hooks"]["state"].as_table().unwrap();
     let path = hook.hooks_path.display();
@@ -48,7 +54,11 @@ fn install_writes_both_events_and_trusts_each_by_its_position() {
         trust_hash(CodexEvent::PreToolUse, Some("*"), &hook.command, 600)
     );
     assert!(state.contains_key(&format!("{path}:permission_request:0:0")));
-    assert!(dir.path().join("codex/config.toml.gatehouse-backup").exists());
+    assert!(
+        dir.path()
+            .join("codex/config.toml.gatehouse-backup")
+            .exists()
+    );
 }
 
 #[test]
@@ -59,7 +69,10 @@ fn installing_twice_changes_nothing_and_uninstall_restores_the_users_text() {
     let hooks = std::fs::read_to_string(&hook.hooks_path).unwrap();
     let config = std::fs::read_to_string(&hook.config_path).unwrap();
     let again = install(&hook, false).unwrap();
-    assert!(again.iter().all(|r| r.change == Change::Unchanged), "{again:?}");
+    assert!(
+        again.iter().all(|r| r.change == Change::Unchanged),
+        "{again:?}"
+    );
     assert_eq!(std::fs::read_to_string(&hook.hooks_path).unwrap(), hooks);
     assert_eq!(std::fs::read_to_string(&hook.config_path).unwrap(), config);
 

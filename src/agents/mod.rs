@@ -10,6 +10,8 @@ pub mod client;
 pub mod codex;
 pub mod codex_install;
 pub mod cursor;
+pub mod cursor_install;
 pub mod gemini;
+pub mod gemini_install;
 pub mod hook;
 pub mod input;
