@@ -73,6 +73,7 @@ fn call() -> Arc<Call> {
         input: serde_json::json!({"command": "mytool --list --format json | head -n 20"}),
         tool_use_id: None,
         event: None,
+        caps: Default::default(),
     })
 }
 

@@ -41,6 +41,7 @@ fn full_console() -> App {
             input: json!({"file_path": format!("src/file{i}.rs"), "content": "fn main() {}\n".repeat(40)}),
             tool_use_id: None,
             event: None,
+            caps: Default::default(),
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         let preview = Preview::build(&call, &assessment);
@@ -61,6 +62,7 @@ fn full_console() -> App {
         input: json!({"file_path": "Cargo.toml"}),
         tool_use_id: None,
         event: None,
+        caps: Default::default(),
     });
     for i in 0..10_000u64 {
         let outcome = Outcome {

@@ -29,6 +29,7 @@ fn read_call() -> Call {
         input: serde_json::json!({"file_path": "/etc/hostname"}),
         tool_use_id: Some("toolu_bench".into()),
         event: Some("pre-tool-use".into()),
+        caps: Default::default(),
     }
 }
 

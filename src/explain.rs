@@ -35,6 +35,7 @@ pub fn explain(line: &str, rules: &Rules) -> Explanation {
         input: json!({ "command": line }),
         tool_use_id: None,
         event: None,
+        caps: Default::default(),
     };
     let assessment = assess(&call, rules, &[]);
     Explanation {

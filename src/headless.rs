@@ -174,6 +174,7 @@ mod tests {
                 input: serde_json::json!({"command": "echo \x1b]0;pwned\x07"}),
                 tool_use_id: None,
                 event: None,
+                caps: Default::default(),
             }),
             class: Class::Writer,
             route: Route::Ask,

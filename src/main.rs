@@ -9,10 +9,13 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod cli_install;
+
+use cli_install::AgentScope;
 use gatehouse::agents::claude::HookEvent;
 use gatehouse::agents::claude_install::{self, HookSpec, Scope};
 use gatehouse::agents::client::Timeouts;
-use gatehouse::agents::hook::{self, HookOutput, HookSetup};
+use gatehouse::agents::hook::{self, Dialect, HookSetup};
 use gatehouse::classifier::{ClassifierSetup, ModelClassifier};
 use gatehouse::config::Config;
 use gatehouse::core::audit::Audit;
@@ -107,10 +110,16 @@ enum ClassifierCommand {
     },
 }
 
-#[derive(Subcommand)]
+#[derive(Subcommand, Clone, Copy)]
 enum HookAgent {
     /// Claude Code's PreToolUse or PermissionRequest hook. Always exits 0.
     Claude,
+    /// Codex's PreToolUse or PermissionRequest hook. Always exits 0.
+    Codex,
+    /// Gemini CLI's BeforeTool or AfterTool hook. Always exits 0.
+    Gemini,
+    /// Cursor's beforeShellExecution, beforeMCPExecution, beforeReadFile or preToolUse hook.
+    Cursor,
 }
 
 #[derive(Subcommand)]
@@ -125,6 +134,28 @@ enum InstallAgent {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Codex: PreToolUse and PermissionRequest hooks in hooks.json, trusted in config.toml.
+    Codex {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Gemini CLI: BeforeTool and AfterTool hooks in settings.json, and the policy file that
+    /// leaves the hook as the only gate.
+    Gemini {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Cursor: hooks in hooks.json with failClosed (from Cursor's documentation; untested).
+    Cursor {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -134,6 +165,27 @@ enum UninstallAgent {
         #[arg(long, value_enum, default_value_t = ScopeArg::User)]
         scope: ScopeArg,
         /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Codex: removes gatehouse's hooks and their trust entries.
+    Codex {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Gemini CLI: removes gatehouse's hooks and policy file.
+    Gemini {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Cursor: removes gatehouse's hooks.
+    Cursor {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
         #[arg(long)]
         dry_run: bool,
     },
@@ -164,11 +216,14 @@ enum EventArg {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Hook {
-        agent: HookAgent::Claude,
-    }) = cli.command
-    {
-        run_hook(cli.config.as_deref(), cli.socket.as_deref());
+    if let Some(Command::Hook { agent }) = cli.command {
+        let dialect = match agent {
+            HookAgent::Claude => Dialect::Claude,
+            HookAgent::Codex => Dialect::Codex,
+            HookAgent::Gemini => Dialect::Gemini,
+            HookAgent::Cursor => Dialect::Cursor,
+        };
+        run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
     }
     match run(cli) {
@@ -248,6 +303,39 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Command::Install { agent } => {
+            let config = Config::load(cli.config.as_deref())?;
+            let exe = std::env::current_exe().context("finding gatehouse's own path")?;
+            let exe = exe.canonicalize().unwrap_or(exe);
+            let at = cli_install::Where {
+                exe: &exe,
+                socket: cli.socket.as_deref(),
+                config: cli.config.as_deref(),
+                timeout_secs: config.settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
+            };
+            let (agent, scope, dry_run) = match agent {
+                InstallAgent::Codex { scope, dry_run } => {
+                    (cli_install::Agent::Codex, scope, dry_run)
+                }
+                InstallAgent::Gemini { scope, dry_run } => {
+                    (cli_install::Agent::Gemini, scope, dry_run)
+                }
+                InstallAgent::Cursor { scope, dry_run } => {
+                    (cli_install::Agent::Cursor, scope, dry_run)
+                }
+                InstallAgent::Claude { .. } => unreachable!("matched above"),
+            };
+            cli_install::install(agent, scope, &at, dry_run)
+        }
+        Command::Uninstall {
+            agent: UninstallAgent::Codex { scope, dry_run },
+        } => cli_install::uninstall(cli_install::Agent::Codex, scope, dry_run),
+        Command::Uninstall {
+            agent: UninstallAgent::Gemini { scope, dry_run },
+        } => cli_install::uninstall(cli_install::Agent::Gemini, scope, dry_run),
+        Command::Uninstall {
+            agent: UninstallAgent::Cursor { scope, dry_run },
+        } => cli_install::uninstall(cli_install::Agent::Cursor, scope, dry_run),
         Command::Uninstall {
             agent: UninstallAgent::Claude { scope, dry_run },
         } => {
@@ -296,20 +384,16 @@ const HOOK_TIMEOUT_MARGIN_SECS: u64 = 60;
 /// How much longer than the ask timeout the hook waits for the console's answer.
 const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
 
-/// `gatehouse hook claude`: never fails, never exits non-zero; whatever goes wrong defers.
-fn run_hook(config: Option<&Path>, socket: Option<&Path>) {
+/// `gatehouse hook <agent>`: never fails, never exits non-zero; whatever goes wrong is the
+/// dialect's defer (which blocks where nothing else would).
+fn run_hook(dialect: Dialect, config: Option<&Path>, socket: Option<&Path>) {
     // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
     let mut stdin = Vec::new();
     let read = io::stdin().lock().read_to_end(&mut stdin);
     let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if let Err(err) = read {
-            return HookOutput {
-                stdout: None,
-                stderr: vec![format!(
-                    "gatehouse hook claude: cannot read stdin ({err}); deferring"
-                )],
-            };
+            return dialect.broken(&format!("cannot read stdin ({err})"));
         }
         let (ask_timeout, rules) = match Config::load(config) {
             Ok(config) => (config.settings.ask_timeout, Ok(config.settings.rules)),
@@ -323,12 +407,9 @@ fn run_hook(config: Option<&Path>, socket: Option<&Path>) {
             timeouts: Timeouts::for_ask_timeout(ask_timeout, HOOK_WAIT_MARGIN),
             rules,
         };
-        hook::claude(&stdin, &setup)
+        hook::run(dialect, &stdin, &setup)
     }))
-    .unwrap_or_else(|_| HookOutput {
-        stdout: None,
-        stderr: vec!["gatehouse hook claude: internal error; deferring".into()],
-    });
+    .unwrap_or_else(|_| dialect.broken("internal error"));
     if let Some(stdout) = output.stdout {
         let mut out = io::stdout().lock();
         let _ = writeln!(out, "{stdout}");

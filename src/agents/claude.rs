@@ -11,6 +11,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::capability;
 use crate::core::call::{Agent, Call};
 use crate::core::decision::Decision;
 
@@ -39,19 +40,7 @@ impl HookEvent {
     }
 }
 
-/// Why the hook's stdin cannot be read as a call.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StdinError {
-    #[error("hook input is not valid JSON ({0})")]
-    NotJson(String),
-    #[error("hook input has no string `{0}`")]
-    Missing(&'static str),
-    #[error(
-        "hook event {0:?} is not one gatehouse answers; install it for PreToolUse or \
-         PermissionRequest"
-    )]
-    UnknownEvent(String),
-}
+pub use super::input::StdinError;
 
 /// The fields of Claude Code's hook input that gatehouse reads; the rest are ignored.
 #[derive(Debug, Deserialize)]
@@ -90,6 +79,11 @@ pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
         input: input.tool_input,
         tool_use_id: input.tool_use_id,
         event: Some(event.wire_name().to_string()),
+        caps: match event {
+            HookEvent::PreToolUse => capability::Event::ClaudePreToolUse,
+            HookEvent::PermissionRequest => capability::Event::ClaudePermissionRequest,
+        }
+        .caps(),
     };
     Ok((event, call))
 }

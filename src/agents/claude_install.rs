@@ -62,15 +62,28 @@ impl HookSpec {
     /// The command line for `gatehouse` at `exe`, with `--socket` and `--config` when they
     /// were chosen, so that the hook finds the same console and rules.
     pub fn command_for(exe: &Path, socket: Option<&Path>, config: Option<&Path>) -> String {
-        let mut command = format!("{} hook claude", shell_quote(&exe.to_string_lossy()));
-        for (flag, path) in [("--socket", socket), ("--config", config)] {
-            if let Some(path) = path {
-                command.push_str(&format!(" {flag} {}", shell_quote(&path.to_string_lossy())));
-            }
-        }
-        command
+        hook_command(exe, "claude", socket, config)
     }
+}
 
+/// The command line `<exe> hook <agent>`, with `--socket` and `--config` when they were chosen,
+/// so that the hook finds the same console and rules.
+pub fn hook_command(
+    exe: &Path,
+    agent: &str,
+    socket: Option<&Path>,
+    config: Option<&Path>,
+) -> String {
+    let mut command = format!("{} hook {agent}", shell_quote(&exe.to_string_lossy()));
+    for (flag, path) in [("--socket", socket), ("--config", config)] {
+        if let Some(path) = path {
+            command.push_str(&format!(" {flag} {}", shell_quote(&path.to_string_lossy())));
+        }
+    }
+    command
+}
+
+impl HookSpec {
     fn entry(&self) -> Value {
         json!({"type": "command", "command": self.command, "timeout": self.timeout_secs})
     }
@@ -94,6 +107,8 @@ pub enum InstallError {
          away and run the command again"
     )]
     NotJson { path: PathBuf, message: String },
+    #[error("{path}: {message}; it was left untouched")]
+    NotToml { path: PathBuf, message: String },
     #[error("{path}: {what} is not a JSON object/array as Claude Code expects; left untouched")]
     Shape { path: PathBuf, what: String },
     #[error("{what} {path}: {source}")]
@@ -159,7 +174,7 @@ pub fn install(path: &Path, spec: &HookSpec, dry_run: bool) -> Result<Report, In
 /// Removes every gatehouse hook from the settings file at `path`.
 pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
     edit(path, dry_run, None, |settings| {
-        let removed = remove_ours(settings, None);
+        let removed = remove_ours(settings, None, "claude");
         Ok(if removed == 0 {
             Change::Unchanged
         } else {
@@ -168,7 +183,7 @@ pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
     })
 }
 
-fn edit(
+pub(crate) fn edit(
     path: &Path,
     dry_run: bool,
     spec: Option<&HookSpec>,
@@ -221,13 +236,27 @@ fn edit(
 
 /// Adds the hook to `settings`, replacing other gatehouse hooks of either event.
 fn add_hook(settings: &mut Map<String, Value>, spec: &HookSpec) -> Result<Change, String> {
-    let event = spec.event.claude_name();
     let wanted = json!({"matcher": "*", "hooks": [spec.entry()]});
+    add_group(settings, spec.event.claude_name(), wanted, "claude", 1)
+}
+
+/// Adds the matcher group `wanted` under `hooks.<event>` (Claude Code's layout, which Codex
+/// and Gemini CLI share), first removing every hook of `gatehouse hook <word>` from every
+/// event. Unchanged when `wanted` is there and gatehouse has `expected` hooks in all.
+pub(crate) fn add_group(
+    settings: &mut Map<String, Value>,
+    event: &str,
+    wanted: Value,
+    word: &str,
+    expected: usize,
+) -> Result<Change, String> {
     match settings.get("hooks") {
         None => {}
         Some(Value::Object(hooks)) => match hooks.get(event) {
             None => {}
-            Some(Value::Array(groups)) if count_ours(hooks) == 1 && groups.contains(&wanted) => {
+            Some(Value::Array(groups))
+                if count_ours(hooks, word) == expected && groups.contains(&wanted) =>
+            {
                 return Ok(Change::Unchanged);
             }
             Some(Value::Array(_)) => {}
@@ -235,7 +264,7 @@ fn add_hook(settings: &mut Map<String, Value>, spec: &HookSpec) -> Result<Change
         },
         Some(_) => return Err("`hooks`".into()),
     }
-    let removed = remove_ours(settings, Some(event));
+    let removed = remove_ours(settings, Some(event), word);
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let groups = hooks
         .as_object_mut()
@@ -255,8 +284,13 @@ fn add_hook(settings: &mut Map<String, Value>, spec: &HookSpec) -> Result<Change
 
 /// Removes gatehouse hook entries from every event, dropping the groups, event lists and the
 /// `hooks` object that only they filled. `keep` names an event whose emptied list may stay
-/// (install is about to refill it). Returns how many entries it removed.
-fn remove_ours(settings: &mut Map<String, Value>, keep: Option<&str>) -> usize {
+/// (install is about to refill it). Returns how many entries it removed. Ours are the hooks
+/// that run `gatehouse hook <word>`.
+pub(crate) fn remove_ours(
+    settings: &mut Map<String, Value>,
+    keep: Option<&str>,
+    word: &str,
+) -> usize {
     let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
         return 0;
     };
@@ -270,7 +304,7 @@ fn remove_ours(settings: &mut Map<String, Value>, keep: Option<&str>) -> usize {
                 continue;
             };
             let count = entries.len();
-            entries.retain(|entry| !entry_is_ours(entry));
+            entries.retain(|entry| !is_hook_of(entry, word));
             removed += count - entries.len();
             if entries.is_empty() && count > 0 {
                 emptied.push(i);
@@ -290,25 +324,31 @@ fn remove_ours(settings: &mut Map<String, Value>, keep: Option<&str>) -> usize {
     removed
 }
 
-fn count_ours(hooks: &Map<String, Value>) -> usize {
+fn count_ours(hooks: &Map<String, Value>, word: &str) -> usize {
     hooks
         .values()
         .filter_map(Value::as_array)
         .flatten()
         .filter_map(|g| g.get("hooks").and_then(Value::as_array))
         .flatten()
-        .filter(|e| entry_is_ours(e))
+        .filter(|e| is_hook_of(e, word))
         .count()
 }
 
 /// True for a command hook that runs a program named `gatehouse` with `hook claude`.
 pub fn entry_is_ours(entry: &Value) -> bool {
+    is_hook_of(entry, "claude")
+}
+
+/// True for a command hook that runs a program named `gatehouse` with `hook <word>`.
+pub(crate) fn is_hook_of(entry: &Value, word: &str) -> bool {
     let Some(command) = entry.get("command").and_then(Value::as_str) else {
         return false;
     };
     let (program, rest) = split_program(command.trim());
     let name = program.rsplit('/').next().unwrap_or(program);
-    name == "gatehouse" && rest.trim_start().starts_with("hook claude")
+    let mut words = rest.split_whitespace();
+    name == "gatehouse" && words.next() == Some("hook") && words.next() == Some(word)
 }
 
 /// Splits a command into its first word (single quotes removed) and the rest.
@@ -324,7 +364,7 @@ fn split_program(command: &str) -> (&str, &str) {
 }
 
 /// Quotes `word` for a POSIX shell when it needs it.
-fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
@@ -336,7 +376,7 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".");
     name.push(suffix);
@@ -344,7 +384,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, with the mode of `like`.
-fn write_atomically(path: &Path, text: &str, like: &Path) -> Result<(), InstallError> {
+pub(crate) fn write_atomically(path: &Path, text: &str, like: &Path) -> Result<(), InstallError> {
     let temp = sibling(path, "gatehouse-tmp");
     let mode = std::fs::metadata(like)
         .map(|m| m.permissions().mode() & 0o7777)
@@ -362,7 +402,7 @@ fn write_atomically(path: &Path, text: &str, like: &Path) -> Result<(), InstallE
     })
 }
 
-fn io_error(what: &'static str, path: &Path, source: io::Error) -> InstallError {
+pub(crate) fn io_error(what: &'static str, path: &Path, source: io::Error) -> InstallError {
     InstallError::Io {
         what,
         path: path.to_path_buf(),

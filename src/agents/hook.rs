@@ -1,5 +1,6 @@
-//! `gatehouse hook claude`: what Claude Code runs before a tool call. Reads the hook JSON, asks
-//! the console, and says what to print. It never fails open:
+//! `gatehouse hook claude|codex|gemini|cursor`: what an agent runs before a tool call. Reads
+//! the hook JSON in that agent's dialect, asks the console, and says what to print in that
+//! dialect. It never fails open:
 //!
 //! - console answered: its decision, exactly;
 //! - console not reachable: static analysis alone ([`fallback`]): read-only → allow, denied or
@@ -7,12 +8,17 @@
 //! - console reached but lost before answering, or an answer it cannot read: defer;
 //! - stdin it cannot read: defer, with one line on stderr.
 //!
+//! Each dialect renders `defer` in the form that really leaves the call to the agent's own
+//! checks, or blocks where nothing else would (Gemini under gatehouse's policy, Cursor).
+//! Gemini's `AfterTool` hook is not a question: it asks the console for the note kept for the
+//! call it follows and prints it, or nothing.
+//!
 //! The caller prints [`HookOutput`] and exits 0 whatever happened.
 
 use std::path::PathBuf;
 
-use super::claude;
 use super::client::{self, AskError, Timeouts};
+use super::{claude, codex, cursor, gemini};
 use crate::core::call::Call;
 use crate::core::classify::assess;
 use crate::core::decision::Decision;
@@ -39,6 +45,110 @@ pub struct HookOutput {
 /// Why a fallback allow happened, shown to the user on Claude Code's allow.
 pub const FALLBACK_ALLOW: &str = "gatehouse console is not running; allowed because static \
                                   analysis proves the call read-only";
+
+/// The agent whose hook dialect to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Claude,
+    Codex,
+    Gemini,
+    Cursor,
+}
+
+impl Dialect {
+    /// The word after `gatehouse hook`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Claude => "claude",
+            Dialect::Codex => "codex",
+            Dialect::Gemini => "gemini",
+            Dialect::Cursor => "cursor",
+        }
+    }
+
+    /// What to print when the hook cannot run at all (stdin unreadable, an internal error):
+    /// a defer in this dialect's binding form.
+    pub fn broken(self, why: &str) -> HookOutput {
+        let stdout = match self {
+            Dialect::Claude | Dialect::Codex => None,
+            Dialect::Gemini => Some(gemini::unreadable(why)),
+            Dialect::Cursor => Some(cursor::unreadable(why)),
+        };
+        HookOutput {
+            stdout,
+            stderr: vec![format!("gatehouse hook {}: {why}", self.name())],
+        }
+    }
+}
+
+/// Runs the hook of `dialect` on `stdin`.
+pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
+    match dialect {
+        Dialect::Claude => claude(stdin, setup),
+        Dialect::Codex => match codex::parse(stdin) {
+            Ok((event, call)) => {
+                let (decision, _, stderr) = decide(&call, setup);
+                HookOutput {
+                    stdout: codex::render(event, &decision),
+                    stderr,
+                }
+            }
+            Err(err) => unparsed(dialect, &err, None),
+        },
+        Dialect::Gemini => match gemini::parse(stdin) {
+            Ok((gemini::GeminiEvent::AfterTool, call)) => HookOutput {
+                stdout: kept_note(&call, setup)
+                    .and_then(|d| gemini::render(gemini::GeminiEvent::AfterTool, &d)),
+                stderr: Vec::new(),
+            },
+            Ok((event, call)) => {
+                let (decision, _, stderr) = decide(&call, setup);
+                HookOutput {
+                    stdout: gemini::render(event, &decision),
+                    stderr,
+                }
+            }
+            // An AfterTool input gatehouse cannot read only loses a note; anything else
+            // might be a BeforeTool, which runs unless it is refused.
+            Err(err) if mentions_after_tool(stdin) => unparsed(dialect, &err, None),
+            Err(err) => unparsed(dialect, &err, Some(gemini::unreadable(&err.to_string()))),
+        },
+        Dialect::Cursor => match cursor::parse(stdin) {
+            Ok((event, call)) => {
+                let (decision, _, stderr) = decide(&call, setup);
+                HookOutput {
+                    stdout: Some(cursor::render(event, &decision)),
+                    stderr,
+                }
+            }
+            Err(err) => unparsed(dialect, &err, Some(cursor::unreadable(&err.to_string()))),
+        },
+    }
+}
+
+fn unparsed(dialect: Dialect, err: &claude::StdinError, stdout: Option<String>) -> HookOutput {
+    let what = if stdout.is_some() {
+        "blocking the call"
+    } else {
+        "leaving the call to the agent's own checks"
+    };
+    HookOutput {
+        stdout,
+        stderr: vec![format!("gatehouse hook {}: {err}; {what}", dialect.name())],
+    }
+}
+
+fn mentions_after_tool(stdin: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(stdin)
+        .is_ok_and(|v| v["hook_event_name"] == "AfterTool")
+}
+
+/// Asks the console for the note kept for the call an `after-tool` call follows. No console,
+/// or no note: `None`.
+fn kept_note(call: &Call, setup: &HookSetup) -> Option<Decision> {
+    let response = client::ask(&setup.socket, call, setup.timeouts).ok()?;
+    Some(response.decision())
+}
 
 /// Runs the Claude Code hook on `stdin`.
 pub fn claude(stdin: &[u8], setup: &HookSetup) -> HookOutput {
@@ -128,6 +238,7 @@ mod tests {
             input,
             tool_use_id: None,
             event: Some("pre-tool-use".into()),
+            caps: Default::default(),
         }
     }
 

@@ -97,6 +97,7 @@ mod tests {
             input,
             tool_use_id: None,
             event: None,
+            caps: Default::default(),
         }
     }
 

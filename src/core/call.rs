@@ -5,6 +5,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::caps::Caps;
+
 /// The console's own number for one call, unique for the console's lifetime.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct CallId(pub u64);
@@ -54,9 +56,14 @@ pub struct Call {
     pub input: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
-    /// The agent's hook event, normalised (`pre-tool-use`, `permission-request`).
+    /// The agent's hook event, normalised (`pre-tool-use`, `permission-request`, `before-tool`,
+    /// `after-tool`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// What a decision can do where this call came from; absent on the wire: Claude Code's
+    /// full set.
+    #[serde(default, skip_serializing_if = "Caps::is_full")]
+    pub caps: Caps,
 }
 
 /// What a tool does, derived from its name alone.
@@ -80,12 +87,18 @@ pub enum ToolKind {
 
 impl ToolKind {
     /// The kind of the tool `name`, where `internal` lists the agent's bookkeeping tools.
+    /// Claude Code's names, Codex's `apply_patch` and Gemini CLI's built-in tools are known;
+    /// other dialects map their names to these before submitting.
     pub fn of(name: &str, internal: &[String]) -> ToolKind {
         match name {
-            "Bash" => ToolKind::Shell,
+            "Bash" | "run_shell_command" => ToolKind::Shell,
             "Read" | "Glob" | "Grep" | "LS" | "NotebookRead" => ToolKind::Read,
+            "read_file" | "read_many_files" | "list_directory" | "glob" | "grep_search" => {
+                ToolKind::Read
+            }
             "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => ToolKind::Edit,
-            "WebFetch" | "WebSearch" => ToolKind::Web,
+            "apply_patch" | "write_file" | "replace" => ToolKind::Edit,
+            "WebFetch" | "WebSearch" | "web_fetch" | "google_web_search" => ToolKind::Web,
             _ => {
                 if let Some((server, tool)) = parse_mcp_name(name) {
                     ToolKind::Mcp { server, tool }
@@ -177,6 +190,25 @@ mod tests {
         assert_eq!(ToolKind::of("TodoWrite", &internal), ToolKind::Internal);
         assert_eq!(ToolKind::of("Frobnicate", &internal), ToolKind::Other);
         assert_eq!(ToolKind::of("bash", &internal), ToolKind::Other);
+    }
+
+    #[test]
+    fn codex_and_gemini_tool_names_map_to_their_kinds() {
+        assert_eq!(ToolKind::of("run_shell_command", &[]), ToolKind::Shell);
+        for read in [
+            "read_file",
+            "read_many_files",
+            "list_directory",
+            "glob",
+            "grep_search",
+        ] {
+            assert_eq!(ToolKind::of(read, &[]), ToolKind::Read, "{read}");
+        }
+        for edit in ["apply_patch", "write_file", "replace"] {
+            assert_eq!(ToolKind::of(edit, &[]), ToolKind::Edit, "{edit}");
+        }
+        assert_eq!(ToolKind::of("web_fetch", &[]), ToolKind::Web);
+        assert_eq!(ToolKind::of("google_web_search", &[]), ToolKind::Web);
     }
 
     #[test]

@@ -188,11 +188,11 @@ fn listing(
     Some((by, reasons.join("; ")))
 }
 
-/// An Edit or MultiEdit whose text to replace is not in the (readable) file cannot succeed;
+/// An Edit, MultiEdit or Gemini `replace` whose text to replace is not in the (readable) file cannot succeed;
 /// returns the guidance to send back instead of asking anyone.
 fn doomed_edit(call: &Call) -> Option<String> {
     let edits: Vec<&Value> = match call.tool.as_str() {
-        "Edit" => vec![&call.input],
+        "Edit" | "replace" => vec![&call.input],
         "MultiEdit" => call.input.get("edits")?.as_array()?.iter().collect(),
         _ => return None,
     };

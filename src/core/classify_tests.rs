@@ -12,6 +12,7 @@ fn call(tool: &str, input: Value) -> Call {
         input,
         tool_use_id: None,
         event: None,
+        caps: Default::default(),
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod barrier;
 pub mod call;
+pub mod caps;
 pub mod classifier;
 pub mod classify;
 pub mod decision;

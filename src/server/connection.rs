@@ -4,18 +4,20 @@
 //! connection is closed. A peer that goes away while its call waits drops the submit future,
 //! which withdraws the dialog.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 
+use super::notes::Notes;
 use super::protocol::{self, MAX_LINE, ProtocolError, Response};
 use super::socket::my_uid;
 use crate::core::barrier::Barrier;
+use crate::core::caps::{AFTER_TOOL, NoteEffect};
 use crate::core::decision::Decision;
 
 /// Serves one call on `stream`.
-pub async fn serve(stream: UnixStream, barrier: Barrier, request_timeout: Duration) {
+pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_timeout: Duration) {
     let peer = stream.peer_cred().map(|cred| cred.uid());
     let (read, mut write) = stream.into_split();
     if peer.as_ref().ok() != Some(&my_uid()) {
@@ -44,6 +46,15 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, request_timeout: Durati
             return;
         }
     };
+    if call.event.as_deref() == Some(AFTER_TOOL) {
+        // Not a question: the note kept for the call this one follows, or a plain allow.
+        let note = notes.take(&call, Instant::now());
+        let response = Response::decided(&Decision::Allow { note }, None);
+        let _ = write.write_all(&response.to_line()).await;
+        return;
+    }
+    let keeps_note = call.caps.note == NoteEffect::AfterTool;
+    let kept_for = keeps_note.then(|| call.clone());
     // Cancellation: when the peer goes away first, the submit future is dropped here, which
     // withdraws its dialog (audited as `withdrawn`). When the answer comes first, the wait on
     // the peer is dropped, which loses nothing.
@@ -51,6 +62,9 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, request_timeout: Durati
         answer = barrier.submit(call) => answer,
         () = peer_gone(&mut reader) => return,
     };
+    if let (Some(call), Decision::Allow { note: Some(note) }) = (&kept_for, &answer.decision) {
+        notes.keep(call, note, Instant::now());
+    }
     let response = Response::decided(&answer.decision, Some(answer.decider));
     let _ = write.write_all(&response.to_line()).await;
 }

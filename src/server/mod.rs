@@ -4,9 +4,11 @@
 //! [`connection`] reads the request line, submits it, and writes the answer; a peer that goes
 //! away first withdraws its call. Connections are bounded; past the bound a client gets a
 //! prompt `defer`, never a hang. Only the console's own user may connect: the socket's folder
-//! is 0700 ([`socket`]) and each peer's uid is checked.
+//! is 0700 ([`socket`]) and each peer's uid is checked. A Gemini `after-tool` call is not
+//! submitted: it takes the note kept for the call it follows ([`notes`]).
 
 pub mod connection;
+pub mod notes;
 pub mod protocol;
 pub mod socket;
 
@@ -87,6 +89,7 @@ pub async fn run_with(
 ) {
     let max = options.max_connections.max(1);
     let slots = Arc::new(Semaphore::new(max));
+    let notes = Arc::new(notes::Notes::default());
     tokio::pin!(shutdown);
     loop {
         // Cancellation: dropping `accept` loses no connection (tokio's accept is cancel-safe);
@@ -105,8 +108,9 @@ pub async fn run_with(
         match slots.clone().try_acquire_owned() {
             Ok(slot) => {
                 let barrier = barrier.clone();
+                let notes = notes.clone();
                 tokio::spawn(async move {
-                    connection::serve(stream, barrier, options.request_timeout).await;
+                    connection::serve(stream, barrier, &notes, options.request_timeout).await;
                     drop(slot);
                 });
             }

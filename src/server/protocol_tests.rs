@@ -11,6 +11,7 @@ fn call() -> Call {
         input: json!({"file_path": "/p/x"}),
         tool_use_id: Some("t".into()),
         event: Some("pre-tool-use".into()),
+        caps: Default::default(),
     }
 }
 

@@ -29,6 +29,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         input,
         tool_use_id: None,
         event: None,
+        caps: Default::default(),
     };
     let assessment = assess(&call, &Rules::default(), &[]);
     let preview = Preview::build(&call, &assessment);

@@ -84,7 +84,7 @@ fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
 fn edit_preview(call: &Call) -> Preview {
     let path = call.file_path().unwrap_or("").to_string();
     let shown_path = visible(&path).into_owned();
-    if call.tool == "Write" {
+    if call.tool == "Write" || call.tool == "write_file" {
         return Preview::Write {
             path: shown_path,
             content: visible_lines(str_of(&call.input, "content")),
@@ -166,6 +166,7 @@ mod tests {
             input,
             tool_use_id: None,
             event: None,
+            caps: Default::default(),
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         Preview::build(&call, &assessment)

@@ -26,6 +26,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         input,
         tool_use_id: None,
         event: Some("pre-tool-use".into()),
+        caps: Default::default(),
     }
 }
 

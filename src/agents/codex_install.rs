@@ -1,0 +1,226 @@
+//! `gatehouse install codex` / `uninstall codex`: gatehouse's hook in Codex's `hooks.json`
+//! (user: `$CODEX_HOME/hooks.json`, else `~/.codex/hooks.json`; project:
+//! `.codex/hooks.json`), for `PreToolUse` (blocks, notes) and `PermissionRequest` (grants),
+//! and the trust Codex requires before it runs a user or project hook.
+//!
+//! Codex 0.169 skips an untrusted hook without a word. Trust lives in the user `config.toml`
+//! as `[hooks.state."<file>:<event>:<group>:<hook>"] trusted_hash = "sha256:<hex>"`, the hash
+//! being sha256 of the compact, key-sorted JSON of the normalised hook (recipe and its check
+//! against Codex's own `hooks/list` in `shared/realclients/README.md`). The installer writes
+//! those entries in a marked block at the end of `config.toml`, leaving the rest of the file's
+//! text as it was, and checks that the result still parses.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::claude_install::{
+    self, Change, InstallError, Report, add_group, io_error, is_hook_of, remove_ours, sibling,
+    write_atomically,
+};
+use super::codex::CodexEvent;
+
+const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
+const BEGIN: &str =
+    "# BEGIN gatehouse hook trust (written by `gatehouse install codex`; keep this block last)";
+const END: &str = "# END gatehouse hook trust";
+
+/// The user's Codex folder: `$CODEX_HOME`, else `~/.codex`.
+pub fn codex_home() -> Option<PathBuf> {
+    match std::env::var_os("CODEX_HOME").filter(|d| !d.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => directories::BaseDirs::new().map(|b| b.home_dir().join(".codex")),
+    }
+}
+
+/// The hook to install, and where.
+#[derive(Debug, Clone)]
+pub struct CodexHook {
+    pub hooks_path: PathBuf,
+    /// The user `config.toml` that holds the trust entries.
+    pub config_path: PathBuf,
+    pub command: String,
+    /// Codex's hook timeout, in seconds.
+    pub timeout_secs: u64,
+}
+
+/// Codex's trust hash of a command hook in a group with `matcher`.
+pub fn trust_hash(event: CodexEvent, matcher: Option<&str>, command: &str, timeout: u64) -> String {
+    // serde_json keeps insertion order here, so keys are inserted sorted.
+    let mut identity = Map::new();
+    identity.insert("event_name".into(), json!(event.snake_name()));
+    identity.insert(
+        "hooks".into(),
+        json!([{"async": false, "command": command, "timeout": timeout.max(1), "type": "command"}]),
+    );
+    if let Some(matcher) = matcher {
+        identity.insert("matcher".into(), json!(matcher));
+    }
+    let text = Value::Object(identity).to_string();
+    format!("sha256:{:x}", Sha256::digest(text.as_bytes()))
+}
+
+/// Installs the hooks and their trust. Returns the reports for `hooks.json` and `config.toml`.
+pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallError> {
+    let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_secs});
+    let group = json!({"matcher": "*", "hooks": [entry]});
+    let mut placed = Vec::new();
+    let hooks = claude_install::edit(&hook.hooks_path, dry_run, None, |settings| {
+        let mut change = Change::Unchanged;
+        for event in EVENTS {
+            let name = event.codex_name();
+            let wanted = group.clone();
+            // The first event's add removes every other gatehouse codex hook; the second adds.
+            let expected = if event == EVENTS[0] { EVENTS.len() } else { 1 };
+            let c = if event == EVENTS[0] {
+                add_group(settings, name, wanted, "codex", expected)?
+            } else {
+                add_second(settings, name, wanted)?
+            };
+            if c != Change::Unchanged {
+                change = if change == Change::Unchanged {
+                    c
+                } else {
+                    change
+                };
+            }
+        }
+        placed = positions(settings);
+        Ok(change)
+    })?;
+    let path = absolute(&hook.hooks_path);
+    let block: String = placed
+        .iter()
+        .map(|(event, group)| {
+            let key = format!("{}:{}:{group}:0", path.display(), event.snake_name());
+            let hash = trust_hash(*event, Some("*"), &hook.command, hook.timeout_secs);
+            format!(
+                "[hooks.state.{}]\ntrusted_hash = {}\n",
+                json!(key),
+                json!(hash)
+            )
+        })
+        .collect();
+    let trust = edit_trust(&hook.config_path, Some(&block), dry_run)?;
+    Ok(vec![hooks, trust])
+}
+
+/// Adds `wanted` under `event` unless it is there (the first event's add already removed
+/// stale gatehouse hooks everywhere).
+fn add_second(
+    settings: &mut Map<String, Value>,
+    event: &str,
+    wanted: Value,
+) -> Result<Change, String> {
+    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
+    let groups = hooks
+        .as_object_mut()
+        .ok_or("`hooks`")?
+        .entry(event)
+        .or_insert_with(|| json!([]));
+    let groups = groups.as_array_mut().ok_or(format!("`hooks.{event}`"))?;
+    if groups.contains(&wanted) {
+        return Ok(Change::Unchanged);
+    }
+    groups.push(wanted);
+    Ok(Change::Added)
+}
+
+/// Where gatehouse's group sits in each event's list.
+fn positions(settings: &Map<String, Value>) -> Vec<(CodexEvent, usize)> {
+    EVENTS
+        .iter()
+        .filter_map(|&event| {
+            let groups = settings.get("hooks")?.get(event.codex_name())?.as_array()?;
+            let index = groups.iter().position(|g| {
+                g.get("hooks")
+                    .and_then(Value::as_array)
+                    .is_some_and(|h| h.first().is_some_and(|e| is_hook_of(e, "codex")))
+            })?;
+            Some((event, index))
+        })
+        .collect()
+}
+
+/// Removes gatehouse's codex hooks and their trust entries.
+pub fn uninstall(
+    hooks_path: &Path,
+    config_path: &Path,
+    dry_run: bool,
+) -> Result<Vec<Report>, InstallError> {
+    let hooks = claude_install::edit(hooks_path, dry_run, None, |settings| {
+        let removed = remove_ours(settings, None, "codex");
+        Ok(if removed == 0 {
+            Change::Unchanged
+        } else {
+            Change::Removed(removed)
+        })
+    })?;
+    let trust = edit_trust(config_path, None, dry_run)?;
+    Ok(vec![hooks, trust])
+}
+
+/// Replaces (or, with `None`, removes) gatehouse's trust block in `config.toml`.
+fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report, InstallError> {
+    let old = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_error("cannot read", path, e)),
+    };
+    let text = old.clone().unwrap_or_default();
+    let mut rest = match (text.find(BEGIN), text.find(END)) {
+        (Some(begin), Some(end)) if end > begin => {
+            let after = text[end + END.len()..].trim_start_matches('\n');
+            format!("{}{after}", &text[..begin])
+        }
+        _ => text.clone(),
+    };
+    if let Some(block) = block.filter(|b| !b.is_empty()) {
+        if !rest.is_empty() && !rest.ends_with('\n') {
+            rest.push('\n');
+        }
+        rest.push_str(&format!("{BEGIN}\n{block}{END}\n"));
+    }
+    if let Err(e) = rest.parse::<toml::Table>() {
+        return Err(InstallError::NotToml {
+            path: path.to_path_buf(),
+            message: format!("with gatehouse's trust entries it would not be valid TOML: {e}"),
+        });
+    }
+    let change = if rest == text {
+        Change::Unchanged
+    } else if block.is_some() {
+        Change::Updated
+    } else {
+        Change::Removed(1)
+    };
+    let mut report = Report {
+        path: path.to_path_buf(),
+        change,
+        spec: None,
+        backup: None,
+        dry_run,
+        text: rest,
+    };
+    if dry_run || report.change == Change::Unchanged {
+        return Ok(report);
+    }
+    if let Some(old) = &old {
+        let backup = sibling(path, "gatehouse-backup");
+        write_atomically(&backup, old, path)?;
+        report.backup = Some(backup);
+    } else if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
+    }
+    write_atomically(path, &report.text, path)?;
+    Ok(report)
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+#[path = "codex_install_tests.rs"]
+mod tests;

@@ -1,0 +1,131 @@
+//! `gatehouse install cursor` / `uninstall cursor`: gatehouse's hook in Cursor's
+//! `~/.cursor/hooks.json` (project: `.cursor/hooks.json`) for `beforeShellExecution`,
+//! `beforeMCPExecution`, `beforeReadFile` and `preToolUse`, each with `failClosed: true`:
+//! Cursor lets a call run when a hook crashes or times out unless that is set. Built from
+//! Cursor's documented format; not run against a Cursor client.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::claude_install::{self, Change, InstallError, Report, is_hook_of};
+use super::cursor::CursorEvent;
+
+/// The user's Cursor folder: `~/.cursor`.
+pub fn cursor_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|b| b.home_dir().join(".cursor"))
+}
+
+/// Installs the hook for every event in the hooks file at `path`.
+pub fn install(
+    path: &Path,
+    command: &str,
+    timeout_secs: u64,
+    dry_run: bool,
+) -> Result<Report, InstallError> {
+    let entry = json!({"command": command, "timeout": timeout_secs, "failClosed": true});
+    claude_install::edit(path, dry_run, None, |file| {
+        let already = CursorEvent::ALL.iter().all(|e| {
+            file.get("hooks")
+                .and_then(|h| h.get(e.cursor_name()))
+                .and_then(Value::as_array)
+                .is_some_and(|list| list.contains(&entry))
+        });
+        if already && count(file) == CursorEvent::ALL.len() {
+            return Ok(Change::Unchanged);
+        }
+        let removed = remove(file);
+        file.entry("version").or_insert(json!(1));
+        let hooks = file.entry("hooks").or_insert_with(|| json!({}));
+        let hooks = hooks.as_object_mut().ok_or("`hooks`")?;
+        for event in CursorEvent::ALL {
+            let list = hooks
+                .entry(event.cursor_name())
+                .or_insert_with(|| json!([]));
+            list.as_array_mut()
+                .ok_or(format!("`hooks.{}`", event.cursor_name()))?
+                .push(entry.clone());
+        }
+        Ok(if removed > 0 {
+            Change::Updated
+        } else {
+            Change::Added
+        })
+    })
+}
+
+/// Removes gatehouse's cursor hooks from the hooks file at `path`.
+pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
+    claude_install::edit(path, dry_run, None, |file| {
+        let removed = remove(file);
+        Ok(if removed == 0 {
+            Change::Unchanged
+        } else {
+            Change::Removed(removed)
+        })
+    })
+}
+
+fn count(file: &Map<String, Value>) -> usize {
+    let Some(Value::Object(hooks)) = file.get("hooks") else {
+        return 0;
+    };
+    hooks
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter(|e| is_hook_of(e, "cursor"))
+        .count()
+}
+
+/// Removes every `gatehouse hook cursor` entry, and event lists it leaves empty.
+fn remove(file: &mut Map<String, Value>) -> usize {
+    let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
+        return 0;
+    };
+    let mut removed = 0;
+    for list in hooks.values_mut() {
+        if let Value::Array(list) = list {
+            let before = list.len();
+            list.retain(|e| !is_hook_of(e, "cursor"));
+            removed += before - list.len();
+        }
+    }
+    hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn install_gates_every_event_fail_closed_and_uninstall_keeps_other_hooks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".cursor/hooks.json");
+        std::fs::create_dir_all(dir.path().join(".cursor")).unwrap();
+        std::fs::write(
+            &path,
+            r#"{"version":1,"hooks":{"stop":[{"command":"./audit.sh"}]}}"#,
+        )
+        .unwrap();
+        let command = "/bin/gatehouse hook cursor";
+        install(&path, command, 600, false).unwrap();
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for event in CursorEvent::ALL {
+            let entry = &file["hooks"][event.cursor_name()][0];
+            assert_eq!(entry["command"], command);
+            assert_eq!(entry["failClosed"], true);
+        }
+        assert_eq!(
+            install(&path, command, 600, false).unwrap().change,
+            Change::Unchanged
+        );
+        assert_eq!(uninstall(&path, false).unwrap().change, Change::Removed(4));
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(
+            file,
+            json!({"version": 1, "hooks": {"stop": [{"command": "./audit.sh"}]}})
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! The binary's `install` and `uninstall` for Codex, Gemini CLI and Cursor: where each
+//! agent's files are, and what to tell the user.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+
+use gatehouse::agents::claude_install::{Report, hook_command};
+use gatehouse::agents::{codex_install, cursor_install, gemini_install};
+
+/// Which of an agent's files: the user's, or the project's in the current folder.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum AgentScope {
+    User,
+    Project,
+}
+
+/// The agents this module installs for.
+#[derive(Clone, Copy)]
+pub enum Agent {
+    Codex,
+    Gemini,
+    Cursor,
+}
+
+/// Where the hook is installed, for the command line.
+pub struct Where<'a> {
+    pub exe: &'a Path,
+    pub socket: Option<&'a Path>,
+    pub config: Option<&'a Path>,
+    pub timeout_secs: u64,
+}
+
+fn project() -> Result<PathBuf> {
+    std::env::current_dir().context("finding the current folder")
+}
+
+fn print(reports: &[Report], dry_run: bool) {
+    for report in reports {
+        println!("gatehouse: {report}");
+        if dry_run && !report.text.is_empty() {
+            println!("--- {} would read:", report.path.display());
+            print!("{}", report.text);
+        }
+    }
+}
+
+pub fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result<()> {
+    let name = match agent {
+        Agent::Codex => "codex",
+        Agent::Gemini => "gemini",
+        Agent::Cursor => "cursor",
+    };
+    let command = hook_command(at.exe, name, at.socket, at.config);
+    match agent {
+        Agent::Codex => {
+            let home = codex_install::codex_home().context("cannot find your home folder")?;
+            let hooks_path = match scope {
+                AgentScope::User => home.join("hooks.json"),
+                AgentScope::Project => project()?.join(".codex/hooks.json"),
+            };
+            let hook = codex_install::CodexHook {
+                hooks_path,
+                config_path: home.join("config.toml"),
+                command,
+                timeout_secs: at.timeout_secs,
+            };
+            print(&codex_install::install(&hook, dry_run)?, dry_run);
+            println!(
+                "gatehouse: Codex runs the hooks because config.toml now trusts them; editing \
+                 the hook entries by hand makes Codex skip them until you run this again."
+            );
+            if let AgentScope::Project = scope {
+                println!(
+                    "gatehouse: Codex loads .codex/hooks.json only in a trusted project \
+                     ([projects.\"<path>\"] trust_level = \"trusted\")."
+                );
+            }
+        }
+        Agent::Gemini => {
+            let dir = gemini_install::gemini_dir().context("cannot find your home folder")?;
+            let settings_path = match scope {
+                AgentScope::User => dir.join("settings.json"),
+                AgentScope::Project => project()?.join(".gemini/settings.json"),
+            };
+            let hook = gemini_install::GeminiHook {
+                settings_path,
+                policy_path: dir.join("policies/gatehouse.toml"),
+                command,
+                timeout_ms: at.timeout_secs * 1000,
+            };
+            print(&gemini_install::install(&hook, dry_run)?, dry_run);
+            println!("gatehouse: {}", gemini_install::STILL_REFUSED);
+        }
+        Agent::Cursor => {
+            let path = match scope {
+                AgentScope::User => cursor_install::cursor_dir()
+                    .context("cannot find your home folder")?
+                    .join("hooks.json"),
+                AgentScope::Project => project()?.join(".cursor/hooks.json"),
+            };
+            let report = cursor_install::install(&path, &command, at.timeout_secs, dry_run)?;
+            print(&[report], dry_run);
+            println!(
+                "gatehouse: built from Cursor's documented hook format; not tested against a \
+                 Cursor client."
+            );
+        }
+    }
+    Ok(())
+}
+
+pub fn uninstall(agent: Agent, scope: AgentScope, dry_run: bool) -> Result<()> {
+    match agent {
+        Agent::Codex => {
+            let home = codex_install::codex_home().context("cannot find your home folder")?;
+            let hooks_path = match scope {
+                AgentScope::User => home.join("hooks.json"),
+                AgentScope::Project => project()?.join(".codex/hooks.json"),
+            };
+            let reports =
+                codex_install::uninstall(&hooks_path, &home.join("config.toml"), dry_run)?;
+            print(&reports, dry_run);
+        }
+        Agent::Gemini => {
+            let dir = gemini_install::gemini_dir().context("cannot find your home folder")?;
+            let settings_path = match scope {
+                AgentScope::User => dir.join("settings.json"),
+                AgentScope::Project => project()?.join(".gemini/settings.json"),
+            };
+            let policy = dir.join("policies/gatehouse.toml");
+            print(
+                &gemini_install::uninstall(&settings_path, &policy, dry_run)?,
+                dry_run,
+            );
+        }
+        Agent::Cursor => {
+            let path = match scope {
+                AgentScope::User => cursor_install::cursor_dir()
+                    .context("cannot find your home folder")?
+                    .join("hooks.json"),
+                AgentScope::Project => project()?.join(".cursor/hooks.json"),
+            };
+            print(&[cursor_install::uninstall(&path, dry_run)?], dry_run);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,103 @@
+//! What a decision can really do in the agent and hook event a call came from. The hook
+//! dialect fills it in (`agents::capability`), it travels on the call, and the console reads it
+//! to offer only the answers the agent can honour, labelled for what they will do there.
+//!
+//! On the wire it is the call's optional `caps` field; absent, it is Claude Code's
+//! `PreToolUse`, where every answer works: grant, a note the model reads, a deny reason the
+//! model reads.
+
+use serde::{Deserialize, Serialize};
+
+/// The call event of a hook that runs after the tool (Gemini's `AfterTool`): not a question
+/// for the barrier, but a request for the note kept for the call it follows.
+pub const AFTER_TOOL: &str = "after-tool";
+
+/// What an `allow` does in the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AllowEffect {
+    /// The call runs, skipping the agent's own prompt.
+    #[default]
+    Grant,
+    /// The hook only declines to block: the agent's own permission checks still apply.
+    Pass,
+}
+
+/// Where the note of an "allow with note" ends up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoteEffect {
+    /// The model reads it beside the tool's result.
+    #[default]
+    Model,
+    /// The model reads it after the tool's output, delivered by a later `after-tool` hook call
+    /// that asks the console for it.
+    AfterTool,
+    /// Only the user sees it; the model does not.
+    User,
+    /// Nothing can carry it: the console does not offer a note.
+    None,
+}
+
+/// What the decisions on one call can do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Caps {
+    #[serde(default)]
+    pub allow: AllowEffect,
+    #[serde(default)]
+    pub note: NoteEffect,
+    /// Whether a deny's reason reaches the model (false: the model only learns it was blocked).
+    #[serde(default = "yes")]
+    pub reason: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Caps {
+    /// Claude Code's `PreToolUse`: every answer does what it says.
+    pub const FULL: Caps = Caps {
+        allow: AllowEffect::Grant,
+        note: NoteEffect::Model,
+        reason: true,
+    };
+
+    /// True for [`Caps::FULL`], which the wire leaves out.
+    pub fn is_full(&self) -> bool {
+        *self == Caps::FULL
+    }
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps::FULL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_caps_mean_claude_codes_full_set() {
+        assert_eq!(Caps::default(), Caps::FULL);
+        let caps: Caps = serde_json::from_str("{}").unwrap();
+        assert_eq!(caps, Caps::FULL);
+    }
+
+    #[test]
+    fn caps_travel_as_kebab_case_words() {
+        let caps = Caps {
+            allow: AllowEffect::Pass,
+            note: NoteEffect::AfterTool,
+            reason: true,
+        };
+        let json = serde_json::to_value(caps).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"allow": "pass", "note": "after-tool", "reason": true})
+        );
+        assert_eq!(serde_json::from_value::<Caps>(json).unwrap(), caps);
+    }
+}

@@ -1,0 +1,238 @@
+//! End to end with the real Codex CLI 0.169.0, driven by a scripted model on loopback
+//! (`../shared/realclients/codex_e2e.py`). The hooks are put in place by `gatehouse install
+//! codex` in a throw-away home, and that installed `hooks.json` is the one Codex runs.
+//!
+//! `codex_e2e.py` gives Codex a home of its own and writes the trust entries there by Codex's
+//! hash recipe; the test first checks that the entries our installer wrote carry exactly those
+//! hashes.
+//!
+//! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client): a plain `cargo test`
+//! never downloads anything. Without node, npm or python3 they skip, saying so.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclients")
+}
+
+fn skip(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
+/// The Codex binary, or `None` (with the reason printed) when these tests must skip.
+fn codex() -> Option<String> {
+    if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
+        skip("set GATEHOUSE_E2E=1 to run the Codex end-to-end tests");
+        return None;
+    }
+    for tool in ["node", "npm", "python3"] {
+        let found = Command::new(tool).arg("--version").output();
+        if !found.is_ok_and(|o| o.status.success()) {
+            skip(&format!(
+                "{tool} is not installed; the Codex e2e tests need it"
+            ));
+            return None;
+        }
+    }
+    let out = Command::new("bash")
+        .arg(shared().join("install_codex.sh"))
+        .output()
+        .expect("run install_codex.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+/// A throw-away home with gatehouse's Codex hooks installed, a project with `build/`, and a
+/// private gatehouse config and socket.
+struct Setup {
+    dir: TempDir,
+    codex: String,
+}
+
+impl Setup {
+    fn new(codex: String) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join("build")).unwrap();
+        std::fs::write(project.join("build/out.o"), "object").unwrap();
+        std::fs::create_dir_all(dir.path().join("outside")).unwrap();
+        let audit = dir.path().join("audit.jsonl");
+        std::fs::write(
+            dir.path().join("config.toml"),
+            format!("audit_log = {:?}\n", audit.to_str().unwrap()),
+        )
+        .unwrap();
+        let setup = Setup { dir, codex };
+        let out = setup
+            .gatehouse(&["install", "codex"])
+            .env("HOME", setup.home())
+            .env("CODEX_HOME", setup.home().join(".codex"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        setup
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn hooks(&self) -> PathBuf {
+        self.home().join(".codex/hooks.json")
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.path().join("run/gatehouse.sock")
+    }
+
+    fn gatehouse(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(GATEHOUSE);
+        command
+            .args(args)
+            .arg("--config")
+            .arg(self.dir.path().join("config.toml"))
+            .arg("--socket")
+            .arg(self.socket());
+        command
+    }
+
+    fn serve(&self, args: &[&str]) -> Serve {
+        let mut full = vec!["serve"];
+        full.extend_from_slice(args);
+        let child = self.gatehouse(&full).stderr(Stdio::null()).spawn().unwrap();
+        let started = Instant::now();
+        while !self.socket().exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "serve did not start"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Serve(child)
+    }
+
+    fn run(&self, tool: Value, extra: &[&str]) -> Value {
+        let out = Command::new("python3")
+            .arg(shared().join("codex_e2e.py"))
+            .arg("--codex")
+            .arg(&self.codex)
+            .arg("--hooks")
+            .arg(self.hooks())
+            .arg("--tool")
+            .arg(tool.to_string())
+            .arg("--cwd")
+            .arg(self.dir.path().join("project"))
+            .arg("--timeout")
+            .arg("120")
+            .args(extra)
+            .output()
+            .unwrap();
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "codex_e2e.py printed no summary ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        eprintln!("{tool} -> {summary}");
+        assert_eq!(summary["exit"], 0, "{summary}");
+        summary
+    }
+}
+
+struct Serve(Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        // SAFETY: kill with a pid we spawned and have not waited for yet.
+        unsafe { libc::kill(self.0.id() as libc::pid_t, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+/// The trusted hashes in a config.toml, in file order.
+fn hashes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("trusted_hash = "))
+        .map(|h| h.trim_matches('"').to_string())
+        .collect()
+}
+
+#[test]
+fn the_installers_trust_entries_carry_the_hashes_codex_checks() {
+    let Some(codex) = codex() else { return };
+    let setup = Setup::new(codex);
+    let ours = std::fs::read_to_string(setup.home().join(".codex/config.toml")).unwrap();
+    let script = format!(
+        "import sys; sys.path.insert(0, {:?}); import codex_e2e; print(codex_e2e.trust_entries({:?}))",
+        shared().to_str().unwrap(),
+        setup.hooks().to_str().unwrap()
+    );
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    let theirs = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(hashes(&ours).len(), 2, "{ours}");
+    assert_eq!(hashes(&ours), hashes(&theirs), "{ours}\n{theirs}");
+    let key = format!("{}:pre_tool_use:0:0", setup.hooks().display());
+    assert!(
+        ours.contains(&key) && theirs.contains(&key),
+        "{ours}\n{theirs}"
+    );
+}
+
+#[test]
+fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_reaching_the_model() {
+    let Some(codex) = codex() else { return };
+    let setup = Setup::new(codex);
+    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let summary = setup.run(
+        json!({"name": "exec_command", "input": {"cmd": "rm -rf build"}}),
+        &[],
+    );
+    let output = summary["tool_output"].as_str().unwrap_or("");
+    assert!(
+        output.contains("Command blocked by PreToolUse hook: "),
+        "{summary}"
+    );
+    assert!(output.contains("gatehouse"), "{summary}");
+    assert!(setup.dir.path().join("project/build/out.o").exists());
+    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(audit.contains("\"agent\":\"codex\""), "{audit}");
+}
+
+#[test]
+fn an_allowed_escalation_runs_through_permission_request_without_the_reviewer() {
+    let Some(codex) = codex() else { return };
+    let setup = Setup::new(codex);
+    let _serve = setup.serve(&["--mode", "allow-all"]);
+    let target = setup.dir.path().join("outside/x.txt");
+    let cmd = format!("echo hi > {}", target.display());
+    let tool = json!({"name": "exec_command", "input": {"cmd": cmd,
+        "sandbox_permissions": "require_escalated", "justification": "write outside"}});
+    let summary = setup.run(tool, &["--approve-for-me"]);
+    assert!(target.exists(), "{summary}");
+    assert!(
+        summary["reviewer"].is_null(),
+        "the reviewer was asked: {summary}"
+    );
+    let runs = summary["hook_runs"].to_string();
+    assert!(runs.contains("PermissionRequest"), "{summary}");
+}

@@ -1,0 +1,237 @@
+//! End to end with the real Gemini CLI 0.61.0, driven by a scripted model on loopback
+//! (`../shared/realclients/gemini_e2e.py`). `gatehouse install gemini` writes the hooks and the
+//! policy into a throw-away home; those installed files are what Gemini runs with.
+//!
+//! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client): a plain `cargo test`
+//! never downloads anything. Without node, npm or python3 they skip, saying so.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclients")
+}
+
+fn skip(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
+fn gemini() -> Option<String> {
+    if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
+        skip("set GATEHOUSE_E2E=1 to run the Gemini CLI end-to-end tests");
+        return None;
+    }
+    for tool in ["node", "npm", "python3"] {
+        let found = Command::new(tool).arg("--version").output();
+        if !found.is_ok_and(|o| o.status.success()) {
+            skip(&format!(
+                "{tool} is not installed; the Gemini e2e tests need it"
+            ));
+            return None;
+        }
+    }
+    let out = Command::new("bash")
+        .arg(shared().join("install_gemini.sh"))
+        .output()
+        .expect("run install_gemini.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+struct Setup {
+    dir: TempDir,
+    gemini: String,
+}
+
+impl Setup {
+    fn new(gemini: String, config: &str) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join("build")).unwrap();
+        std::fs::write(project.join("build/out.o"), "object").unwrap();
+        std::fs::write(project.join("notes.txt"), "hello from e2e\n").unwrap();
+        let audit = dir.path().join("audit.jsonl");
+        std::fs::write(
+            dir.path().join("config.toml"),
+            format!("audit_log = {:?}\n{config}\n", audit.to_str().unwrap()),
+        )
+        .unwrap();
+        let setup = Setup { dir, gemini };
+        let out = setup
+            .gatehouse(&["install", "gemini"])
+            .env("HOME", setup.home())
+            .env_remove("GEMINI_CLI_HOME")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert!(printed.contains("still refuses"), "{printed}");
+        // The fake model needs API-key auth; the rest of the settings is what we installed.
+        let path = setup.home().join(".gemini/settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        settings["security"] = json!({"auth": {"selectedType": "gemini-api-key"}});
+        std::fs::write(&path, settings.to_string()).unwrap();
+        setup
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.path().join("run/gatehouse.sock")
+    }
+
+    fn gatehouse(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(GATEHOUSE);
+        command
+            .args(args)
+            .arg("--config")
+            .arg(self.dir.path().join("config.toml"))
+            .arg("--socket")
+            .arg(self.socket());
+        command
+    }
+
+    fn serve(&self, args: &[&str]) -> Serve {
+        let mut full = vec!["serve"];
+        full.extend_from_slice(args);
+        let child = self.gatehouse(&full).stderr(Stdio::null()).spawn().unwrap();
+        let started = Instant::now();
+        while !self.socket().exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "serve did not start"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Serve(child)
+    }
+
+    fn run(&self, tool: Value) -> Value {
+        let out = Command::new("python3")
+            .arg(shared().join("gemini_e2e.py"))
+            .arg("--gemini")
+            .arg(&self.gemini)
+            .arg("--settings")
+            .arg(self.home().join(".gemini/settings.json"))
+            .arg("--policy")
+            .arg(self.home().join(".gemini/policies/gatehouse.toml"))
+            .arg("--tool")
+            .arg(tool.to_string())
+            .arg("--cwd")
+            .arg(self.dir.path().join("project"))
+            .arg("--timeout")
+            .arg("120")
+            .output()
+            .unwrap();
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "gemini_e2e.py printed no summary ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        eprintln!("{tool} -> {summary}");
+        assert_eq!(summary["exit"], 0, "{summary}");
+        summary
+    }
+}
+
+struct Serve(Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        // SAFETY: kill with a pid we spawned and have not waited for yet.
+        unsafe { libc::kill(self.0.id() as libc::pid_t, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_and_lets_a_read_pass() {
+    let Some(gemini) = gemini() else { return };
+    let setup = Setup::new(gemini, "");
+    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let summary = setup.run(json!({"name": "run_shell_command",
+        "args": {"command": "rm -rf build", "description": "clean"}}));
+    let result = summary["tool_result"].as_str().unwrap_or("");
+    assert!(summary["tool_declared"] == true, "{summary}");
+    assert!(
+        result.starts_with("Tool execution blocked: gatehouse"),
+        "{summary}"
+    );
+    assert!(setup.dir.path().join("project/build/out.o").exists());
+
+    let notes = setup.dir.path().join("project/notes.txt");
+    let summary = setup.run(json!({"name": "read_file", "args": {"file_path": notes}}));
+    assert!(
+        summary["tool_result"]
+            .to_string()
+            .contains("hello from e2e"),
+        "{summary}"
+    );
+    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(audit.contains("\"agent\":\"gemini-cli\""), "{audit}");
+}
+
+#[test]
+fn an_allow_with_a_note_runs_the_call_and_the_note_arrives_after_the_output() {
+    let Some(gemini) = gemini() else { return };
+    // A console whose human allows with a note: the headless console in the test process.
+    let setup = Setup::new(gemini, "");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let socket = setup.socket();
+    let audit = setup.dir.path().join("audit-note.jsonl");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = runtime.spawn(async move {
+        use gatehouse::core::audit::Audit;
+        use gatehouse::core::barrier::{Barrier, Settings};
+        use gatehouse::core::event::Event;
+        use gatehouse::core::prompter::HumanAnswer;
+        let (barrier, mut prompter) =
+            Barrier::new(Settings::default(), Audit::open(&audit).unwrap(), None);
+        let bound = gatehouse::server::bind(&socket).unwrap();
+        let human = tokio::spawn(async move {
+            while let Some(event) = prompter.next_event().await {
+                if let Event::Opened(dialog) = event {
+                    let note = Some("gatehouse note: check the listing".to_string());
+                    prompter.answer(dialog.id, HumanAnswer::Allow { note });
+                }
+            }
+        });
+        gatehouse::server::run(bound.listener, barrier, async {
+            let _ = stopped.await;
+        })
+        .await;
+        human.abort();
+    });
+    while !setup.socket().exists() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let summary = setup.run(json!({"name": "run_shell_command",
+        "args": {"command": "touch made.txt", "description": "make a file"}}));
+    let _ = stop.send(());
+    let _ = runtime.block_on(server);
+    assert!(
+        setup.dir.path().join("project/made.txt").exists(),
+        "{summary}"
+    );
+    let notes = summary["hook_notes"].to_string();
+    assert!(notes.contains("check the listing"), "{summary}");
+}
