@@ -9,6 +9,8 @@
 //! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client, `.ci/run` sets it):
 //! a plain `cargo test` never downloads anything. Without node and npm they skip, saying so.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -383,4 +385,40 @@ fn on_permission_request_a_humans_allow_lets_the_call_run() {
     let _console = ScriptedConsole::start(&project, HumanAnswer::Allow { note: None });
     let summary = project.run(write_file(&project.path()));
     assert!(project.path().join("new.txt").exists(), "{summary}");
+}
+
+/// The whole path a user takes: the real console in a real terminal, the real Claude Code
+/// asking through the installed hook, and a human typing a deny reason that the model reads.
+#[test]
+fn a_deny_reason_typed_in_the_console_reaches_claudes_model() {
+    use common::tmux::{Tmux, quoted};
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let line = format!(
+        "env XDG_STATE_HOME={state} {exe} --config {config} --socket {socket}; echo EXITED $?; sleep 60",
+        state = quoted(&project.dir.path().join("state")),
+        exe = quoted(Path::new(GATEHOUSE)),
+        config = quoted(&project.dir.path().join("config.toml")),
+        socket = quoted(&project.socket()),
+    );
+    let Some(tui) = Tmux::start(&line, 120, 36) else {
+        return;
+    };
+    tui.wait_for("Waiting for agents", 20);
+    let reason = "gatehouse-tui: keep build, run make clean instead";
+    let summary = std::thread::scope(|scope| {
+        let claude_run = scope.spawn(|| project.run(rm_build()));
+        tui.wait_for("$ rm -rf build", 90);
+        std::thread::sleep(Duration::from_millis(400));
+        tui.keys(&["n"]);
+        tui.wait_for("deny: reason for the model", 5);
+        tui.type_text(reason);
+        tui.keys(&["Enter"]);
+        claude_run.join().unwrap()
+    });
+    assert!(result_text(&summary).contains(reason), "{summary}");
+    assert_eq!(summary["tool_result_is_error"], true);
+    assert!(project.path().join("build/out.o").exists(), "rm did not run");
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0", 10);
 }
