@@ -1,6 +1,7 @@
 //! Mean time to analyse one corpus line.
 
 use gatehouse::core::shell::analyse;
+use gatehouse::explain::decode_escaped;
 
 fn main() {
     divan::main();
@@ -12,27 +13,8 @@ fn corpus() -> Vec<String> {
         .lines()
         .skip(1)
         .filter_map(|line| line.split('\t').next())
-        .map(decode)
+        .map(decode_escaped)
         .collect()
-}
-
-fn decode(field: &str) -> String {
-    let mut out = String::new();
-    let mut chars = field.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 /// One iteration analyses every line; divan reports the time per line through the counter.

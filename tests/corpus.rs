@@ -2,30 +2,7 @@
 //! `read_only` lines must be recognised.
 
 use gatehouse::core::shell::{Safety, analyse};
-
-/// Decodes `\n`, `\t`, `\r` and `\\`, left to right.
-fn decode(field: &str) -> String {
-    let mut out = String::new();
-    let mut chars = field.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
-}
+use gatehouse::explain::decode_escaped;
 
 /// `(command, label)` for every corpus line.
 pub fn corpus() -> Vec<(String, String)> {
@@ -35,7 +12,7 @@ pub fn corpus() -> Vec<(String, String)> {
         .filter(|line| !line.is_empty())
         .map(|line| {
             let mut fields = line.split('\t');
-            let command = decode(fields.next().unwrap_or(""));
+            let command = decode_escaped(fields.next().unwrap_or(""));
             let label = fields.next().unwrap_or("").to_string();
             (command, label)
         })
