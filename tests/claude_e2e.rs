@@ -418,7 +418,10 @@ fn a_deny_reason_typed_in_the_console_reaches_claudes_model() {
     });
     assert!(result_text(&summary).contains(reason), "{summary}");
     assert_eq!(summary["tool_result_is_error"], true);
-    assert!(project.path().join("build/out.o").exists(), "rm did not run");
+    assert!(
+        project.path().join("build/out.o").exists(),
+        "rm did not run"
+    );
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0", 10);
 }
