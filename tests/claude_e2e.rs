@@ -12,8 +12,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Settings};
@@ -23,44 +23,10 @@ use gatehouse::server;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
+use common::e2e::{self, GATEHOUSE, Serve, client, shared};
 
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclients")
-}
-
-/// Says why a test is skipped, on the real stderr (not captured by the test harness).
-fn skip(why: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "skipped: {why}");
-}
-
-/// The Claude Code binary, or `None` (with the reason printed) when these tests must skip.
 fn claude() -> Option<String> {
-    if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| skip("set GATEHOUSE_E2E=1 to run the Claude Code end-to-end tests"));
-        return None;
-    }
-    for tool in ["node", "npm", "python3"] {
-        let found = Command::new(tool).arg("--version").output();
-        if !found.is_ok_and(|o| o.status.success()) {
-            skip(&format!(
-                "{tool} is not installed; the Claude Code e2e tests need it"
-            ));
-            return None;
-        }
-    }
-    let out = Command::new("bash")
-        .arg(shared().join("install_claude.sh"))
-        .output()
-        .expect("run install_claude.sh");
-    assert!(
-        out.status.success(),
-        "install_claude.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+    client("Claude Code", "install_claude.sh")
 }
 
 /// A project folder with a `build/` folder, a file outside it, a private config, and our hook
@@ -107,33 +73,15 @@ impl Project {
     }
 
     fn socket(&self) -> PathBuf {
-        self.dir.path().join("run/gatehouse.sock")
+        e2e::socket(self.dir.path())
     }
 
     fn gatehouse(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(GATEHOUSE);
-        command
-            .args(args)
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"))
-            .arg("--socket")
-            .arg(self.socket());
-        command
+        e2e::gatehouse(self.dir.path(), args)
     }
 
     fn serve(&self, args: &[&str]) -> Serve {
-        let mut full = vec!["serve"];
-        full.extend_from_slice(args);
-        let child = self.gatehouse(&full).stderr(Stdio::null()).spawn().unwrap();
-        let started = Instant::now();
-        while !self.socket().exists() {
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "serve did not start"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Serve(child)
+        e2e::serve(self.dir.path(), args)
     }
 
     /// Runs Claude Code once, with the scripted model making `tool` call; returns the summary.
@@ -152,25 +100,7 @@ impl Project {
             .arg("120")
             .output()
             .unwrap();
-        let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "claude_e2e.py printed no summary ({e}): {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        eprintln!("{tool} -> {summary}");
-        assert_eq!(summary["exit"], 0, "{summary}");
-        summary
-    }
-}
-
-struct Serve(Child);
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        // SAFETY: kill with a pid we spawned and have not waited for yet.
-        unsafe { libc::kill(self.0.id() as libc::pid_t, libc::SIGTERM) };
-        let _ = self.0.wait();
+        e2e::summary("claude_e2e.py", &tool, out)
     }
 }
 

@@ -5,48 +5,19 @@
 //! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client): a plain `cargo test`
 //! never downloads anything. Without node, npm or python3 they skip, saying so.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
-
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclients")
-}
-
-fn skip(why: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "skipped: {why}");
-}
+use common::e2e::{self, Serve, client, shared};
 
 fn gemini() -> Option<String> {
-    if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
-        skip("set GATEHOUSE_E2E=1 to run the Gemini CLI end-to-end tests");
-        return None;
-    }
-    for tool in ["node", "npm", "python3"] {
-        let found = Command::new(tool).arg("--version").output();
-        if !found.is_ok_and(|o| o.status.success()) {
-            skip(&format!(
-                "{tool} is not installed; the Gemini e2e tests need it"
-            ));
-            return None;
-        }
-    }
-    let out = Command::new("bash")
-        .arg(shared().join("install_gemini.sh"))
-        .output()
-        .expect("run install_gemini.sh");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+    client("Gemini CLI", "install_gemini.sh")
 }
 
 struct Setup {
@@ -95,33 +66,15 @@ impl Setup {
     }
 
     fn socket(&self) -> PathBuf {
-        self.dir.path().join("run/gatehouse.sock")
+        e2e::socket(self.dir.path())
     }
 
     fn gatehouse(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(GATEHOUSE);
-        command
-            .args(args)
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"))
-            .arg("--socket")
-            .arg(self.socket());
-        command
+        e2e::gatehouse(self.dir.path(), args)
     }
 
     fn serve(&self, args: &[&str]) -> Serve {
-        let mut full = vec!["serve"];
-        full.extend_from_slice(args);
-        let child = self.gatehouse(&full).stderr(Stdio::null()).spawn().unwrap();
-        let started = Instant::now();
-        while !self.socket().exists() {
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "serve did not start"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Serve(child)
+        e2e::serve(self.dir.path(), args)
     }
 
     fn run(&self, tool: Value) -> Value {
@@ -141,25 +94,7 @@ impl Setup {
             .arg("120")
             .output()
             .unwrap();
-        let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "gemini_e2e.py printed no summary ({e}): {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        eprintln!("{tool} -> {summary}");
-        assert_eq!(summary["exit"], 0, "{summary}");
-        summary
-    }
-}
-
-struct Serve(Child);
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        // SAFETY: kill with a pid we spawned and have not waited for yet.
-        unsafe { libc::kill(self.0.id() as libc::pid_t, libc::SIGTERM) };
-        let _ = self.0.wait();
+        e2e::summary("gemini_e2e.py", &tool, out)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: calls, a scripted classifier, audit readers.
 #![allow(dead_code)]
 
+pub mod e2e;
 pub mod tmux;
 
 use std::path::Path;

@@ -1,0 +1,109 @@
+//! What the end-to-end tests against real agent CLIs share: finding `../shared/realclients`,
+//! installing a client (only with `GATEHOUSE_E2E=1`), a private gatehouse place, a `serve`
+//! that is stopped when dropped, and reading a driver script's summary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
+
+pub fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realclients")
+}
+
+/// Says why a test is skipped, on the real stderr (not captured by the test harness).
+pub fn skip(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
+/// Installs `agent`'s client with `install_script` and returns the path it prints, or `None`
+/// (saying why) when these tests must skip: without `GATEHOUSE_E2E=1` nothing is downloaded.
+pub fn client(agent: &str, install_script: &str) -> Option<String> {
+    if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
+        skip(&format!(
+            "set GATEHOUSE_E2E=1 to run the {agent} end-to-end tests"
+        ));
+        return None;
+    }
+    for tool in ["node", "npm", "python3"] {
+        let found = Command::new(tool).arg("--version").output();
+        if !found.is_ok_and(|o| o.status.success()) {
+            skip(&format!(
+                "{tool} is not installed; the {agent} e2e tests need it"
+            ));
+            return None;
+        }
+    }
+    let out = Command::new("bash")
+        .arg(shared().join(install_script))
+        .output()
+        .unwrap_or_else(|e| panic!("run {install_script}: {e}"));
+    assert!(
+        out.status.success(),
+        "{install_script} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+/// The socket of the gatehouse place in `dir`.
+pub fn socket(dir: &Path) -> PathBuf {
+    dir.join("run/gatehouse.sock")
+}
+
+/// `gatehouse ARGS` with the config and socket of the place in `dir`.
+pub fn gatehouse(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(GATEHOUSE);
+    command
+        .args(args)
+        .arg("--config")
+        .arg(dir.join("config.toml"))
+        .arg("--socket")
+        .arg(socket(dir));
+    command
+}
+
+/// A `gatehouse serve` process, stopped with SIGTERM when dropped.
+pub struct Serve(Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        // SAFETY: kill with a pid we spawned and have not waited for yet.
+        unsafe { libc::kill(self.0.id() as libc::pid_t, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `gatehouse serve ARGS` in the place in `dir` and waits for its socket.
+pub fn serve(dir: &Path, args: &[&str]) -> Serve {
+    let mut full = vec!["serve"];
+    full.extend_from_slice(args);
+    let child = gatehouse(dir, &full).stderr(Stdio::null()).spawn().unwrap();
+    let started = Instant::now();
+    while !socket(dir).exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "serve did not start"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Serve(child)
+}
+
+/// The JSON summary a driver script (`claude_e2e.py`, …) printed for `tool`; the run must
+/// have ended normally.
+pub fn summary(script: &str, tool: &Value, out: Output) -> Value {
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{script} printed no summary ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    eprintln!("{tool} -> {summary}");
+    assert_eq!(summary["exit"], 0, "{summary}");
+    summary
+}
