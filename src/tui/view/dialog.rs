@@ -47,7 +47,7 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         let mut area_widget = b.area.clone();
         area_widget.set_block(
             Block::bordered()
-                .title(b.kind.title())
+                .title(b.title())
                 .border_style(Style::default().fg(Color::Cyan)),
         );
         frame.render_widget(&area_widget, box_area);
