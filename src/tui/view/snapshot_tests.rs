@@ -325,3 +325,17 @@ fn gemini_before_tool_passes_and_its_note_arrives_after_the_output() {
     let help = draw(&app, 100, 30);
     insta::assert_snapshot!(format!("{choosing}\n{note}\n{help}"));
 }
+
+#[test]
+fn codex_apply_patch_diff() {
+    let t = start();
+    let mut app = app(t);
+    let stdin = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/codex/pretooluse-apply_patch.json"
+    ));
+    let (_, call) = codex::parse(stdin).unwrap();
+    let (d, p) = dialog_of(1, call, t);
+    app.update(Msg::Opened(d, p), t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
