@@ -1,13 +1,16 @@
-//! The binary's `install` and `uninstall` for Codex, Gemini CLI and Cursor: where each
-//! agent's files are, and what to tell the user.
+//! The binary's `install` and `uninstall` for Claude Code, Codex, Gemini CLI and Cursor:
+//! where each agent's files are, and what to tell the user.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
-use gatehouse::agents::claude_install::{Report, hook_command};
+use gatehouse::agents::claude::HookEvent;
+use gatehouse::agents::claude_install::{self, HookSpec, Scope, hook_command};
+use gatehouse::agents::install_file::Report;
 use gatehouse::agents::{codex_install, cursor_install, gemini_install};
+use gatehouse::config::Config;
 
 /// Which of an agent's files: the user's, or the project's in the current folder.
 #[derive(Clone, Copy, ValueEnum)]
@@ -25,11 +28,84 @@ pub enum Agent {
 }
 
 /// Where the hook is installed, for the command line.
-pub struct Where<'a> {
-    pub exe: &'a Path,
-    pub socket: Option<&'a Path>,
-    pub config: Option<&'a Path>,
-    pub timeout_secs: u64,
+struct Where<'a> {
+    exe: &'a Path,
+    socket: Option<&'a Path>,
+    config: Option<&'a Path>,
+    timeout_secs: u64,
+}
+
+/// How much longer than the ask timeout Claude Code lets the hook run, so the console's own
+/// timeout answer always arrives first (a hook that Claude Code kills fails open).
+const HOOK_TIMEOUT_MARGIN_SECS: u64 = 60;
+
+/// Claude Code's settings file: `~/.claude/settings.json`, `.claude/settings.json` or
+/// `.claude/settings.local.json`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
+    Local,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum EventArg {
+    /// Every tool call (recommended).
+    PreToolUse,
+    /// Only the calls Claude Code would prompt for.
+    PermissionRequest,
+}
+
+/// `gatehouse install claude`: a hook for `event` in the settings file of `scope`.
+pub fn install_claude(
+    config: Option<&Path>,
+    socket: Option<&Path>,
+    scope: ScopeArg,
+    event: EventArg,
+    dry_run: bool,
+) -> Result<()> {
+    let settings = Config::load(config)?.settings;
+    let exe = own_path()?;
+    let event = match event {
+        EventArg::PreToolUse => HookEvent::PreToolUse,
+        EventArg::PermissionRequest => HookEvent::PermissionRequest,
+    };
+    let spec = HookSpec {
+        event,
+        command: HookSpec::command_for(&exe, socket, config),
+        timeout_secs: settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
+    };
+    let path = settings_path(scope)?;
+    let report = claude_install::install(&path, &spec, dry_run)?;
+    println!("gatehouse: {report}");
+    if dry_run {
+        print!("{}", report.text);
+    }
+    Ok(())
+}
+
+/// `gatehouse uninstall claude`: gatehouse's hooks out of the settings file of `scope`.
+pub fn uninstall_claude(scope: ScopeArg, dry_run: bool) -> Result<()> {
+    let path = settings_path(scope)?;
+    let report = claude_install::uninstall(&path, dry_run)?;
+    println!("gatehouse: {report}");
+    if dry_run {
+        print!("{}", report.text);
+    }
+    Ok(())
+}
+
+/// Claude Code's settings file for `scope`, for a project in the current folder.
+fn settings_path(scope: ScopeArg) -> Result<PathBuf> {
+    let project = std::env::current_dir().context("finding the current folder")?;
+    let scope = match scope {
+        ScopeArg::User => Scope::User,
+        ScopeArg::Project => Scope::Project,
+        ScopeArg::Local => Scope::Local,
+    };
+    let claude_dir = claude_install::user_claude_dir()
+        .context("cannot find your home folder for ~/.claude; use --scope project or local")?;
+    Ok(scope.settings_path(&claude_dir, &project))
 }
 
 fn project() -> Result<PathBuf> {
@@ -46,7 +122,33 @@ fn print(reports: &[Report], dry_run: bool) {
     }
 }
 
-pub fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result<()> {
+/// gatehouse's own path, as the hook command names it.
+fn own_path() -> Result<PathBuf> {
+    let exe = std::env::current_exe().context("finding gatehouse's own path")?;
+    Ok(exe.canonicalize().unwrap_or(exe))
+}
+
+/// `gatehouse install codex|gemini|cursor`: the hook command for this gatehouse, with its
+/// socket and config, and a timeout past the config's ask timeout.
+pub fn install_agent(
+    agent: Agent,
+    scope: AgentScope,
+    config: Option<&Path>,
+    socket: Option<&Path>,
+    dry_run: bool,
+) -> Result<()> {
+    let settings = Config::load(config)?.settings;
+    let exe = own_path()?;
+    let at = Where {
+        exe: &exe,
+        socket,
+        config,
+        timeout_secs: settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
+    };
+    install(agent, scope, &at, dry_run)
+}
+
+fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result<()> {
     let name = match agent {
         Agent::Codex => "codex",
         Agent::Gemini => "gemini",

@@ -1,30 +1,21 @@
-//! The `gatehouse` command line: parses arguments, loads config, and wires the library's parts.
+//! The `gatehouse` command line: the clap definitions and the dispatch to each command's
+//! module (`cli_*`, binary-only: they load config, build runtimes and print).
 
-use std::io::{self, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand, ValueEnum};
+use anyhow::Result;
+use clap::{Parser, Subcommand};
 
+mod cli_explain;
+mod cli_hook;
 mod cli_install;
+mod cli_serve;
 
-use cli_install::AgentScope;
-use gatehouse::agents::claude::HookEvent;
-use gatehouse::agents::claude_install::{self, HookSpec, Scope};
-use gatehouse::agents::client::Timeouts;
-use gatehouse::agents::hook::{self, Dialect, HookSetup};
-use gatehouse::classifier::{ClassifierSetup, ModelClassifier};
-use gatehouse::config::Config;
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Fallback};
-use gatehouse::core::classifier::Classifier;
+use cli_install::{AgentScope, EventArg, ScopeArg};
+use cli_serve::OnAsk;
+use gatehouse::agents::hook::Dialect;
 use gatehouse::core::mode::Mode;
-use gatehouse::explain;
-use gatehouse::headless;
-use gatehouse::server::{self, socket::socket_path};
 
 #[derive(Parser)]
 #[command(
@@ -191,29 +182,6 @@ enum UninstallAgent {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum OnAsk {
-    Deny,
-    Defer,
-}
-
-/// Claude Code's settings file: `~/.claude/settings.json`, `.claude/settings.json` or
-/// `.claude/settings.local.json`.
-#[derive(Clone, Copy, ValueEnum)]
-enum ScopeArg {
-    User,
-    Project,
-    Local,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum EventArg {
-    /// Every tool call (recommended).
-    PreToolUse,
-    /// Only the calls Claude Code would prompt for.
-    PermissionRequest,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(Command::Hook { agent }) = cli.command {
@@ -223,7 +191,7 @@ fn main() -> ExitCode {
             HookAgent::Gemini => Dialect::Gemini,
             HookAgent::Cursor => Dialect::Cursor,
         };
-        run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
+        cli_hook::run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
     }
     match run(cli) {
@@ -236,44 +204,14 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    let config = cli.config.as_deref();
     let Some(command) = cli.command else {
-        return console(cli.config.as_deref(), cli.socket, cli.mode);
+        return cli_serve::console(config, cli.socket, cli.mode);
     };
     match command {
-        Command::Explain { line, json, batch } => {
-            let config = Config::load(cli.config.as_deref())?;
-            let rules = &config.settings.rules;
-            if batch {
-                let stdin = io::stdin().lock();
-                let stdout = BufWriter::new(io::stdout().lock());
-                explain::batch(stdin, stdout, rules).context("reading lines from stdin")?;
-                return Ok(());
-            }
-            let Some(line) = line else {
-                bail!("give a shell line to explain, or --batch to read lines from stdin");
-            };
-            let explained = explain::explain(&line, rules);
-            let mut out = io::stdout().lock();
-            if json {
-                writeln!(
-                    out,
-                    "{}",
-                    serde_json::to_string_pretty(&explained.to_json())?
-                )?;
-            } else {
-                write!(out, "{}", explained.to_text())?;
-            }
-            Ok(())
-        }
-        Command::Demo => {
-            let config = Config::load(cli.config.as_deref())?;
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("starting the async runtime")?;
-            runtime.block_on(gatehouse::demo::run(config))
-        }
-        Command::Serve { mode, on_ask } => serve(cli.config.as_deref(), cli.socket, mode, on_ask),
+        Command::Explain { line, json, batch } => cli_explain::explain(config, line, json, batch),
+        Command::Demo => cli_serve::demo(config),
+        Command::Serve { mode, on_ask } => cli_serve::serve(config, cli.socket, mode, on_ask),
         Command::Hook { .. } => unreachable!("the hook runs before anything else"),
         Command::Install {
             agent:
@@ -282,37 +220,8 @@ fn run(cli: Cli) -> Result<()> {
                     event,
                     dry_run,
                 },
-        } => {
-            let config = Config::load(cli.config.as_deref())?;
-            let exe = std::env::current_exe().context("finding gatehouse's own path")?;
-            let exe = exe.canonicalize().unwrap_or(exe);
-            let event = match event {
-                EventArg::PreToolUse => HookEvent::PreToolUse,
-                EventArg::PermissionRequest => HookEvent::PermissionRequest,
-            };
-            let spec = HookSpec {
-                event,
-                command: HookSpec::command_for(&exe, cli.socket.as_deref(), cli.config.as_deref()),
-                timeout_secs: config.settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
-            };
-            let path = settings_path(scope)?;
-            let report = claude_install::install(&path, &spec, dry_run)?;
-            println!("gatehouse: {report}");
-            if dry_run {
-                print!("{}", report.text);
-            }
-            Ok(())
-        }
+        } => cli_install::install_claude(config, cli.socket.as_deref(), scope, event, dry_run),
         Command::Install { agent } => {
-            let config = Config::load(cli.config.as_deref())?;
-            let exe = std::env::current_exe().context("finding gatehouse's own path")?;
-            let exe = exe.canonicalize().unwrap_or(exe);
-            let at = cli_install::Where {
-                exe: &exe,
-                socket: cli.socket.as_deref(),
-                config: cli.config.as_deref(),
-                timeout_secs: config.settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
-            };
             let (agent, scope, dry_run) = match agent {
                 InstallAgent::Codex { scope, dry_run } => {
                     (cli_install::Agent::Codex, scope, dry_run)
@@ -325,7 +234,8 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 InstallAgent::Claude { .. } => unreachable!("matched above"),
             };
-            cli_install::install(agent, scope, &at, dry_run)
+            let socket = cli.socket.as_deref();
+            cli_install::install_agent(agent, scope, config, socket, dry_run)
         }
         Command::Uninstall {
             agent: UninstallAgent::Codex { scope, dry_run },
@@ -338,191 +248,9 @@ fn run(cli: Cli) -> Result<()> {
         } => cli_install::uninstall(cli_install::Agent::Cursor, scope, dry_run),
         Command::Uninstall {
             agent: UninstallAgent::Claude { scope, dry_run },
-        } => {
-            let path = settings_path(scope)?;
-            let report = claude_install::uninstall(&path, dry_run)?;
-            println!("gatehouse: {report}");
-            if dry_run {
-                print!("{}", report.text);
-            }
-            Ok(())
-        }
+        } => cli_install::uninstall_claude(scope, dry_run),
         Command::Classifier {
             action: ClassifierCommand::Test { line },
-        } => classifier_test(cli.config.as_deref(), &line),
+        } => cli_explain::classifier_test(config, &line),
     }
-}
-
-/// `gatehouse classifier test LINE`: one question to the model, past the cache and breaker.
-fn classifier_test(config: Option<&std::path::Path>, line: &str) -> Result<()> {
-    use gatehouse::core::escape::visible;
-
-    let config = Config::load(config)?;
-    let setup = ClassifierSetup::from_env(&config.classifier);
-    let ClassifierSetup::Ready(ready) = setup.clone() else {
-        bail!("{}", setup.describe());
-    };
-    let model = ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    println!("{}", setup.describe());
-    let probe = runtime
-        .block_on(model.probe(line))
-        .context("asking the model")?;
-    println!("answer:  \"{}\"", visible(&probe.raw));
-    println!("verdict: {}", probe.verdict.name());
-    println!("took:    {} ms", probe.took.as_millis());
-    Ok(())
-}
-
-/// How much longer than the ask timeout Claude Code lets the hook run, so the console's own
-/// timeout answer always arrives first (a hook that Claude Code kills fails open).
-const HOOK_TIMEOUT_MARGIN_SECS: u64 = 60;
-
-/// How much longer than the ask timeout the hook waits for the console's answer.
-const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
-
-/// `gatehouse hook <agent>`: never fails, never exits non-zero; whatever goes wrong is the
-/// dialect's defer (which blocks where nothing else would).
-fn run_hook(dialect: Dialect, config: Option<&Path>, socket: Option<&Path>) {
-    // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
-    std::panic::set_hook(Box::new(|_| {}));
-    let mut stdin = Vec::new();
-    let read = io::stdin().lock().read_to_end(&mut stdin);
-    let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        if let Err(err) = read {
-            return dialect.broken(&format!("cannot read stdin ({err})"));
-        }
-        let (ask_timeout, rules) = match Config::load(config) {
-            Ok(config) => (config.settings.ask_timeout, Ok(config.settings.rules)),
-            Err(err) => (
-                gatehouse::core::barrier::Settings::default().ask_timeout,
-                Err(err.to_string()),
-            ),
-        };
-        let setup = HookSetup {
-            socket: socket_path(socket),
-            timeouts: Timeouts::for_ask_timeout(ask_timeout, HOOK_WAIT_MARGIN),
-            rules,
-        };
-        hook::run(dialect, &stdin, &setup)
-    }))
-    .unwrap_or_else(|_| dialect.broken("internal error"));
-    if let Some(stdout) = output.stdout {
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "{stdout}");
-        let _ = out.flush();
-    }
-    for line in output.stderr {
-        eprintln!("{line}");
-    }
-}
-
-fn serve(
-    config: Option<&Path>,
-    socket: Option<PathBuf>,
-    mode: Option<Mode>,
-    on_ask: OnAsk,
-) -> Result<()> {
-    let config = Config::load(config)?;
-    let mut settings = config.settings;
-    if let Some(mode) = mode {
-        settings.mode = mode;
-    }
-    let mode = settings.mode;
-    let (on_ask, on_ask_name) = match on_ask {
-        OnAsk::Deny => (Fallback::Deny, "deny"),
-        OnAsk::Defer => (Fallback::Defer, "defer"),
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let setup = ClassifierSetup::from_env(&config.classifier);
-    let classifier: Option<Arc<dyn Classifier>> = setup
-        .start()
-        .map_err(|e| anyhow::anyhow!(e))?
-        .map(|model| Arc::new(model) as Arc<dyn Classifier>);
-    let policy = headless::Unattended {
-        on_ask,
-        classifier: classifier.is_some(),
-    };
-    runtime.block_on(async {
-        let audit = Audit::open(&config.audit_log)
-            .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
-        let (barrier, prompter) = Barrier::new(settings, audit, classifier);
-        let socket = socket_path(socket.as_deref());
-        let bound = server::bind(&socket)?;
-        eprintln!(
-            "gatehouse serve: listening on {}, mode {mode}; calls that need a human get {on_ask_name}; audit log {}",
-            socket.display(),
-            config.audit_log.display()
-        );
-        eprintln!("gatehouse serve: {}", setup.describe());
-        headless::serve(bound, barrier, prompter, policy, server::Options::default(), stop_signal())
-            .await;
-        eprintln!("gatehouse serve: stopped");
-        Ok(())
-    })
-}
-
-/// The console: the TUI with the server inside it.
-fn console(config: Option<&Path>, socket: Option<PathBuf>, mode: Option<Mode>) -> Result<()> {
-    let config = Config::load(config)?;
-    let socket = socket_path(socket.as_deref());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(gatehouse::console::run(
-        config,
-        socket,
-        mode,
-        terminate_signal(),
-    ))
-}
-
-/// Completes on SIGTERM or SIGHUP (in the console, Ctrl+C is a key).
-async fn terminate_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut hup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::hangup()),
-    ) else {
-        return std::future::pending().await;
-    };
-    // Cancellation: whichever signal comes first ends the wait; the other is simply dropped.
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = hup.recv() => {}
-    }
-}
-
-/// Completes on Ctrl+C or SIGTERM.
-async fn stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let Ok(mut term) = signal(SignalKind::terminate()) else {
-        let _ = tokio::signal::ctrl_c().await;
-        return;
-    };
-    // Cancellation: whichever signal comes first ends the wait; the other is simply dropped.
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
-}
-
-/// Claude Code's settings file for `scope`, for a project in the current folder.
-fn settings_path(scope: ScopeArg) -> Result<PathBuf> {
-    let project = std::env::current_dir().context("finding the current folder")?;
-    let scope = match scope {
-        ScopeArg::User => Scope::User,
-        ScopeArg::Project => Scope::Project,
-        ScopeArg::Local => Scope::Local,
-    };
-    let claude_dir = claude_install::user_claude_dir()
-        .context("cannot find your home folder for ~/.claude; use --scope project or local")?;
-    Ok(scope.settings_path(&claude_dir, &project))
 }

@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use super::claude_install::{
+use super::codex::CodexEvent;
+use super::install_file::{
     self, Change, InstallError, Report, add_group, io_error, is_hook_of, remove_ours, sibling,
     write_atomically,
 };
-use super::codex::CodexEvent;
 
 const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
 const BEGIN: &str =
@@ -66,7 +66,7 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
     let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_secs});
     let group = json!({"matcher": "*", "hooks": [entry]});
     let mut placed = Vec::new();
-    let hooks = claude_install::edit(&hook.hooks_path, dry_run, None, |settings| {
+    let hooks = install_file::edit(&hook.hooks_path, dry_run, None, |settings| {
         let mut change = Change::Unchanged;
         for event in EVENTS {
             let name = event.codex_name();
@@ -149,7 +149,7 @@ pub fn uninstall(
     config_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let hooks = claude_install::edit(hooks_path, dry_run, None, |settings| {
+    let hooks = install_file::edit(hooks_path, dry_run, None, |settings| {
         let removed = remove_ours(settings, None, "codex");
         Ok(if removed == 0 {
             Change::Unchanged

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::claude_install::{self, Change, InstallError, Report, is_hook_of};
 use super::cursor::CursorEvent;
+use super::install_file::{self, Change, InstallError, Report, is_hook_of};
 
 /// The user's Cursor folder: `~/.cursor`.
 pub fn cursor_dir() -> Option<PathBuf> {
@@ -24,7 +24,7 @@ pub fn install(
     dry_run: bool,
 ) -> Result<Report, InstallError> {
     let entry = json!({"command": command, "timeout": timeout_secs, "failClosed": true});
-    claude_install::edit(path, dry_run, None, |file| {
+    install_file::edit(path, dry_run, None, |file| {
         let already = CursorEvent::ALL.iter().all(|e| {
             file.get("hooks")
                 .and_then(|h| h.get(e.cursor_name()))
@@ -56,7 +56,7 @@ pub fn install(
 
 /// Removes gatehouse's cursor hooks from the hooks file at `path`.
 pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
-    claude_install::edit(path, dry_run, None, |file| {
+    install_file::edit(path, dry_run, None, |file| {
         let removed = remove(file);
         Ok(if removed == 0 {
             Change::Unchanged

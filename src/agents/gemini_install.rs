@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::claude_install::{
+use super::install_file::{
     self, Change, InstallError, Report, add_group, io_error, remove_ours, sibling, write_atomically,
 };
 
@@ -58,7 +58,7 @@ pub struct GeminiHook {
 pub fn install(hook: &GeminiHook, dry_run: bool) -> Result<Vec<Report>, InstallError> {
     let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_ms});
     let group = json!({"matcher": "*", "hooks": [entry]});
-    let settings = claude_install::edit(&hook.settings_path, dry_run, None, |settings| {
+    let settings = install_file::edit(&hook.settings_path, dry_run, None, |settings| {
         let first = add_group(settings, "BeforeTool", group.clone(), "gemini", 2)?;
         let hooks = settings
             .get_mut("hooks")
@@ -86,7 +86,7 @@ pub fn uninstall(
     policy_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let settings = claude_install::edit(settings_path, dry_run, None, |settings| {
+    let settings = install_file::edit(settings_path, dry_run, None, |settings| {
         let removed = remove_ours(settings, None, "gemini");
         Ok(if removed == 0 {
             Change::Unchanged

@@ -228,8 +228,15 @@ impl App {
         let Some(intent) = keymap::intent_of(&key) else {
             return vec![];
         };
-        if intent.decides() && (self.focused().is_none() || self.arming()) {
-            return vec![];
+        if intent.decides() {
+            // A key the focused dialog's agent cannot honour does nothing, like one pressed
+            // while the dialog arms.
+            let offered = self
+                .focused()
+                .is_some_and(|o| keymap::honours(&o.dialog.call.caps, intent));
+            if !offered || self.arming() {
+                return vec![];
+            }
         }
         match intent {
             Intent::AllowOnce => {
@@ -285,7 +292,8 @@ impl App {
                 (BoxKind::Pattern(kind), visible(&text).into_owned())
             }
         };
-        self.state = DialogState::Writing(Box::new(TextBox::new(id, kind, &initial)));
+        let caps = open.dialog.call.caps;
+        self.state = DialogState::Writing(Box::new(TextBox::new(id, kind, caps, &initial)));
         open.claimed = true;
         vec![Effect::Claim(id)]
     }
@@ -453,3 +461,7 @@ fn clock(wall: SystemTime) -> String {
 #[cfg(test)]
 #[path = "app_tests.rs"]
 pub(crate) mod tests;
+
+#[cfg(test)]
+#[path = "app_caps_tests.rs"]
+mod caps_tests;

@@ -31,6 +31,11 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         event: None,
         caps: Default::default(),
     };
+    dialog_of(id, call, now)
+}
+
+/// A dialog for a call as a hook dialect made it (agent, event and caps included).
+pub(crate) fn dialog_of(id: u64, call: Call, now: Now) -> (Arc<Dialog>, Preview) {
     let assessment = assess(&call, &Rules::default(), &[]);
     let preview = Preview::build(&call, &assessment);
     let route = crate::core::route::route(Mode::AllowRead, assessment.row);

@@ -1,7 +1,11 @@
 //! Keys are data: one table maps keys to intents, and the footer hints and the help screen are
-//! drawn from the same table, so they cannot drift apart.
+//! drawn from the same table, so they cannot drift apart. A second table words the decision
+//! keys for what they really do in the agent a dialog came from ([`offered`]): the footer and
+//! the help read the key table through it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 
 /// What a key asks for, before the model decides whether it applies now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +35,7 @@ impl Intent {
 }
 
 /// One row of the key table.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Binding {
     /// How the key is written in hints and help.
     pub keys: &'static str,
@@ -154,6 +158,103 @@ pub const KEYMAP: &[Binding] = &[
     },
 ];
 
+/// The words of a decision key where the agent honours it otherwise than Claude Code's
+/// `PreToolUse` does. The first row with the key's intent whose `when` holds for the dialog's
+/// caps replaces the key table's hint and help.
+struct Reword {
+    intent: Intent,
+    when: fn(&Caps) -> bool,
+    hint: &'static str,
+    help: &'static str,
+}
+
+fn passes(caps: &Caps) -> bool {
+    caps.allow == AllowEffect::Pass
+}
+
+const REWORDS: &[Reword] = &[
+    Reword {
+        intent: Intent::AllowOnce,
+        when: passes,
+        hint: "pass",
+        help: "pass this call on: the agent's own permission checks still apply, so it may still ask or refuse",
+    },
+    Reword {
+        intent: Intent::AllowAlways,
+        when: passes,
+        hint: "always pass",
+        help: "pass, and pass the same for the rest of this agent session; the agent's own checks still apply (edit the pattern, Enter to confirm)",
+    },
+    Reword {
+        intent: Intent::AllowWithNote,
+        when: |c| passes(c) && c.note == NoteEffect::AfterTool,
+        hint: "pass+note (after output)",
+        help: "pass with a note the model reads after the tool's output; the agent's own checks still apply",
+    },
+    Reword {
+        intent: Intent::AllowWithNote,
+        when: |c| passes(c) && c.note == NoteEffect::User,
+        hint: "pass+note (you only)",
+        help: "pass with a note only you see (the model does not); the agent's own checks still apply",
+    },
+    Reword {
+        intent: Intent::AllowWithNote,
+        when: passes,
+        hint: "pass+note",
+        help: "pass with a note the model reads beside the result; the agent's own checks still apply",
+    },
+    Reword {
+        intent: Intent::AllowWithNote,
+        when: |c| c.note == NoteEffect::AfterTool,
+        hint: "allow+note (after output)",
+        help: "allow with a note the model reads after the tool's output",
+    },
+    Reword {
+        intent: Intent::AllowWithNote,
+        when: |c| c.note == NoteEffect::User,
+        hint: "allow+note (you only)",
+        help: "allow with a note only you see; the model does not",
+    },
+    Reword {
+        intent: Intent::Deny,
+        when: |c| !c.reason,
+        hint: "deny",
+        help: "deny; the model only learns the call was blocked, not your reason",
+    },
+];
+
+/// Whether a dialog whose answers can do `caps` offers `intent`: a note is offered only where
+/// something carries it.
+pub fn honours(caps: &Caps, intent: Intent) -> bool {
+    !(intent == Intent::AllowWithNote && caps.note == NoteEffect::None)
+}
+
+/// The key table as the focused dialog offers it (`None`: no dialog is focused, every key as
+/// the table words it): keys the agent cannot honour are left out, decision keys are worded
+/// for what they really do there.
+pub fn offered(caps: Option<&Caps>) -> Vec<Binding> {
+    let Some(caps) = caps else {
+        return KEYMAP.to_vec();
+    };
+    KEYMAP
+        .iter()
+        .filter(|b| honours(caps, b.intent))
+        .map(|b| {
+            match REWORDS
+                .iter()
+                .find(|r| r.intent == b.intent && (r.when)(caps))
+            {
+                Some(r) => Binding {
+                    hint: r.hint,
+                    help: r.help,
+                    ..*b
+                },
+                None => *b,
+            }
+        })
+        .collect()
+}
+
 /// The intent of a key outside text boxes, if it has one.
 pub fn intent_of(key: &KeyEvent) -> Option<Intent> {
     KEYMAP.iter().find(|b| (b.matches)(key)).map(|b| b.intent)
@@ -195,61 +296,5 @@ pub fn box_key(key: &KeyEvent) -> BoxKey {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
-        KeyEvent::new(code, modifiers)
-    }
-
-    #[test]
-    fn every_intent_has_exactly_one_binding() {
-        for b in KEYMAP {
-            let n = KEYMAP.iter().filter(|o| o.intent == b.intent).count();
-            assert_eq!(n, 1, "{:?}", b.intent);
-        }
-    }
-
-    #[test]
-    fn keys_map_to_intents() {
-        let none = KeyModifiers::NONE;
-        assert_eq!(
-            intent_of(&key(KeyCode::Char('y'), none)),
-            Some(Intent::AllowOnce)
-        );
-        assert_eq!(
-            intent_of(&key(KeyCode::BackTab, KeyModifiers::SHIFT)),
-            Some(Intent::CycleMode)
-        );
-        assert_eq!(intent_of(&key(KeyCode::Down, none)), Some(Intent::Next));
-        assert_eq!(
-            intent_of(&key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some(Intent::Quit)
-        );
-        assert_eq!(
-            intent_of(&key(KeyCode::Char('y'), KeyModifiers::CONTROL)),
-            None
-        );
-        assert_eq!(intent_of(&key(KeyCode::Char('x'), none)), None);
-    }
-
-    #[test]
-    fn enter_sends_and_alt_or_shift_enter_breaks_the_line() {
-        assert_eq!(
-            box_key(&key(KeyCode::Enter, KeyModifiers::NONE)),
-            BoxKey::Submit
-        );
-        assert_eq!(
-            box_key(&key(KeyCode::Enter, KeyModifiers::ALT)),
-            BoxKey::Newline
-        );
-        assert_eq!(
-            box_key(&key(KeyCode::Enter, KeyModifiers::SHIFT)),
-            BoxKey::Newline
-        );
-        assert_eq!(
-            box_key(&key(KeyCode::Esc, KeyModifiers::NONE)),
-            BoxKey::Leave
-        );
-    }
-}
+#[path = "keymap_tests.rs"]
+mod tests;

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
+use super::patch::{patch_lines, shown};
 use crate::core::call::{Call, ToolKind};
 use crate::core::classify::Assessment;
 use crate::core::escape::{visible, visible_lines};
@@ -14,6 +15,8 @@ use crate::core::escape::{visible, visible_lines};
 /// A line of a diff, by what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiffTag {
+    /// Which file the lines below change, and how (a patch of several files has one each).
+    File,
     Hunk,
     Context,
     Removed,
@@ -26,7 +29,8 @@ pub enum Preview {
     Shell { line: String, why: String },
     /// A file written whole.
     Write { path: String, content: String },
-    /// An edit as a unified diff, in the file's context where the file could be read.
+    /// An edit as a unified diff, in the file's context where the file could be read (a
+    /// patch carries its own context).
     Diff {
         path: String,
         lines: Vec<(DiffTag, String)>,
@@ -90,6 +94,9 @@ fn edit_preview(call: &Call) -> Preview {
             content: visible_lines(str_of(&call.input, "content")),
         };
     }
+    if let Some(patch) = call.input.get("patch").and_then(Value::as_str) {
+        return patch_preview(call, patch);
+    }
     let edits: Vec<&Value> = match call.input.get("edits").and_then(Value::as_array) {
         Some(edits) => edits.iter().collect(),
         None => vec![&call.input],
@@ -131,6 +138,21 @@ fn edit_preview(call: &Call) -> Preview {
     }
 }
 
+/// Codex's `apply_patch`: the patch's own lines, under the files it names.
+fn patch_preview(call: &Call, patch: &str) -> Preview {
+    let files: Vec<&str> = call
+        .input
+        .get("files")
+        .and_then(Value::as_array)
+        .map(|files| files.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    Preview::Diff {
+        path: shown(&files.join(", ")),
+        lines: patch_lines(patch),
+        in_context: true,
+    }
+}
+
 fn diff_lines(before: &str, after: &str) -> Vec<(DiffTag, String)> {
     let diff = TextDiff::from_lines(before, after);
     let mut lines = Vec::new();
@@ -143,7 +165,7 @@ fn diff_lines(before: &str, after: &str) -> Vec<(DiffTag, String)> {
                 ChangeTag::Insert => DiffTag::Added,
             };
             let text = change.value().trim_end_matches(['\n', '\r']);
-            lines.push((tag, visible(&text.replace('\t', "    ")).into_owned()));
+            lines.push((tag, shown(text)));
         }
     }
     lines
@@ -210,6 +232,52 @@ mod tests {
         assert_eq!(
             lines[1..],
             [(DiffTag::Removed, "a".into()), (DiffTag::Added, "b".into())]
+        );
+    }
+
+    /// The preview of a real Codex hook input.
+    fn codex_preview(stdin: &[u8]) -> Preview {
+        let (_, call) = crate::agents::codex::parse(stdin).unwrap();
+        Preview::build(&call, &assess(&call, &Rules::default(), &[]))
+    }
+
+    #[test]
+    fn a_codex_patch_is_shown_as_its_diff() {
+        let p = codex_preview(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/codex/pretooluse-apply_patch.json"
+        )));
+        assert_eq!(
+            p,
+            Preview::Diff {
+                path: "notes.txt".into(),
+                lines: vec![
+                    (DiffTag::File, "update notes.txt".into()),
+                    (DiffTag::Hunk, "@@".into()),
+                    (DiffTag::Removed, "hello".into()),
+                    (DiffTag::Added, "goodbye".into()),
+                ],
+                in_context: true,
+            }
+        );
+    }
+
+    #[test]
+    fn a_codex_patch_that_adds_a_file_shows_its_lines_as_added() {
+        let p = codex_preview(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/codex/permissionrequest-apply_patch.json"
+        )));
+        let Preview::Diff { path, lines, .. } = p else {
+            panic!("{p:?}")
+        };
+        assert_eq!(path, "/home/dev/outside/p.txt");
+        assert_eq!(
+            lines,
+            [
+                (DiffTag::File, "add /home/dev/outside/p.txt".into()),
+                (DiffTag::Added, "patched".into()),
+            ]
         );
     }
 

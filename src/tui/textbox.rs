@@ -5,6 +5,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{TextArea, WrapMode};
 
 use crate::core::call::{Call, CallId, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::classify::Assessment;
 use crate::core::prompter::HumanAnswer;
 use crate::core::rules::{Pattern, SessionAllow};
@@ -29,15 +30,53 @@ pub enum AllowKind {
 }
 
 impl BoxKind {
-    pub fn title(self) -> &'static str {
+    /// The box's title, for what its answer really does where the call came from (`caps`).
+    pub fn title(self, caps: &Caps) -> String {
+        let allow = match caps.allow {
+            AllowEffect::Grant => "allow",
+            AllowEffect::Pass => "pass",
+        };
+        let always = match caps.allow {
+            AllowEffect::Grant => "allow always",
+            AllowEffect::Pass => "always pass",
+        };
         match self {
-            BoxKind::Reason => " deny: reason for the model ",
-            BoxKind::Note => " allow: note for the model ",
-            BoxKind::Pattern(AllowKind::ShellPrefix) => {
-                " allow always: shell commands starting with "
+            BoxKind::Reason if caps.reason => " deny: reason for the model ".into(),
+            BoxKind::Reason => {
+                " deny: reason for the log (the model only learns it was blocked) ".into()
             }
-            BoxKind::Pattern(AllowKind::Tool) => " allow always: every call of the tool ",
-            BoxKind::Pattern(AllowKind::Path) => " allow always: edits of the file ",
+            BoxKind::Note => match caps.note {
+                NoteEffect::Model => format!(" {allow}: note for the model "),
+                NoteEffect::AfterTool => {
+                    format!(" {allow}: note for the model, arriving after the output ")
+                }
+                NoteEffect::User => {
+                    format!(" {allow}: note for you only (the model never sees it) ")
+                }
+                NoteEffect::None => format!(" {allow}: note (nothing carries it) "),
+            },
+            BoxKind::Pattern(AllowKind::ShellPrefix) => {
+                format!(" {always}: shell commands starting with ")
+            }
+            BoxKind::Pattern(AllowKind::Tool) => format!(" {always}: every call of the tool "),
+            BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
+        }
+    }
+
+    /// What an empty box says it is for.
+    fn placeholder(self, caps: &Caps) -> &'static str {
+        match self {
+            BoxKind::Reason if caps.reason => {
+                "why not, and what to do instead (empty: \"denied by user\")"
+            }
+            BoxKind::Reason => "why not, for the log; the agent gets no reason",
+            BoxKind::Note => match caps.note {
+                NoteEffect::Model => "a note the model reads after the result",
+                NoteEffect::AfterTool => "a note the model reads after the tool's output",
+                NoteEffect::User => "a note shown to you, not to the model",
+                NoteEffect::None => "nothing carries a note here",
+            },
+            BoxKind::Pattern(_) => "what to allow for the rest of this session",
         }
     }
 }
@@ -46,23 +85,29 @@ impl BoxKind {
 pub struct TextBox {
     pub id: CallId,
     pub kind: BoxKind,
+    /// What the answer can do where the call came from: words the title.
+    pub caps: Caps,
     pub area: TextArea<'static>,
 }
 
 impl TextBox {
-    pub fn new(id: CallId, kind: BoxKind, initial: &str) -> TextBox {
+    pub fn new(id: CallId, kind: BoxKind, caps: Caps, initial: &str) -> TextBox {
         let mut area = TextArea::new(vec![initial.to_string()]);
         area.move_cursor(ratatui_textarea::CursorMove::End);
         area.set_wrap_mode(WrapMode::WordOrGlyph);
         area.set_cursor_line_style(Style::default());
         area.set_cursor_style(Style::default().add_modifier(Modifier::REVERSED));
-        let placeholder = match kind {
-            BoxKind::Reason => "why not, and what to do instead (empty: \"denied by user\")",
-            BoxKind::Note => "a note the model reads after the result",
-            BoxKind::Pattern(_) => "what to allow for the rest of this session",
-        };
-        area.set_placeholder_text(placeholder);
-        TextBox { id, kind, area }
+        area.set_placeholder_text(kind.placeholder(&caps));
+        TextBox {
+            id,
+            kind,
+            caps,
+            area,
+        }
+    }
+
+    pub fn title(&self) -> String {
+        self.kind.title(&self.caps)
     }
 
     pub fn text(&self) -> String {

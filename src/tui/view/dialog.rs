@@ -47,7 +47,7 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         let mut area_widget = b.area.clone();
         area_widget.set_block(
             Block::bordered()
-                .title(b.kind.title())
+                .title(b.title())
                 .border_style(Style::default().fg(Color::Cyan)),
         );
         frame.render_widget(&area_widget, box_area);
@@ -146,9 +146,13 @@ fn subject_lines(preview: &Preview, lines: &mut Vec<Line<'static>>) {
             } else {
                 " (file not readable: old → new text)"
             };
-            lines.push(Line::styled(format!("edit {path}{note}"), theme::title()));
+            // A patch names its files in its own headers, one per file.
+            if !matches!(diff.first(), Some((DiffTag::File, _))) {
+                lines.push(Line::styled(format!("edit {path}{note}"), theme::title()));
+            }
             for (tag, text) in diff {
                 let (mark, style) = match tag {
+                    DiffTag::File => ("", theme::title()),
                     DiffTag::Hunk => ("", Style::default().fg(Color::Cyan)),
                     DiffTag::Context => (" ", Style::default()),
                     DiffTag::Removed => ("-", Style::default().fg(Color::Red)),

@@ -36,7 +36,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     status::draw_footer(frame, footer, app);
     match app.screen {
         Screen::Main => {}
-        Screen::Help => overlay::draw_help(frame, area),
+        Screen::Help => overlay::draw_help(frame, area, app),
         Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
     }
 }

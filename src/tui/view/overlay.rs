@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::theme;
 use crate::tui::app::App;
-use crate::tui::keymap::{BOX_KEYS, KEYMAP};
+use crate::tui::keymap::{self, BOX_KEYS};
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
@@ -20,9 +20,10 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     cell
 }
 
-pub fn draw_help(frame: &mut Frame, area: Rect) {
+/// The help, with the decision keys worded for the dialog in front.
+pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
     let mut lines = vec![Line::styled("Keys", theme::title())];
-    for b in KEYMAP {
+    for b in keymap::offered(app.focused().map(|o| &o.dialog.call.caps)) {
         lines.push(Line::from(vec![
             Span::styled(format!("{:>6}  ", b.keys), theme::key()),
             Span::raw(b.help),

@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme;
 use crate::tui::app::{App, DialogState};
-use crate::tui::keymap::{BOX_KEYS, Intent, KEYMAP};
+use crate::tui::keymap::{self, BOX_KEYS, Intent, KEYMAP};
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let open = app.dialogs.len();
@@ -34,22 +34,24 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
     }
     let writing = matches!(app.state, DialogState::Writing(_));
+    let caps = app.focused().map(|o| &o.dialog.call.caps);
     let hints: Vec<(&str, &str)> = if writing {
         BOX_KEYS.to_vec()
     } else {
-        KEYMAP
+        keymap::offered(caps)
             .iter()
-            .filter(|b| !b.hint.is_empty() && (!b.needs_dialog || app.focused().is_some()))
+            .filter(|b| !b.hint.is_empty() && (!b.needs_dialog || caps.is_some()))
             .map(|b| (b.keys, b.hint))
             .collect()
     };
-    // Hints that do not fit are dropped from the end, but help and quit always stay: the help
-    // screen lists every key.
+    // Hints that do not fit are dropped from the end, but the answers, help and quit always
+    // stay: the help screen lists every key.
     let width = |keys: &str, hint: &str| keys.chars().count() + hint.chars().count() + 3;
     let kept = |keys: &str| {
-        KEYMAP
-            .iter()
-            .any(|b| b.keys == keys && matches!(b.intent, Intent::Help | Intent::Quit))
+        KEYMAP.iter().any(|b| {
+            b.keys == keys
+                && (b.intent.decides() || matches!(b.intent, Intent::Help | Intent::Quit))
+        })
     };
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let reserve: usize = hints
