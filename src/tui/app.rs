@@ -346,12 +346,16 @@ impl App {
                 }
             }
             Event::Resolved(outcome) => {
+                // A dialog still in the queue was settled by someone other than this console's
+                // human (the classifier, the mode, a timeout): say so, not just in the log.
                 if self.remove(outcome.id) {
-                    self.notify(format!(
-                        "{} was settled by {}",
-                        outcome.id,
-                        outcome.decider.name()
-                    ));
+                    let done = match outcome.decision.name() {
+                        "allow" => "allowed",
+                        "deny" => "denied",
+                        _ => "deferred",
+                    };
+                    let by = outcome.decider.name();
+                    self.notify(format!("{} {done} by {by}", outcome.id));
                 }
                 self.push_log(&outcome);
             }
@@ -389,7 +393,7 @@ impl App {
         }
     }
 
-    /// Removes dialog `id` if it is open; returns whether it was the one in the human's hands.
+    /// Removes dialog `id` if it is open; returns whether it was.
     fn remove(&mut self, id: CallId) -> bool {
         let Some(at) = self.dialogs.iter().position(|o| o.dialog.id == id) else {
             return false;
@@ -401,12 +405,10 @@ impl App {
         }
         self.focus = self.focus.min(self.dialogs.len().saturating_sub(1));
         if was_focused {
-            let writing = matches!(&self.state, DialogState::Writing(b) if b.id == id);
             self.state = DialogState::Choosing;
             self.shown();
-            return writing;
         }
-        false
+        true
     }
 
     /// A different dialog is now in front of the human: it arms afresh.

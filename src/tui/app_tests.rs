@@ -321,12 +321,44 @@ fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
     assert!(app.dialogs.is_empty());
     assert!(matches!(app.state, DialogState::Choosing));
-    assert_eq!(app.notice.as_ref().unwrap().0, "#1 was settled by mode");
+    assert_eq!(app.notice.as_ref().unwrap().0, "#1 allowed by mode");
     let line = app.log.back().unwrap();
     assert_eq!(
         (line.decision, line.decider, line.time.as_str()),
         ("allow", "mode", "10:00:00")
     );
+}
+
+#[test]
+fn a_classifier_allow_of_a_queued_dialog_leaves_a_notice_but_a_humans_answer_does_not() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    open(&mut app, 2, t0);
+    let call = app.dialogs[0].dialog.call.clone();
+    let settled = |id: u64, decider: Decider| Outcome {
+        id: CallId(id),
+        call: call.clone(),
+        class: crate::core::route::Class::Unverified,
+        route: Route::Race,
+        mode: Mode::Auto,
+        decision: Decision::allow(),
+        decider,
+        latency: Duration::ZERO,
+    };
+    let by_model = settled(2, Decider::Classifier);
+    app.update(Msg::Barrier(Event::Resolved(Arc::new(by_model))), t0);
+    assert_eq!(app.notice.take().unwrap().0, "#2 allowed by classifier");
+    assert_eq!(app.log.back().unwrap().decider, "classifier");
+
+    app.update(key('y'), later(t0, 300));
+    let by_human = settled(1, Decider::Human);
+    app.update(
+        Msg::Barrier(Event::Resolved(Arc::new(by_human))),
+        later(t0, 300),
+    );
+    assert!(app.notice.is_none(), "the human knows what they did");
+    assert_eq!(app.log.len(), 2);
 }
 
 #[test]

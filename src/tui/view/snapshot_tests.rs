@@ -68,6 +68,51 @@ fn empty_console() {
 }
 
 #[test]
+fn bash_dialog() {
+    let t = start();
+    let mut app = app(t);
+    let input = json!({
+        "command": "cargo build --release 2>&1 | tail -5 && ./target/release/app --selftest",
+        "description": "Build and run the self test"
+    });
+    open(&mut app, 1, "Bash", input, t);
+    insta::assert_snapshot!(draw(&app, 80, 24));
+}
+
+#[test]
+fn long_wrapped_command() {
+    let t = start();
+    let mut app = app(t);
+    let line = "find . -name '*.rs' -not -path './target/*' -print0 | xargs -0 grep -l 'unsafe' | while read -r f; do echo \"$f: $(grep -c unsafe \"$f\")\"; done | sort -t: -k2 -n -r | head -20 > unsafe-report.txt && git add unsafe-report.txt && git commit -m 'Report unsafe blocks per file'";
+    open(&mut app, 1, "Bash", json!({ "command": line }), t);
+    let top = draw(&app, 60, 15);
+    assert!(
+        top.contains("more lines (PgDn)"),
+        "a cut is never silent:\n{top}"
+    );
+    key(&mut app, KeyCode::PageDown, t);
+    let scrolled = draw(&app, 60, 15);
+    insta::assert_snapshot!(format!("{top}\n{scrolled}"));
+}
+
+#[test]
+fn a_shell_command_full_of_escape_sequences() {
+    let t = start();
+    let mut app = app(t);
+    let line = "echo ok\u{1b}[2J\u{1b}[H\u{1b}[32mAllowed by gatehouse\u{1b}[0m\r\nrm -rf ~ \u{7}";
+    open(
+        &mut app,
+        1,
+        "Bash",
+        json!({ "command": line, "description": "\u{1b}]0;pwned\u{7}" }),
+        t,
+    );
+    let screen = draw(&app, 80, 24);
+    assert!(!screen.contains('\u{1b}') && !screen.contains('\u{7}'));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
 fn write_preview() {
     let t = start();
     let mut app = app(t);
