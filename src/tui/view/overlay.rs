@@ -42,7 +42,10 @@ pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
         "A new dialog ignores decision keys for a moment, so a key meant for the last one cannot answer it.",
         theme::dim(),
     ));
-    let popup = centered(area, 78, lines.len() as u16 + 2);
+    // As tall as the text once wrapped to the popup's width, so nothing falls off the end.
+    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(lines)
