@@ -1,0 +1,67 @@
+//! `gatehouse explain` through the real binary: text, JSON, and the batch form that checks
+//! tools feed line by line.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
+
+fn gatehouse(args: &[&str], stdin: &[u8]) -> (String, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(GATEHOUSE)
+        .args(args)
+        .env("XDG_CONFIG_HOME", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.success())
+}
+
+#[test]
+fn batch_prints_one_line_per_input_line_in_order_and_survives_bad_lines() {
+    let mut input = Vec::new();
+    input.extend_from_slice(b"ls -la\n");
+    input.extend_from_slice(b"rm -rf build\n");
+    input.extend_from_slice(b"cat <<EOF\\nhello\\nEOF\n");
+    input.extend_from_slice(b"ls \xff\xfe $(\n");
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(b"echo \x1b[2J\n");
+    input.extend_from_slice(&[b'x'; 100_000]);
+    input.extend_from_slice(b"\nfoo --bar\r\n");
+    let (out, ok) = gatehouse(&["explain", "--batch"], &input);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    let class = |i: usize| lines[i].split('\t').next().unwrap();
+    assert_eq!(class(0), "read-only");
+    assert_eq!(class(1), "writer");
+    assert_eq!(class(2), "read-only", "an escaped heredoc is decoded");
+    assert_eq!(class(3), "unverified", "invalid UTF-8 and a parse error");
+    assert_eq!(class(4), "unverified", "an empty line proves nothing");
+    assert!(!lines[5].contains('\x1b'), "escapes are made visible");
+    assert_eq!(class(7), "unverified");
+    assert!(lines[7].contains("foo: unknown program"), "{}", lines[7]);
+    assert!(lines.iter().all(|l| l.contains('\t')));
+}
+
+#[test]
+fn explain_prints_the_class_each_modes_route_and_why() {
+    let (out, ok) = gatehouse(&["explain", "ls -la && rm -rf build"], b"");
+    assert!(ok);
+    assert!(out.contains("class  writer"), "{out}");
+    assert!(out.contains("rm: removes files"), "{out}");
+    assert!(
+        out.contains("allow-all   allow") && out.contains("block-all   ask"),
+        "{out}"
+    );
+
+    let (out, ok) = gatehouse(&["explain", "--json", "git log --oneline | head"], b"");
+    assert!(ok);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["class"], "read-only");
+    assert_eq!(json["routes"]["block-all"], "ask");
+    assert_eq!(json["routes"]["allow-read"], "allow");
+}
