@@ -40,6 +40,12 @@ pub async fn run(
     mode: Option<Mode>,
     stop: impl Future<Output = ()>,
 ) -> Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the console needs a terminal; to answer agents without a screen, run `gatehouse serve`"
+        );
+    }
     let mut settings = config.settings.clone();
     if let Some(mode) = mode {
         settings.mode = mode;

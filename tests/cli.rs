@@ -1,5 +1,5 @@
-//! `gatehouse explain` through the real binary: text, JSON, and the batch form that checks
-//! tools feed line by line.
+//! The command line through the real binary: `explain` (text, JSON, and the batch form that
+//! checks tools feed line by line), and the console refusing to start without a terminal.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -64,4 +64,27 @@ fn explain_prints_the_class_each_modes_route_and_why() {
     assert_eq!(json["class"], "read-only");
     assert_eq!(json["routes"]["block-all"], "ask");
     assert_eq!(json["routes"]["allow-read"], "allow");
+}
+
+#[test]
+fn the_console_without_a_terminal_says_to_use_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(GATEHOUSE)
+        .arg("--socket")
+        .arg(dir.path().join("run/g.sock"))
+        .env("XDG_CONFIG_HOME", dir.path())
+        .env("XDG_STATE_HOME", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("needs a terminal") && err.contains("gatehouse serve"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("run/g.sock").exists(),
+        "no socket was left behind"
+    );
 }
