@@ -24,6 +24,8 @@ mod env;
 mod parse;
 mod programs;
 mod redirect;
+#[cfg(test)]
+mod test_support;
 mod walk;
 mod words;
 
