@@ -17,8 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::codex::CodexEvent;
 use super::install_file::{
-    self, Change, InstallError, Report, add_group, io_error, is_hook_of, remove_ours, sibling,
-    write_atomically,
+    self, Change, InstallError, Report, add_group, is_hook_of, read_old, replace,
 };
 
 const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
@@ -149,25 +148,14 @@ pub fn uninstall(
     config_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let hooks = install_file::edit(hooks_path, dry_run, None, |settings| {
-        let removed = remove_ours(settings, None, "codex");
-        Ok(if removed == 0 {
-            Change::Unchanged
-        } else {
-            Change::Removed(removed)
-        })
-    })?;
+    let hooks = install_file::uninstall(hooks_path, dry_run, "codex")?;
     let trust = edit_trust(config_path, None, dry_run)?;
     Ok(vec![hooks, trust])
 }
 
 /// Replaces (or, with `None`, removes) gatehouse's trust block in `config.toml`.
 fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report, InstallError> {
-    let old = match std::fs::read_to_string(path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_error("cannot read", path, e)),
-    };
+    let old = read_old(path)?;
     let text = old.clone().unwrap_or_default();
     let mut rest = match (text.find(BEGIN), text.find(END)) {
         (Some(begin), Some(end)) if end > begin => {
@@ -206,14 +194,7 @@ fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report,
     if dry_run || report.change == Change::Unchanged {
         return Ok(report);
     }
-    if let Some(old) = &old {
-        let backup = sibling(path, "gatehouse-backup");
-        write_atomically(&backup, old, path)?;
-        report.backup = Some(backup);
-    } else if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
-    }
-    write_atomically(path, &report.text, path)?;
+    report.backup = replace(path, old.as_deref(), &report.text)?;
     Ok(report)
 }
 

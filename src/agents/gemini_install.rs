@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::install_file::{
-    self, Change, InstallError, Report, add_group, io_error, remove_ours, sibling, write_atomically,
-};
+use super::install_file::{self, Change, InstallError, Report, add_group, io_error, replace};
 
 /// The policy file's text.
 pub const POLICY: &str = r#"# Written by `gatehouse install gemini`: Gemini CLI allows every tool call in these modes,
@@ -86,14 +84,7 @@ pub fn uninstall(
     policy_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let settings = install_file::edit(settings_path, dry_run, None, |settings| {
-        let removed = remove_ours(settings, None, "gemini");
-        Ok(if removed == 0 {
-            Change::Unchanged
-        } else {
-            Change::Removed(removed)
-        })
-    })?;
+    let settings = install_file::uninstall(settings_path, dry_run, "gemini")?;
     let policy = write_file(policy_path, None, dry_run)?;
     Ok(vec![settings, policy])
 }
@@ -120,16 +111,7 @@ fn write_file(path: &Path, text: Option<&str>, dry_run: bool) -> Result<Report, 
         return Ok(report);
     }
     match text {
-        Some(text) => {
-            if let Some(old) = &old {
-                let backup = sibling(path, "gatehouse-backup");
-                write_atomically(&backup, old, path)?;
-                report.backup = Some(backup);
-            } else if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
-            }
-            write_atomically(path, text, path)?;
-        }
+        Some(text) => report.backup = replace(path, old.as_deref(), text)?,
         None => std::fs::remove_file(path).map_err(|e| io_error("cannot remove", path, e))?,
     }
     Ok(report)
