@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::codex::CodexEvent;
 use super::install_file::{
-    self, Change, InstallError, Report, add_group, is_hook_of, read_old, replace,
+    self, Change, InstallError, Report, add_group_to_each, is_hook_of, read_old, replace,
 };
 
 const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
@@ -66,25 +66,8 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
     let group = json!({"matcher": "*", "hooks": [entry]});
     let mut placed = Vec::new();
     let hooks = install_file::edit(&hook.hooks_path, dry_run, None, |settings| {
-        let mut change = Change::Unchanged;
-        for event in EVENTS {
-            let name = event.codex_name();
-            let wanted = group.clone();
-            // The first event's add removes every other gatehouse codex hook; the second adds.
-            let expected = if event == EVENTS[0] { EVENTS.len() } else { 1 };
-            let c = if event == EVENTS[0] {
-                add_group(settings, name, wanted, "codex", expected)?
-            } else {
-                add_second(settings, name, wanted)?
-            };
-            if c != Change::Unchanged {
-                change = if change == Change::Unchanged {
-                    c
-                } else {
-                    change
-                };
-            }
-        }
+        let names = EVENTS.map(|event| event.codex_name());
+        let change = add_group_to_each(settings, &names, &group, "codex")?;
         placed = positions(settings);
         Ok(change)
     })?;
@@ -103,27 +86,6 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
         .collect();
     let trust = edit_trust(&hook.config_path, Some(&block), dry_run)?;
     Ok(vec![hooks, trust])
-}
-
-/// Adds `wanted` under `event` unless it is there (the first event's add already removed
-/// stale gatehouse hooks everywhere).
-fn add_second(
-    settings: &mut Map<String, Value>,
-    event: &str,
-    wanted: Value,
-) -> Result<Change, String> {
-    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
-    let groups = hooks
-        .as_object_mut()
-        .ok_or("`hooks`")?
-        .entry(event)
-        .or_insert_with(|| json!([]));
-    let groups = groups.as_array_mut().ok_or(format!("`hooks.{event}`"))?;
-    if groups.contains(&wanted) {
-        return Ok(Change::Unchanged);
-    }
-    groups.push(wanted);
-    Ok(Change::Added)
 }
 
 /// Where gatehouse's group sits in each event's list.

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::install_file::{self, Change, InstallError, Report, add_group, io_error, replace};
+use super::install_file::{
+    self, Change, InstallError, Report, add_group_to_each, io_error, replace,
+};
 
 /// The policy file's text.
 pub const POLICY: &str = r#"# Written by `gatehouse install gemini`: Gemini CLI allows every tool call in these modes,
@@ -57,22 +59,7 @@ pub fn install(hook: &GeminiHook, dry_run: bool) -> Result<Vec<Report>, InstallE
     let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_ms});
     let group = json!({"matcher": "*", "hooks": [entry]});
     let settings = install_file::edit(&hook.settings_path, dry_run, None, |settings| {
-        let first = add_group(settings, "BeforeTool", group.clone(), "gemini", 2)?;
-        let hooks = settings
-            .get_mut("hooks")
-            .and_then(|h| h.as_object_mut())
-            .ok_or("`hooks`")?;
-        let after = hooks.entry("AfterTool").or_insert_with(|| json!([]));
-        let after = after.as_array_mut().ok_or("`hooks.AfterTool`")?;
-        if after.contains(&group) {
-            return Ok(first);
-        }
-        after.push(group.clone());
-        Ok(if first == Change::Unchanged {
-            Change::Added
-        } else {
-            first
-        })
+        add_group_to_each(settings, &["BeforeTool", "AfterTool"], &group, "gemini")
     })?;
     let policy = write_file(&hook.policy_path, Some(POLICY), dry_run)?;
     Ok(vec![settings, policy])

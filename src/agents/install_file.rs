@@ -201,21 +201,49 @@ pub(crate) fn add_group(
         Some(_) => return Err("`hooks`".into()),
     }
     let removed = remove_ours(settings, Some(event), word);
+    groups_mut(settings, event)?.push(wanted);
+    Ok(if removed > 0 {
+        Change::Updated
+    } else {
+        Change::Added
+    })
+}
+
+/// Adds the matcher group `wanted` under each of `events`: the first through [`add_group`]
+/// (which removes every other hook of `gatehouse hook <word>`, and expects one per event), the
+/// others only where it is missing. The change is the first event's, else any later add.
+pub(crate) fn add_group_to_each(
+    settings: &mut Map<String, Value>,
+    events: &[&str],
+    wanted: &Value,
+    word: &str,
+) -> Result<Change, String> {
+    let (first, rest) = events.split_first().expect("at least one event");
+    let mut change = add_group(settings, first, wanted.clone(), word, events.len())?;
+    for event in rest {
+        let groups = groups_mut(settings, event)?;
+        if !groups.contains(wanted) {
+            groups.push(wanted.clone());
+            if change == Change::Unchanged {
+                change = Change::Added;
+            }
+        }
+    }
+    Ok(change)
+}
+
+/// The list of matcher groups under `hooks.<event>`, created empty where missing.
+fn groups_mut<'a>(
+    settings: &'a mut Map<String, Value>,
+    event: &str,
+) -> Result<&'a mut Vec<Value>, String> {
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let groups = hooks
         .as_object_mut()
         .ok_or("`hooks`")?
         .entry(event)
         .or_insert_with(|| json!([]));
-    groups
-        .as_array_mut()
-        .ok_or(format!("`hooks.{event}`"))?
-        .push(wanted);
-    Ok(if removed > 0 {
-        Change::Updated
-    } else {
-        Change::Added
-    })
+    groups.as_array_mut().ok_or(format!("`hooks.{event}`"))
 }
 
 /// Removes gatehouse hook entries from every event, dropping the groups, event lists and the
