@@ -157,14 +157,10 @@ fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result
     let command = hook_command(at.exe, name, at.socket, at.config);
     match agent {
         Agent::Codex => {
-            let home = codex_install::codex_home().context("cannot find your home folder")?;
-            let hooks_path = match scope {
-                AgentScope::User => home.join("hooks.json"),
-                AgentScope::Project => project()?.join(".codex/hooks.json"),
-            };
+            let (hooks_path, config_path) = codex_paths(scope)?;
             let hook = codex_install::CodexHook {
                 hooks_path,
-                config_path: home.join("config.toml"),
+                config_path,
                 command,
                 timeout_secs: at.timeout_secs,
             };
@@ -181,14 +177,10 @@ fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result
             }
         }
         Agent::Gemini => {
-            let dir = gemini_install::gemini_dir().context("cannot find your home folder")?;
-            let settings_path = match scope {
-                AgentScope::User => dir.join("settings.json"),
-                AgentScope::Project => project()?.join(".gemini/settings.json"),
-            };
+            let (settings_path, policy_path) = gemini_paths(scope)?;
             let hook = gemini_install::GeminiHook {
                 settings_path,
-                policy_path: dir.join("policies/gatehouse.toml"),
+                policy_path,
                 command,
                 timeout_ms: at.timeout_secs * 1000,
             };
@@ -196,12 +188,7 @@ fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result
             println!("gatehouse: {}", gemini_install::STILL_REFUSED);
         }
         Agent::Cursor => {
-            let path = match scope {
-                AgentScope::User => cursor_install::cursor_dir()
-                    .context("cannot find your home folder")?
-                    .join("hooks.json"),
-                AgentScope::Project => project()?.join(".cursor/hooks.json"),
-            };
+            let path = cursor_path(scope)?;
             let report = cursor_install::install(&path, &command, at.timeout_secs, dry_run)?;
             print(&[report], dry_run);
             println!(
@@ -216,36 +203,51 @@ fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result
 pub fn uninstall(agent: Agent, scope: AgentScope, dry_run: bool) -> Result<()> {
     match agent {
         Agent::Codex => {
-            let home = codex_install::codex_home().context("cannot find your home folder")?;
-            let hooks_path = match scope {
-                AgentScope::User => home.join("hooks.json"),
-                AgentScope::Project => project()?.join(".codex/hooks.json"),
-            };
-            let reports =
-                codex_install::uninstall(&hooks_path, &home.join("config.toml"), dry_run)?;
+            let (hooks_path, config_path) = codex_paths(scope)?;
+            let reports = codex_install::uninstall(&hooks_path, &config_path, dry_run)?;
             print(&reports, dry_run);
         }
         Agent::Gemini => {
-            let dir = gemini_install::gemini_dir().context("cannot find your home folder")?;
-            let settings_path = match scope {
-                AgentScope::User => dir.join("settings.json"),
-                AgentScope::Project => project()?.join(".gemini/settings.json"),
-            };
-            let policy = dir.join("policies/gatehouse.toml");
+            let (settings_path, policy) = gemini_paths(scope)?;
             print(
                 &gemini_install::uninstall(&settings_path, &policy, dry_run)?,
                 dry_run,
             );
         }
         Agent::Cursor => {
-            let path = match scope {
-                AgentScope::User => cursor_install::cursor_dir()
-                    .context("cannot find your home folder")?
-                    .join("hooks.json"),
-                AgentScope::Project => project()?.join(".cursor/hooks.json"),
-            };
+            let path = cursor_path(scope)?;
             print(&[cursor_install::uninstall(&path, dry_run)?], dry_run);
         }
     }
     Ok(())
+}
+
+/// Codex's `hooks.json` for `scope` and the user's `config.toml` that trusts it.
+fn codex_paths(scope: AgentScope) -> Result<(PathBuf, PathBuf)> {
+    let home = codex_install::codex_home().context("cannot find your home folder")?;
+    let hooks_path = match scope {
+        AgentScope::User => home.join("hooks.json"),
+        AgentScope::Project => project()?.join(".codex/hooks.json"),
+    };
+    Ok((hooks_path, home.join("config.toml")))
+}
+
+/// Gemini CLI's `settings.json` for `scope` and the user's policy file.
+fn gemini_paths(scope: AgentScope) -> Result<(PathBuf, PathBuf)> {
+    let dir = gemini_install::gemini_dir().context("cannot find your home folder")?;
+    let settings_path = match scope {
+        AgentScope::User => dir.join("settings.json"),
+        AgentScope::Project => project()?.join(".gemini/settings.json"),
+    };
+    Ok((settings_path, dir.join("policies/gatehouse.toml")))
+}
+
+/// Cursor's `hooks.json` for `scope`.
+fn cursor_path(scope: AgentScope) -> Result<PathBuf> {
+    Ok(match scope {
+        AgentScope::User => cursor_install::cursor_dir()
+            .context("cannot find your home folder")?
+            .join("hooks.json"),
+        AgentScope::Project => project()?.join(".cursor/hooks.json"),
+    })
 }

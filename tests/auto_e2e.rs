@@ -9,150 +9,51 @@ mod common;
 #[path = "classifier_http/server.rs"]
 mod server;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use common::audit_records;
+use common::fixture;
+use common::place::{Place, Serve};
 use serde_json::{Value, json};
 use server::{ModelServer, Reply};
-use tempfile::TempDir;
-
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/claude-code")
-        .join(name);
-    std::fs::read(path).unwrap()
-}
 
 /// The recorded PreToolUse payload for `rm -rf build`, with `line` as its command instead.
 fn bash_payload(line: &str) -> Vec<u8> {
-    let mut value: Value = serde_json::from_slice(&fixture("pretooluse-bash.json")).unwrap();
+    let mut value: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
     value["tool_input"]["command"] = json!(line);
     serde_json::to_vec(&value).unwrap()
 }
 
-/// A private folder holding a config whose `[classifier]` is the model server at `url`, the
-/// audit log and the socket.
-struct Place {
-    dir: TempDir,
+/// A private place whose config's `[classifier]` is the model server at `url`, run without
+/// the environment's API keys.
+fn place(url: &str) -> Place {
+    Place::new(&format!(
+        "\n[classifier]\nprovider = \"openai\"\nbase_url = {url:?}\n\
+         model = \"local-model\"\napi_key_env = \"\"\ntimeout_ms = 5000"
+    ))
+    .without_api_keys()
 }
 
-impl Place {
-    fn new(url: &str) -> Place {
-        let dir = tempfile::tempdir().unwrap();
-        let audit = dir.path().join("audit.jsonl");
-        let config = format!(
-            "audit_log = {:?}\n\n[classifier]\nprovider = \"openai\"\nbase_url = {url:?}\n\
-             model = \"local-model\"\napi_key_env = \"\"\ntimeout_ms = 5000\n",
-            audit.to_str().unwrap()
-        );
-        std::fs::write(dir.path().join("config.toml"), config).unwrap();
-        Place { dir }
-    }
-
-    fn socket(&self) -> PathBuf {
-        self.dir.path().join("run/gatehouse.sock")
-    }
-
-    fn audit(&self) -> Vec<Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
-
-    /// `gatehouse ARGS` with this place's config and socket, and no API keys from the
-    /// environment that could point it anywhere else.
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(GATEHOUSE);
-        command
-            .args(args)
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"))
-            .arg("--socket")
-            .arg(self.socket())
-            .env_remove("GATEHOUSE_SOCKET")
-            .env_remove("ANTHROPIC_API_KEY")
-            .env_remove("OPENAI_API_KEY");
-        command
-    }
-
-    /// Starts `gatehouse serve --mode auto --on-ask deny` and waits for its socket.
-    fn serve(&self) -> Serve {
-        let child = self
-            .command(&["serve", "--mode", "auto", "--on-ask", "deny"])
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while !self.socket().exists() {
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "serve did not start"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Serve { child: Some(child) }
-    }
-
-    /// Runs `gatehouse hook claude` with `stdin` and returns its decision and reason. Asserts
-    /// it exits 0 and prints one JSON object.
-    fn hook(&self, stdin: &[u8]) -> (String, String) {
-        let mut child = self
-            .command(&["hook", "claude"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "the hook always exits 0");
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let value: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-            panic!(
-                "the hook printed no decision ({e}): {stdout:?} {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        let specific = &value["hookSpecificOutput"];
-        assert_eq!(specific["hookEventName"], "PreToolUse");
-        (
-            specific["permissionDecision"].as_str().unwrap().to_string(),
-            specific["permissionDecisionReason"]
-                .as_str()
-                .unwrap_or("")
-                .to_string(),
+/// Runs `gatehouse hook claude` in `place` with `stdin` and returns its decision and reason.
+/// Asserts it exits 0 and prints one JSON object.
+fn hook_decision(place: &Place, stdin: &[u8]) -> (String, String) {
+    let out = place.hook_output(stdin);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let value: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "the hook printed no decision ({e}): {stdout:?} {}",
+            String::from_utf8_lossy(&out.stderr)
         )
-    }
-}
-
-struct Serve {
-    child: Option<Child>,
-}
-
-impl Serve {
-    /// SIGTERM, then everything it logged. Asserts a clean exit.
-    fn stop(mut self) -> String {
-        let child = self.child.take().unwrap();
-        // SAFETY: kill with a pid we spawned and still own (not yet waited for).
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0));
-        String::from_utf8(out.stderr).unwrap()
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        if let Some(child) = &mut self.child {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
+    });
+    let specific = &value["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse");
+    (
+        specific["permissionDecision"].as_str().unwrap().to_string(),
+        specific["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or("")
+            .to_string(),
+    )
 }
 
 /// Runs the blocking process work of a test beside the model server's runtime.
@@ -162,22 +63,25 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
 
 async fn serve(place: &Arc<Place>) -> Serve {
     let place = place.clone();
-    blocking(move || place.serve()).await
+    blocking(move || place.serve(&["--mode", "auto", "--on-ask", "deny"])).await
 }
 
 async fn hook(place: &Arc<Place>, payload: Vec<u8>) -> (String, String) {
     let place = place.clone();
-    blocking(move || place.hook(&payload)).await
+    blocking(move || hook_decision(&place, &payload)).await
 }
 
+/// SIGTERM, then everything it logged. Asserts a clean exit.
 async fn stop(serve: Serve) -> String {
-    blocking(move || serve.stop()).await
+    let (code, log) = blocking(move || serve.stop()).await;
+    assert_eq!(code, Some(0));
+    log
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_sends_rm() {
     let model = ModelServer::start(Reply::openai("read-only")).await;
-    let place = Arc::new(Place::new(&model.url));
+    let place = Arc::new(place(&model.url));
     let serve = serve(&place).await;
 
     let read = hook(&place, bash_payload("mytool --list")).await;
@@ -185,7 +89,7 @@ async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_se
         read,
         ("allow".into(), "gatehouse: allowed (classifier)".into())
     );
-    let (decision, reason) = hook(&place, fixture("pretooluse-bash.json")).await;
+    let (decision, reason) = hook(&place, fixture("claude-code/pretooluse-bash.json")).await;
     assert_eq!(decision, "deny");
     assert!(
         reason.contains("no one is watching") && reason.contains("--on-ask deny"),
@@ -234,7 +138,7 @@ async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_se
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_in_auto_gives_the_on_ask_answer_when_the_model_does_not_say_read_only() {
     let model = ModelServer::start(Reply::openai("writes")).await;
-    let place = Arc::new(Place::new(&model.url));
+    let place = Arc::new(place(&model.url));
     let serve = serve(&place).await;
     let replies = [
         Reply::openai("writes"),

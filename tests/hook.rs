@@ -3,145 +3,21 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::UnixListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::audit_records;
+use common::fixture;
+use common::place::Place;
 use serde_json::{Value, json};
-use tempfile::TempDir;
-
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
-
-fn fixture(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/claude-code")
-        .join(name);
-    std::fs::read(path).unwrap()
-}
 
 /// A hook input for `tool` with `input`, on the PreToolUse event.
 fn pre_tool_use(tool: &str, input: Value) -> Vec<u8> {
-    let mut value: Value = serde_json::from_slice(&fixture("pretooluse-read.json")).unwrap();
+    let mut value: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-read.json")).unwrap();
     value["tool_name"] = json!(tool);
     value["tool_input"] = input;
     serde_json::to_vec(&value).unwrap()
-}
-
-/// A private folder with a config (`extra` appended) and a socket path inside.
-struct Place {
-    dir: TempDir,
-}
-
-impl Place {
-    fn new(extra: &str) -> Place {
-        let dir = tempfile::tempdir().unwrap();
-        let audit = dir.path().join("audit.jsonl");
-        let config = format!("audit_log = {:?}\n{extra}\n", audit.to_str().unwrap());
-        std::fs::write(dir.path().join("config.toml"), config).unwrap();
-        Place { dir }
-    }
-
-    fn config(&self) -> PathBuf {
-        self.dir.path().join("config.toml")
-    }
-
-    fn socket(&self) -> PathBuf {
-        self.dir.path().join("run/gatehouse.sock")
-    }
-
-    /// A listener in the socket's place (private folder, as a console would make it) that
-    /// the test drives by hand.
-    fn fake_console(&self) -> UnixListener {
-        use std::os::unix::fs::DirBuilderExt;
-        let dir = self.dir.path().join("run");
-        std::fs::DirBuilder::new().mode(0o700).create(dir).unwrap();
-        UnixListener::bind(self.socket()).unwrap()
-    }
-
-    fn audit(&self) -> Vec<Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(GATEHOUSE);
-        command
-            .args(args)
-            .arg("--config")
-            .arg(self.config())
-            .arg("--socket")
-            .arg(self.socket())
-            .env_remove("GATEHOUSE_SOCKET");
-        command
-    }
-
-    /// Starts `gatehouse serve` with `args` and waits for its socket.
-    fn serve(&self, args: &[&str]) -> Serve {
-        let mut full = vec!["serve"];
-        full.extend_from_slice(args);
-        let child = self
-            .command(&full)
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while !self.socket().exists() {
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "serve did not start"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Serve { child }
-    }
-
-    /// Runs `gatehouse hook claude` with `stdin`; returns stdout parsed (or Null when empty)
-    /// and stderr. Asserts it exits 0.
-    fn hook(&self, stdin: &[u8]) -> (Value, String) {
-        let mut child = self
-            .command(&["hook", "claude"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "the hook always exits 0");
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let value = if stdout.trim().is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_str(&stdout).unwrap()
-        };
-        (value, String::from_utf8(out.stderr).unwrap())
-    }
-}
-
-struct Serve {
-    child: Child,
-}
-
-impl Serve {
-    /// SIGTERM, then the exit code and everything it logged.
-    fn stop(mut self) -> (Option<i32>, String) {
-        // SAFETY: kill with a pid we spawned and still own (not yet waited for).
-        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
-        let out = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap())
-            .wait_with_output()
-            .unwrap();
-        (out.status.code(), String::from_utf8(out.stderr).unwrap())
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn decision_of(out: &Value) -> (&str, &str) {
@@ -156,7 +32,7 @@ fn decision_of(out: &Value) -> (&str, &str) {
 fn a_running_console_allows_a_read_and_audits_it() {
     let place = Place::new("");
     let serve = place.serve(&[]);
-    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     assert_eq!(decision_of(&out).0, "allow");
     let (code, log) = serve.stop();
     assert_eq!(code, Some(0));
@@ -175,7 +51,7 @@ fn a_running_console_allows_a_read_and_audits_it() {
 fn serve_on_ask_deny_refuses_a_write_with_a_reason_that_no_one_is_watching() {
     let place = Place::new("");
     let _serve = place.serve(&["--on-ask", "deny"]);
-    let (out, _) = place.hook(&fixture("pretooluse-write.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-write.json"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny");
     assert!(reason.contains("no one is watching"), "{reason}");
@@ -187,7 +63,7 @@ fn serve_on_ask_deny_refuses_a_write_with_a_reason_that_no_one_is_watching() {
 fn serve_on_ask_defer_prints_nothing_for_a_write() {
     let place = Place::new("");
     let _serve = place.serve(&["--on-ask", "defer"]);
-    let (out, stderr) = place.hook(&fixture("pretooluse-write.json"));
+    let (out, stderr) = place.hook(&fixture("claude-code/pretooluse-write.json"));
     assert_eq!(out, Value::Null);
     assert_eq!(stderr, "");
     assert_eq!(place.audit()[0]["decision"], "defer");
@@ -197,7 +73,7 @@ fn serve_on_ask_defer_prints_nothing_for_a_write() {
 fn serve_in_allow_all_allows_a_write_but_refuses_a_denied_tool() {
     let place = Place::new(r#"denied_commands = ["mcp__prod__drop_table"]"#);
     let _serve = place.serve(&["--mode", "allow-all"]);
-    let (out, _) = place.hook(&fixture("pretooluse-write.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-write.json"));
     assert_eq!(decision_of(&out).0, "allow");
     let (out, _) = place.hook(&pre_tool_use("mcp__prod__drop_table", json!({})));
     let (decision, reason) = decision_of(&out);
@@ -209,7 +85,8 @@ fn serve_in_allow_all_allows_a_write_but_refuses_a_denied_tool() {
 fn a_permission_request_is_answered_in_its_own_shape() {
     let place = Place::new("");
     let _serve = place.serve(&["--mode", "allow-all"]);
-    let mut input: Value = serde_json::from_slice(&fixture("permissionrequest-bash.json")).unwrap();
+    let mut input: Value =
+        serde_json::from_slice(&fixture("claude-code/permissionrequest-bash.json")).unwrap();
     input["tool_name"] = json!("Write");
     input["tool_input"] = json!({"file_path": "/tmp/x", "content": ""});
     let (out, _) = place.hook(&serde_json::to_vec(&input).unwrap());
@@ -225,11 +102,11 @@ fn a_permission_request_is_answered_in_its_own_shape() {
 #[test]
 fn with_no_console_a_read_passes_statically_and_a_write_is_left_to_claude() {
     let place = Place::new("");
-    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "allow");
     assert!(reason.contains("console is not running"), "{reason}");
-    let (out, _) = place.hook(&fixture("pretooluse-write.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-write.json"));
     assert_eq!(out, Value::Null, "defer prints nothing");
     let (out, _) = place.hook(&pre_tool_use("mcp__x__y", json!({})));
     assert_eq!(out, Value::Null);
@@ -271,7 +148,7 @@ fn a_console_lost_mid_wait_makes_the_hook_defer() {
         drop(stream);
         line
     });
-    let (out, stderr) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, stderr) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     assert!(console.join().unwrap().contains("\"tool\":\"Read\""));
     assert_eq!(
         out,
@@ -287,7 +164,7 @@ fn the_hook_gives_up_after_the_ask_timeout_and_a_small_margin() {
     let listener = place.fake_console();
     let console = std::thread::spawn(move || listener.accept().unwrap());
     let started = Instant::now();
-    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     let took = started.elapsed();
     assert_eq!(out, Value::Null);
     assert!(took >= Duration::from_secs(1), "{took:?}");
@@ -303,7 +180,7 @@ fn a_second_serve_on_the_same_socket_refuses_to_start() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("already listening"), "{stderr}");
-    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     assert_eq!(
         decision_of(&out).0,
         "allow",
@@ -319,7 +196,7 @@ fn the_hook_does_not_trust_a_socket_in_a_folder_open_to_others() {
     let run = place.dir.path().join("run");
     std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o777)).unwrap();
     listener.set_nonblocking(true).unwrap();
-    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "allow");
     assert!(reason.contains("console is not running"), "{reason}");
@@ -331,10 +208,9 @@ fn the_hook_does_not_trust_a_socket_in_a_folder_open_to_others() {
 fn a_socket_left_by_a_console_that_died_is_replaced_by_the_next_one() {
     let place = Place::new("");
     let mut serve = place.serve(&[]);
-    serve.child.kill().unwrap();
-    serve.child.wait().unwrap();
+    serve.kill();
     assert!(place.socket().exists(), "SIGKILL leaves the socket behind");
-    let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     let (_, reason) = decision_of(&out);
     assert!(
         reason.contains("not running"),
@@ -347,7 +223,7 @@ fn a_socket_left_by_a_console_that_died_is_replaced_by_the_next_one() {
         .unwrap();
     let started = Instant::now();
     let answered = loop {
-        let (out, _) = place.hook(&fixture("pretooluse-read.json"));
+        let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
         if decision_of(&out).1.contains("(rule)") {
             break true;
         }
@@ -364,7 +240,7 @@ fn a_socket_left_by_a_console_that_died_is_replaced_by_the_next_one() {
 #[test]
 fn with_no_console_a_proven_read_only_shell_line_passes_and_rm_is_left_to_claude() {
     let place = Place::new("");
-    let (out, stderr) = place.hook(&fixture("pretooluse-bash.json"));
+    let (out, stderr) = place.hook(&fixture("claude-code/pretooluse-bash.json"));
     assert_eq!(out, Value::Null, "rm -rf build is never allowed statically");
     assert_eq!(stderr, "", "a static defer is quiet");
     let (out, _) = place.hook(&pre_tool_use("Bash", json!({"command": "ls"})));

@@ -2,30 +2,18 @@
 //! process in its own dialect, against one `gatehouse serve`. They share one queue (one
 //! console, one audit log), and the audit's `agent` field tells them apart.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
+use common::e2e::{gatehouse, serve};
+use common::fixture;
 use serde_json::Value;
 
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
-
-fn fixture(path: &str) -> Vec<u8> {
-    std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures")
-            .join(path),
-    )
-    .unwrap()
-}
-
 fn hook(dir: &Path, agent: &str, stdin: Vec<u8>) -> std::process::Child {
-    let mut child = Command::new(GATEHOUSE)
-        .args(["hook", agent, "--config"])
-        .arg(dir.join("config.toml"))
-        .arg("--socket")
-        .arg(dir.join("run/gatehouse.sock"))
+    let mut child = gatehouse(dir, &["hook", agent])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -43,23 +31,7 @@ fn claude_code_and_codex_share_one_console_and_the_audit_tells_them_apart() {
         format!("audit_log = {:?}\n", audit.to_str().unwrap()),
     )
     .unwrap();
-    let socket = dir.path().join("run/gatehouse.sock");
-    let mut serve = Command::new(GATEHOUSE)
-        .args(["serve", "--on-ask", "deny", "--config"])
-        .arg(dir.path().join("config.toml"))
-        .arg("--socket")
-        .arg(&socket)
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while !socket.exists() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "serve did not start"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let serve = serve(dir.path(), &["--on-ask", "deny"]);
     // Both at once: `rm -rf build` from each agent.
     let claude = hook(
         dir.path(),
@@ -69,9 +41,8 @@ fn claude_code_and_codex_share_one_console_and_the_audit_tells_them_apart() {
     let codex = hook(dir.path(), "codex", fixture("codex/pretooluse-bash.json"));
     let claude = claude.wait_with_output().unwrap();
     let codex = codex.wait_with_output().unwrap();
-    // SAFETY: kill with a pid we spawned and have not waited for yet.
-    unsafe { libc::kill(serve.id() as libc::pid_t, libc::SIGTERM) };
-    let _ = serve.wait();
+    // SIGTERM, and wait for it to exit.
+    drop(serve);
 
     for out in [&claude, &codex] {
         assert!(out.status.success());

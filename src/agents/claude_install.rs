@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::claude::HookEvent;
-use super::install_file::{Change, InstallError, Report, add_group, edit, is_hook_of, remove_ours};
+use super::install_file::{self, Change, InstallError, Report, add_group, edit, is_hook_of};
 
 /// Which of Claude Code's settings files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,14 +96,7 @@ pub fn install(path: &Path, spec: &HookSpec, dry_run: bool) -> Result<Report, In
 
 /// Removes every gatehouse hook from the settings file at `path`.
 pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
-    edit(path, dry_run, None, |settings| {
-        let removed = remove_ours(settings, None, "claude");
-        Ok(if removed == 0 {
-            Change::Unchanged
-        } else {
-            Change::Removed(removed)
-        })
-    })
+    install_file::uninstall(path, dry_run, "claude")
 }
 
 /// Adds the hook to `settings`, replacing other gatehouse hooks of either event.

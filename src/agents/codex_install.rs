@@ -17,8 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::codex::CodexEvent;
 use super::install_file::{
-    self, Change, InstallError, Report, add_group, io_error, is_hook_of, remove_ours, sibling,
-    write_atomically,
+    self, Change, InstallError, Report, add_group_to_each, is_hook_of, read_old, replace,
 };
 
 const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
@@ -67,25 +66,8 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
     let group = json!({"matcher": "*", "hooks": [entry]});
     let mut placed = Vec::new();
     let hooks = install_file::edit(&hook.hooks_path, dry_run, None, |settings| {
-        let mut change = Change::Unchanged;
-        for event in EVENTS {
-            let name = event.codex_name();
-            let wanted = group.clone();
-            // The first event's add removes every other gatehouse codex hook; the second adds.
-            let expected = if event == EVENTS[0] { EVENTS.len() } else { 1 };
-            let c = if event == EVENTS[0] {
-                add_group(settings, name, wanted, "codex", expected)?
-            } else {
-                add_second(settings, name, wanted)?
-            };
-            if c != Change::Unchanged {
-                change = if change == Change::Unchanged {
-                    c
-                } else {
-                    change
-                };
-            }
-        }
+        let names = EVENTS.map(|event| event.codex_name());
+        let change = add_group_to_each(settings, &names, &group, "codex")?;
         placed = positions(settings);
         Ok(change)
     })?;
@@ -104,27 +86,6 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
         .collect();
     let trust = edit_trust(&hook.config_path, Some(&block), dry_run)?;
     Ok(vec![hooks, trust])
-}
-
-/// Adds `wanted` under `event` unless it is there (the first event's add already removed
-/// stale gatehouse hooks everywhere).
-fn add_second(
-    settings: &mut Map<String, Value>,
-    event: &str,
-    wanted: Value,
-) -> Result<Change, String> {
-    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
-    let groups = hooks
-        .as_object_mut()
-        .ok_or("`hooks`")?
-        .entry(event)
-        .or_insert_with(|| json!([]));
-    let groups = groups.as_array_mut().ok_or(format!("`hooks.{event}`"))?;
-    if groups.contains(&wanted) {
-        return Ok(Change::Unchanged);
-    }
-    groups.push(wanted);
-    Ok(Change::Added)
 }
 
 /// Where gatehouse's group sits in each event's list.
@@ -149,25 +110,14 @@ pub fn uninstall(
     config_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let hooks = install_file::edit(hooks_path, dry_run, None, |settings| {
-        let removed = remove_ours(settings, None, "codex");
-        Ok(if removed == 0 {
-            Change::Unchanged
-        } else {
-            Change::Removed(removed)
-        })
-    })?;
+    let hooks = install_file::uninstall(hooks_path, dry_run, "codex")?;
     let trust = edit_trust(config_path, None, dry_run)?;
     Ok(vec![hooks, trust])
 }
 
 /// Replaces (or, with `None`, removes) gatehouse's trust block in `config.toml`.
 fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report, InstallError> {
-    let old = match std::fs::read_to_string(path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_error("cannot read", path, e)),
-    };
+    let old = read_old(path)?;
     let text = old.clone().unwrap_or_default();
     let mut rest = match (text.find(BEGIN), text.find(END)) {
         (Some(begin), Some(end)) if end > begin => {
@@ -206,14 +156,7 @@ fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report,
     if dry_run || report.change == Change::Unchanged {
         return Ok(report);
     }
-    if let Some(old) = &old {
-        let backup = sibling(path, "gatehouse-backup");
-        write_atomically(&backup, old, path)?;
-        report.backup = Some(backup);
-    } else if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
-    }
-    write_atomically(path, &report.text, path)?;
+    report.backup = replace(path, old.as_deref(), &report.text)?;
     Ok(report)
 }
 

@@ -57,12 +57,7 @@ pub fn install(
 /// Removes gatehouse's cursor hooks from the hooks file at `path`.
 pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
     install_file::edit(path, dry_run, None, |file| {
-        let removed = remove(file);
-        Ok(if removed == 0 {
-            Change::Unchanged
-        } else {
-            Change::Removed(removed)
-        })
+        Ok(Change::removed(remove(file)))
     })
 }
 

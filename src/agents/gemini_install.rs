@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::install_file::{
-    self, Change, InstallError, Report, add_group, io_error, remove_ours, sibling, write_atomically,
+    self, Change, InstallError, Report, add_group_to_each, io_error, replace,
 };
 
 /// The policy file's text.
@@ -59,22 +59,7 @@ pub fn install(hook: &GeminiHook, dry_run: bool) -> Result<Vec<Report>, InstallE
     let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_ms});
     let group = json!({"matcher": "*", "hooks": [entry]});
     let settings = install_file::edit(&hook.settings_path, dry_run, None, |settings| {
-        let first = add_group(settings, "BeforeTool", group.clone(), "gemini", 2)?;
-        let hooks = settings
-            .get_mut("hooks")
-            .and_then(|h| h.as_object_mut())
-            .ok_or("`hooks`")?;
-        let after = hooks.entry("AfterTool").or_insert_with(|| json!([]));
-        let after = after.as_array_mut().ok_or("`hooks.AfterTool`")?;
-        if after.contains(&group) {
-            return Ok(first);
-        }
-        after.push(group.clone());
-        Ok(if first == Change::Unchanged {
-            Change::Added
-        } else {
-            first
-        })
+        add_group_to_each(settings, &["BeforeTool", "AfterTool"], &group, "gemini")
     })?;
     let policy = write_file(&hook.policy_path, Some(POLICY), dry_run)?;
     Ok(vec![settings, policy])
@@ -86,14 +71,7 @@ pub fn uninstall(
     policy_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let settings = install_file::edit(settings_path, dry_run, None, |settings| {
-        let removed = remove_ours(settings, None, "gemini");
-        Ok(if removed == 0 {
-            Change::Unchanged
-        } else {
-            Change::Removed(removed)
-        })
-    })?;
+    let settings = install_file::uninstall(settings_path, dry_run, "gemini")?;
     let policy = write_file(policy_path, None, dry_run)?;
     Ok(vec![settings, policy])
 }
@@ -120,16 +98,7 @@ fn write_file(path: &Path, text: Option<&str>, dry_run: bool) -> Result<Report, 
         return Ok(report);
     }
     match text {
-        Some(text) => {
-            if let Some(old) = &old {
-                let backup = sibling(path, "gatehouse-backup");
-                write_atomically(&backup, old, path)?;
-                report.backup = Some(backup);
-            } else if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
-            }
-            write_atomically(path, text, path)?;
-        }
+        Some(text) => report.backup = replace(path, old.as_deref(), text)?,
         None => std::fs::remove_file(path).map_err(|e| io_error("cannot remove", path, e))?,
     }
     Ok(report)

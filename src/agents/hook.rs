@@ -225,20 +225,15 @@ pub fn fallback(call: &Call, rules: &Rules) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::call::Agent;
+    use crate::core::call::test_call;
     use crate::core::rules::Pattern;
     use serde_json::{Value, json};
 
     fn call(tool: &str, input: Value, cwd: &str) -> Call {
         Call {
-            agent: Agent::ClaudeCode,
-            session: "s".into(),
             cwd: cwd.into(),
-            tool: tool.into(),
-            input,
-            tool_use_id: None,
             event: Some("pre-tool-use".into()),
-            caps: Default::default(),
+            ..test_call(tool, input)
         }
     }
 

@@ -25,6 +25,17 @@ pub enum Change {
     Removed(usize),
 }
 
+impl Change {
+    /// What removing `count` gatehouse hooks did: nothing when there were none.
+    pub fn removed(count: usize) -> Change {
+        if count == 0 {
+            Change::Unchanged
+        } else {
+            Change::Removed(count)
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
     #[error(
@@ -95,11 +106,7 @@ pub(crate) fn edit(
     spec: Option<&HookSpec>,
     change: impl FnOnce(&mut Map<String, Value>) -> Result<Change, String>,
 ) -> Result<Report, InstallError> {
-    let old = match std::fs::read_to_string(path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => return Err(io_error("cannot read", path, source)),
-    };
+    let old = read_old(path)?;
     let mut value = match old.as_deref() {
         None => json!({}),
         Some(text) if text.trim().is_empty() => json!({}),
@@ -129,15 +136,44 @@ pub(crate) fn edit(
     if dry_run || report.change == Change::Unchanged {
         return Ok(report);
     }
-    if let Some(old) = &old {
+    report.backup = replace(path, old.as_deref(), &report.text)?;
+    Ok(report)
+}
+
+/// Removes every hook of `gatehouse hook <word>` from the settings file at `path` (the
+/// `hooks.<event>[].hooks[]` layout).
+pub(crate) fn uninstall(path: &Path, dry_run: bool, word: &str) -> Result<Report, InstallError> {
+    edit(path, dry_run, None, |settings| {
+        Ok(Change::removed(remove_ours(settings, None, word)))
+    })
+}
+
+/// The old text of the file at `path`, or `None` when there is no file.
+pub(crate) fn read_old(path: &Path) -> Result<Option<String>, InstallError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(io_error("cannot read", path, source)),
+    }
+}
+
+/// Writes `text` to `path` atomically. The `old` file, if there was one, is first kept
+/// beside it (its path is returned); else the folder is created.
+pub(crate) fn replace(
+    path: &Path,
+    old: Option<&str>,
+    text: &str,
+) -> Result<Option<PathBuf>, InstallError> {
+    let mut kept = None;
+    if let Some(old) = old {
         let backup = sibling(path, "gatehouse-backup");
         write_atomically(&backup, old, path)?;
-        report.backup = Some(backup);
+        kept = Some(backup);
     } else if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
     }
-    write_atomically(path, &report.text, path)?;
-    Ok(report)
+    write_atomically(path, text, path)?;
+    Ok(kept)
 }
 
 /// Adds the matcher group `wanted` under `hooks.<event>` (Claude Code's layout, which Codex
@@ -165,21 +201,49 @@ pub(crate) fn add_group(
         Some(_) => return Err("`hooks`".into()),
     }
     let removed = remove_ours(settings, Some(event), word);
+    groups_mut(settings, event)?.push(wanted);
+    Ok(if removed > 0 {
+        Change::Updated
+    } else {
+        Change::Added
+    })
+}
+
+/// Adds the matcher group `wanted` under each of `events`: the first through [`add_group`]
+/// (which removes every other hook of `gatehouse hook <word>`, and expects one per event), the
+/// others only where it is missing. The change is the first event's, else any later add.
+pub(crate) fn add_group_to_each(
+    settings: &mut Map<String, Value>,
+    events: &[&str],
+    wanted: &Value,
+    word: &str,
+) -> Result<Change, String> {
+    let (first, rest) = events.split_first().expect("at least one event");
+    let mut change = add_group(settings, first, wanted.clone(), word, events.len())?;
+    for event in rest {
+        let groups = groups_mut(settings, event)?;
+        if !groups.contains(wanted) {
+            groups.push(wanted.clone());
+            if change == Change::Unchanged {
+                change = Change::Added;
+            }
+        }
+    }
+    Ok(change)
+}
+
+/// The list of matcher groups under `hooks.<event>`, created empty where missing.
+fn groups_mut<'a>(
+    settings: &'a mut Map<String, Value>,
+    event: &str,
+) -> Result<&'a mut Vec<Value>, String> {
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let groups = hooks
         .as_object_mut()
         .ok_or("`hooks`")?
         .entry(event)
         .or_insert_with(|| json!([]));
-    groups
-        .as_array_mut()
-        .ok_or(format!("`hooks.{event}`"))?
-        .push(wanted);
-    Ok(if removed > 0 {
-        Change::Updated
-    } else {
-        Change::Added
-    })
+    groups.as_array_mut().ok_or(format!("`hooks.{event}`"))
 }
 
 /// Removes gatehouse hook entries from every event, dropping the groups, event lists and the

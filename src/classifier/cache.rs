@@ -162,20 +162,11 @@ impl Drop for Landing<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::call::Agent;
+    use crate::core::call::test_call;
     use serde_json::json;
 
     fn subject(tool: &str, input: serde_json::Value) -> Subject {
-        Subject::of(&Call {
-            agent: Agent::ClaudeCode,
-            session: "s".into(),
-            cwd: "/".into(),
-            tool: tool.into(),
-            input,
-            tool_use_id: None,
-            event: None,
-            caps: Default::default(),
-        })
+        Subject::of(&test_call(tool, input))
     }
 
     #[test]

@@ -86,20 +86,7 @@ pub fn quoted(data: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::call::Agent;
-
-    fn call(tool: &str, input: Value) -> Call {
-        Call {
-            agent: Agent::ClaudeCode,
-            session: "s".into(),
-            cwd: "/".into(),
-            tool: tool.into(),
-            input,
-            tool_use_id: None,
-            event: None,
-            caps: Default::default(),
-        }
-    }
+    use crate::core::call::test_call;
 
     /// The JSON between the delimiters of a user message.
     fn embedded(user: &str) -> Value {
@@ -125,7 +112,7 @@ mod tests {
             "Searches issues".to_string(),
         )]);
         let prompt = Prompt::for_call(
-            &call("mcp__github__search_issues", json!({"q": "<b>bug</b>"})),
+            &test_call("mcp__github__search_issues", json!({"q": "<b>bug</b>"})),
             &descriptions,
         )
         .unwrap();
@@ -134,7 +121,7 @@ mod tests {
         assert_eq!(data["name"], "search_issues");
         assert_eq!(data["description"], "Searches issues");
         assert_eq!(data["arguments"]["q"], "<b>bug</b>");
-        let other = Prompt::for_call(&call("mcp__x__y", json!({})), &descriptions).unwrap();
+        let other = Prompt::for_call(&test_call("mcp__x__y", json!({})), &descriptions).unwrap();
         assert_eq!(embedded(&other.user)["description"], Value::Null);
     }
 
@@ -142,11 +129,11 @@ mod tests {
     fn only_shell_lines_and_mcp_calls_can_be_put_to_the_model() {
         let none = BTreeMap::new();
         assert_eq!(
-            Prompt::for_call(&call("Write", json!({})), &none),
+            Prompt::for_call(&test_call("Write", json!({})), &none),
             Err(PromptError::NotJudged("Write".into()))
         );
         assert_eq!(
-            Prompt::for_call(&call("Bash", json!({"cmd": "ls"})), &none),
+            Prompt::for_call(&test_call("Bash", json!({"cmd": "ls"})), &none),
             Err(PromptError::NoShellLine)
         );
     }

@@ -169,6 +169,22 @@ impl Call {
     }
 }
 
+/// A Claude Code call of `tool` with `input`, in session `s` at `/` and with no hook event:
+/// the call unit tests start from.
+#[cfg(test)]
+pub(crate) fn test_call(tool: &str, input: Value) -> Call {
+    Call {
+        agent: Agent::ClaudeCode,
+        session: "s".into(),
+        cwd: "/".into(),
+        tool: tool.into(),
+        input,
+        tool_use_id: None,
+        event: None,
+        caps: Default::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

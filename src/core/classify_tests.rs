@@ -1,23 +1,10 @@
 use super::*;
-use crate::core::call::Agent;
+use crate::core::call::test_call;
 use crate::core::rules::Pattern;
 use serde_json::json;
 
-fn call(tool: &str, input: Value) -> Call {
-    Call {
-        agent: Agent::ClaudeCode,
-        session: "s".into(),
-        cwd: "/".into(),
-        tool: tool.into(),
-        input,
-        tool_use_id: None,
-        event: None,
-        caps: Default::default(),
-    }
-}
-
 fn bash(line: &str) -> Call {
-    call("Bash", json!({ "command": line }))
+    test_call("Bash", json!({ "command": line }))
 }
 
 fn rules(safe: &[&str], denied: &[&str]) -> Rules {
@@ -31,7 +18,7 @@ fn rules(safe: &[&str], denied: &[&str]) -> Rules {
 #[test]
 fn tools_take_the_rows_their_kind_gives_them() {
     let r = Rules::default();
-    let row = |tool: &str| assess(&call(tool, json!({})), &r, &[]).row;
+    let row = |tool: &str| assess(&test_call(tool, json!({})), &r, &[]).row;
     assert_eq!(row("Read"), Row::ReadOnly);
     assert_eq!(row("TodoWrite"), Row::ReadOnly);
     assert_eq!(row("Write"), Row::WriterOrOther);
@@ -44,11 +31,11 @@ fn tools_take_the_rows_their_kind_gives_them() {
         "a shell call without a command"
     );
     assert_eq!(
-        assess(&call("Frobnicate", json!({})), &r, &[]).class,
+        assess(&test_call("Frobnicate", json!({})), &r, &[]).class,
         Class::Unverified
     );
     assert_eq!(
-        assess(&call("Write", json!({})), &r, &[]).class,
+        assess(&test_call("Write", json!({})), &r, &[]).class,
         Class::Writer
     );
 }
@@ -58,11 +45,11 @@ fn listed_read_only_mcp_tools_are_read_only_and_others_are_not() {
     let mut r = Rules::default();
     r.read_only_tools.insert("mcp__gh__list".into());
     assert_eq!(
-        assess(&call("mcp__gh__list", json!({})), &r, &[]).class,
+        assess(&test_call("mcp__gh__list", json!({})), &r, &[]).class,
         Class::ReadOnly
     );
     assert_eq!(
-        assess(&call("mcp__gh__delete", json!({})), &r, &[]).class,
+        assess(&test_call("mcp__gh__delete", json!({})), &r, &[]).class,
         Class::Unverified
     );
 }
@@ -71,11 +58,11 @@ fn listed_read_only_mcp_tools_are_read_only_and_others_are_not() {
 fn a_denied_tool_name_is_denied_whatever_its_kind() {
     let r = rules(&[], &["Read", "mcp__gh__delete"]);
     assert_eq!(
-        assess(&call("Read", json!({})), &r, &[]).class,
+        assess(&test_call("Read", json!({})), &r, &[]).class,
         Class::Denied
     );
     assert_eq!(
-        assess(&call("mcp__gh__delete", json!({})), &r, &[]).row,
+        assess(&test_call("mcp__gh__delete", json!({})), &r, &[]).row,
         Row::Denied
     );
 }
@@ -131,12 +118,12 @@ fn session_allows_list_shell_prefixes_tools_and_edited_paths() {
     );
     assert_eq!(a.allow_decider(), Decider::SessionAllow);
     assert_eq!(
-        assess(&call("WebFetch", json!({})), &r, &allows).row,
+        assess(&test_call("WebFetch", json!({})), &r, &allows).row,
         Row::Listed
     );
-    let edit = call("Write", json!({"file_path": "/p/a.rs", "content": ""}));
+    let edit = test_call("Write", json!({"file_path": "/p/a.rs", "content": ""}));
     assert_eq!(assess(&edit, &r, &allows).row, Row::Listed);
-    let other = call("Write", json!({"file_path": "/p/b.rs", "content": ""}));
+    let other = test_call("Write", json!({"file_path": "/p/b.rs", "content": ""}));
     assert_eq!(assess(&other, &r, &allows).row, Row::WriterOrOther);
 }
 
@@ -144,7 +131,7 @@ fn session_allows_list_shell_prefixes_tools_and_edited_paths() {
 fn an_edit_whose_old_text_is_not_in_the_file_is_doomed_with_guidance() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.rs"), "fn main() {}\n").unwrap();
-    let mut edit = call(
+    let mut edit = test_call(
         "Edit",
         json!({"file_path": "a.rs", "old_string": "fn mian", "new_string": "fn main"}),
     );

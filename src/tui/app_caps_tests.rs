@@ -1,26 +1,12 @@
 //! How the console honours what the focused dialog's agent can do (`Call::caps`): keys it
 //! cannot honour do nothing, and the boxes say who will read what.
 
-use super::tests::{dialog_of, later, start};
+use super::tests::{app, dialog_of, key, later, start};
 use super::*;
 use crate::agents::codex;
 use crate::core::call::Call;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-
-fn app(now: Now) -> App {
-    App::new(
-        Mode::AllowRead,
-        ModeCycle::default(),
-        "/run/gatehouse.sock".into(),
-        "defer",
-        now,
-    )
-}
-
-fn key(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
-}
 
 fn esc() -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE))

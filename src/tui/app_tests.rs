@@ -49,7 +49,7 @@ pub(crate) fn dialog_of(id: u64, call: Call, now: Now) -> (Arc<Dialog>, Preview)
     (dialog, preview)
 }
 
-fn app(now: Now) -> App {
+pub(crate) fn app(now: Now) -> App {
     App::new(
         Mode::AllowRead,
         ModeCycle::default(),
@@ -59,7 +59,7 @@ fn app(now: Now) -> App {
     )
 }
 
-fn key(c: char) -> Msg {
+pub(crate) fn key(c: char) -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 

@@ -174,21 +174,15 @@ fn diff_lines(before: &str, after: &str) -> Vec<(DiffTag, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::call::Agent;
+    use crate::core::call::test_call;
     use crate::core::classify::assess;
     use crate::core::rules::Rules;
     use serde_json::json;
 
     fn preview(tool: &str, cwd: &str, input: Value) -> Preview {
         let call = Call {
-            agent: Agent::ClaudeCode,
-            session: "s".into(),
             cwd: cwd.into(),
-            tool: tool.into(),
-            input,
-            tool_use_id: None,
-            event: None,
-            caps: Default::default(),
+            ..test_call(tool, input)
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         Preview::build(&call, &assessment)

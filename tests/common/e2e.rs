@@ -83,6 +83,13 @@ pub fn serve(dir: &Path, args: &[&str]) -> Serve {
     let mut full = vec!["serve"];
     full.extend_from_slice(args);
     let child = gatehouse(dir, &full).stderr(Stdio::null()).spawn().unwrap();
+    wait_for_socket(dir);
+    Serve(child)
+}
+
+/// Waits up to ten seconds for the socket of the place in `dir` to appear: a `serve` just
+/// spawned there has started.
+pub fn wait_for_socket(dir: &Path) {
     let started = Instant::now();
     while !socket(dir).exists() {
         assert!(
@@ -91,7 +98,6 @@ pub fn serve(dir: &Path, args: &[&str]) -> Serve {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    Serve(child)
 }
 
 /// The JSON summary a driver script (`claude_e2e.py`, …) printed for `tool`; the run must

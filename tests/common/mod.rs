@@ -1,7 +1,9 @@
-//! Helpers shared by the integration tests: calls, a scripted classifier, audit readers.
+//! Helpers shared by the integration tests: calls, a scripted classifier, audit readers,
+//! recorded fixtures.
 #![allow(dead_code)]
 
 pub mod e2e;
+pub mod place;
 pub mod tmux;
 
 use std::path::Path;
@@ -75,4 +77,12 @@ pub fn audit_records(path: &Path) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
         .collect()
+}
+
+/// The recorded fixture at `path` under `tests/fixtures` (`claude-code/pretooluse-read.json`).
+pub fn fixture(path: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path);
+    std::fs::read(path).unwrap()
 }

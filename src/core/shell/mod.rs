@@ -24,6 +24,8 @@ mod env;
 mod parse;
 mod programs;
 mod redirect;
+#[cfg(test)]
+mod test_support;
 mod walk;
 mod words;
 
@@ -147,14 +149,7 @@ impl fmt::Display for Safety {
 /// that it could not parse completely.
 pub fn analyse(line: &str) -> ShellAnalysis {
     let (commands, findings) = walk::analyse_source(line, 0, false);
-    let mut safety = Safety::ReadOnly;
-    for part in commands
-        .iter()
-        .map(|c| c.safety)
-        .chain(findings.iter().map(|f| f.safety))
-    {
-        safety = safety.max(part);
-    }
+    let mut safety = walk::least_safe(&commands, &findings);
     if commands.is_empty() && findings.is_empty() {
         safety = Safety::Unverified;
     }

@@ -2,34 +2,7 @@
 //! exhaust the analyser.
 
 use super::super::{Safety, analyse};
-
-fn safety(line: &str) -> Safety {
-    analyse(line).safety
-}
-
-fn assert_read_only(lines: &[&str]) {
-    for line in lines {
-        let analysis = analyse(line);
-        assert_eq!(
-            analysis.safety,
-            Safety::ReadOnly,
-            "{line:?}: {}",
-            analysis.explanation()
-        );
-    }
-}
-
-fn assert_not_read_only(lines: &[&str]) {
-    for line in lines {
-        let analysis = analyse(line);
-        assert_ne!(
-            analysis.safety,
-            Safety::ReadOnly,
-            "{line:?}: {}",
-            analysis.explanation()
-        );
-    }
-}
+use crate::core::shell::test_support::{assert_not_read_only, assert_read_only, safety};
 
 #[test]
 fn characters_beyond_ascii_do_not_crash_the_parser() {

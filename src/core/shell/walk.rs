@@ -20,6 +20,15 @@ const MAX_DEPTH: usize = 6;
 /// Wrappers nested deeper than this (`nice nice nice … ls`) are not looked through.
 pub(super) const MAX_WRAPPERS: usize = 32;
 
+/// The least safe of `commands` and `findings`: read-only when there are none.
+pub(super) fn least_safe(commands: &[Command], findings: &[Finding]) -> Safety {
+    commands
+        .iter()
+        .map(|c| c.safety)
+        .chain(findings.iter().map(|f| f.safety))
+        .fold(Safety::ReadOnly, Safety::max)
+}
+
 /// Walks one source text and returns every command and finding in it.
 pub(super) fn analyse_source(
     source: &str,
@@ -263,14 +272,7 @@ impl<'s> Walker<'s> {
             return Verdict::unverified("scripts nested too deeply");
         }
         let (commands, findings) = analyse_source(script, self.depth + 1, self.changed_dir);
-        let mut safety = Safety::ReadOnly;
-        for part in commands
-            .iter()
-            .map(|c| c.safety)
-            .chain(findings.iter().map(|f| f.safety))
-        {
-            safety = safety.max(part);
-        }
+        let mut safety = least_safe(&commands, &findings);
         if commands.is_empty() {
             safety = safety.max(Safety::Unverified);
         }

@@ -111,19 +111,7 @@ pub(crate) fn parse(spec: &Spec, args: &[Word]) -> Result<Parsed, Verdict> {
             parsed.args.extend(words.by_ref().cloned());
             break;
         }
-        let text = if word.is_static {
-            word.text.as_str()
-        } else {
-            word.prefix.as_str()
-        };
-        if word.may_be_option() {
-            return Err(could_be_option(word));
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            parse_long(spec, long, word, &mut words, &mut parsed)?;
-        } else if text.len() > 1 && text.starts_with('-') {
-            parse_short(spec, text, word, &mut words, &mut parsed)?;
-        } else {
+        if !parse_option(spec, word, &mut words, &mut parsed)? {
             parsed.args.push(word.clone());
         }
     }
@@ -146,22 +134,37 @@ pub(crate) fn parse_leading<'w>(
         if word.is_static && word.text == "--" {
             return Ok((parsed, words.as_slice()));
         }
-        let text = if word.is_static {
-            word.text.as_str()
-        } else {
-            word.prefix.as_str()
-        };
-        if word.may_be_option() {
-            return Err(could_be_option(word));
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            parse_long(spec, long, word, &mut words, &mut parsed)?;
-        } else if text.len() > 1 && text.starts_with('-') {
-            parse_short(spec, text, word, &mut words, &mut parsed)?;
-        } else {
+        if !parse_option(spec, word, &mut words, &mut parsed)? {
             return Ok((parsed, rest));
         }
     }
+}
+
+/// Reads `word` into `parsed` as an option, taking its argument from `rest` where it needs
+/// one. False when `word` is an operand; an error when it is a dynamic word that could
+/// become an option.
+fn parse_option<'a>(
+    spec: &Spec,
+    word: &Word,
+    rest: &mut impl Iterator<Item = &'a Word>,
+    parsed: &mut Parsed,
+) -> Result<bool, Verdict> {
+    let text = if word.is_static {
+        word.text.as_str()
+    } else {
+        word.prefix.as_str()
+    };
+    if word.may_be_option() {
+        return Err(could_be_option(word));
+    }
+    if let Some(long) = text.strip_prefix("--") {
+        parse_long(spec, long, word, rest, parsed)?;
+    } else if text.len() > 1 && text.starts_with('-') {
+        parse_short(spec, text, word, rest, parsed)?;
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 fn parse_long<'a>(

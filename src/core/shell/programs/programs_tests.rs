@@ -1,26 +1,10 @@
 //! Per-program judgements, through the public analyser.
 
-use crate::core::shell::{Safety, analyse};
+use crate::core::shell::test_support::{assert_not_read_only, assert_read_only};
 
 fn check(read_only: &[&str], not_read_only: &[&str]) {
-    for line in read_only {
-        let analysis = analyse(line);
-        assert_eq!(
-            analysis.safety,
-            Safety::ReadOnly,
-            "{line:?}: {}",
-            analysis.explanation()
-        );
-    }
-    for line in not_read_only {
-        let analysis = analyse(line);
-        assert_ne!(
-            analysis.safety,
-            Safety::ReadOnly,
-            "{line:?}: {}",
-            analysis.explanation()
-        );
-    }
+    assert_read_only(read_only);
+    assert_not_read_only(not_read_only);
 }
 
 #[test]
