@@ -24,10 +24,13 @@ struct Console {
 impl Console {
     fn start() -> Option<Console> {
         let dir = tempfile::tempdir().unwrap();
+        // A short ask timeout, so a test that goes wrong fails in seconds, not minutes.
+        let config = dir.path().join("config.toml");
+        std::fs::write(&config, "ask_timeout_secs = 30\n").unwrap();
         let line = format!(
-            "env XDG_STATE_HOME={state} XDG_CONFIG_HOME={config} {exe} --socket {socket}; echo EXITED $?; stty -a; sleep 60",
+            "env XDG_STATE_HOME={state} {exe} --config {config} --socket {socket}; echo EXITED $?; stty -a; sleep 60",
             state = quoted(&dir.path().join("state")),
-            config = quoted(&dir.path().join("config")),
+            config = quoted(&config),
             exe = quoted(Path::new(GATEHOUSE)),
             socket = quoted(&dir.path().join("run/gatehouse.sock")),
         );
