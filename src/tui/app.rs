@@ -104,6 +104,8 @@ pub struct App {
     /// What open dialogs become on quit: `defer` or `deny`.
     pub on_quit: &'static str,
     pub scroll: u16,
+    /// How far the help screen is scrolled, for terminals shorter than the help.
+    pub help_scroll: u16,
     pub now: Now,
     shown_at: Instant,
 }
@@ -130,6 +132,7 @@ impl App {
             classifier: "off".into(),
             on_quit,
             scroll: 0,
+            help_scroll: 0,
             now,
             shown_at: now.at,
         }
@@ -181,10 +184,16 @@ impl App {
     fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         match self.screen {
             Screen::Help => {
-                if matches!(keymap::intent_of(&key), Some(Intent::Help | Intent::Quit))
-                    || keymap::box_key(&key) == BoxKey::Leave
-                {
-                    self.screen = Screen::Main;
+                match keymap::intent_of(&key) {
+                    Some(Intent::Help | Intent::Quit) => self.screen = Screen::Main,
+                    Some(Intent::ScrollDown | Intent::Next) => {
+                        self.help_scroll = self.help_scroll.saturating_add(1);
+                    }
+                    Some(Intent::ScrollUp | Intent::Previous) => {
+                        self.help_scroll = self.help_scroll.saturating_sub(1);
+                    }
+                    _ if keymap::box_key(&key) == BoxKey::Leave => self.screen = Screen::Main,
+                    _ => {}
                 }
                 return vec![];
             }
@@ -270,6 +279,7 @@ impl App {
             Intent::RearmClassifier => vec![Effect::RearmClassifier],
             Intent::Help => {
                 self.screen = Screen::Help;
+                self.help_scroll = 0;
                 vec![]
             }
             Intent::Quit if self.dialogs.is_empty() => vec![Effect::Quit],

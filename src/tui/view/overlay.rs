@@ -46,11 +46,22 @@ pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
     let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
     let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
     let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
+    // Taller than the terminal: it scrolls (j/k, PgDn/PgUp), and says so.
+    let hidden = rows.saturating_sub(usize::from(popup.height.saturating_sub(2)));
+    let scroll = usize::from(app.help_scroll).min(hidden);
+    let mut block = Block::bordered().title(" help (? or Esc to close) ");
+    if scroll < hidden {
+        block = block.title_bottom(Line::styled(
+            format!(" ↓ {} more (j/PgDn) ", hidden - scroll),
+            theme::key(),
+        ));
+    }
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" help (? or Esc to close) ")),
+            .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
+            .block(block),
         popup,
     );
 }

@@ -286,6 +286,24 @@ fn help_screen() {
 }
 
 #[test]
+fn help_on_a_short_terminal_scrolls_and_says_so() {
+    let t = start();
+    let mut app = app(t);
+    key(&mut app, KeyCode::Char('?'), t);
+    let top = draw(&app, 80, 16);
+    assert!(top.contains("more (j/PgDn)"), "{top}");
+    for _ in 0..40 {
+        key(&mut app, KeyCode::Char('j'), t);
+    }
+    let bottom = draw(&app, 80, 16);
+    assert!(
+        bottom.contains("cannot answer it"),
+        "the end of the help is reachable:\n{bottom}"
+    );
+    insta::assert_snapshot!(format!("{top}\n{bottom}"));
+}
+
+#[test]
 fn quit_confirmation() {
     let t = start();
     let mut app = app(t);
