@@ -1,0 +1,161 @@
+//! How the console's model takes what the barrier says: dialogs opening and closing, the
+//! classifier's progress, mode changes, and the activity log.
+
+use super::*;
+
+impl App {
+    pub(super) fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
+        let call = &dialog.call;
+        self.sessions
+            .insert(format!("{}:{}", call.agent, call.session));
+        let open = Open {
+            short: Preview::short(call),
+            route: dialog.route,
+            preview,
+            dialog,
+            classifier: None,
+            claimed: false,
+        };
+        let at = self
+            .dialogs
+            .partition_point(|o| o.dialog.id < open.dialog.id);
+        self.dialogs.insert(at, open);
+        if self.dialogs.len() == 1 {
+            self.focus = 0;
+            self.shown();
+        } else if at <= self.focus {
+            self.focus += 1;
+        }
+        vec![Effect::Notify]
+    }
+
+    pub(super) fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Opened(_) => {}
+            Event::Rerouted { id, route } => {
+                if let Some(open) = self.find_mut(id) {
+                    open.route = route;
+                    if route != Route::Race {
+                        open.classifier = None;
+                    }
+                }
+            }
+            Event::Classifier { id, state } => {
+                if let Some(open) = self.find_mut(id) {
+                    open.classifier = Some(state);
+                }
+            }
+            Event::Resolved(outcome) => {
+                // A dialog still in the queue was settled by someone other than this console's
+                // human (the classifier, the mode, a timeout): say so, not just in the log.
+                if self.remove(outcome.id) {
+                    let done = match outcome.decision.name() {
+                        "allow" => "allowed",
+                        "deny" => "denied",
+                        _ => "deferred",
+                    };
+                    let by = outcome.decider.name();
+                    self.notify(format!("{} {done} by {by}", outcome.id));
+                }
+                self.push_log(&outcome);
+            }
+            Event::Passed(outcome) => {
+                let call = &outcome.call;
+                self.sessions
+                    .insert(format!("{}:{}", call.agent, call.session));
+                self.push_log(&outcome);
+            }
+            Event::Withdrawn { id } => {
+                if let Some(open) = self.find(id) {
+                    let line = LogLine {
+                        time: clock(self.now.wall),
+                        agent: open.dialog.call.agent.to_string(),
+                        tool: visible(&open.dialog.call.tool).into_owned(),
+                        subject: open.short.clone(),
+                        decision: "withdrawn",
+                        decider: "agent",
+                        text: "the agent went away".into(),
+                    };
+                    self.push(line);
+                }
+                self.remove(id);
+            }
+            // The console is the only one that changes the mode, and it already shows the mode
+            // its last key asked for: an event can lag behind several quick presses, so it
+            // only reports what a change settled.
+            Event::ModeChanged { mode, resolved } => {
+                let text = match resolved {
+                    0 => format!("mode: {}", mode.name()),
+                    n => format!("mode: {} ({n} resolved by {})", mode.name(), mode.name()),
+                };
+                self.notify(text);
+            }
+        }
+    }
+
+    /// Removes dialog `id` if it is open; returns whether it was.
+    pub(super) fn remove(&mut self, id: CallId) -> bool {
+        let Some(at) = self.dialogs.iter().position(|o| o.dialog.id == id) else {
+            return false;
+        };
+        self.dialogs.remove(at);
+        let was_focused = at == self.focus;
+        if at < self.focus {
+            self.focus -= 1;
+        }
+        self.focus = self.focus.min(self.dialogs.len().saturating_sub(1));
+        if was_focused {
+            self.state = DialogState::Choosing;
+            self.shown();
+        }
+        true
+    }
+
+    /// A different dialog is now in front of the human: it arms afresh.
+    pub(super) fn shown(&mut self) {
+        self.shown_at = self.now.at;
+        self.scroll = 0;
+    }
+
+    pub(super) fn notify(&mut self, text: String) {
+        self.notice = Some((text, self.now.at + NOTICE_FOR));
+    }
+
+    pub(super) fn find(&self, id: CallId) -> Option<&Open> {
+        self.dialogs.iter().find(|o| o.dialog.id == id)
+    }
+
+    pub(super) fn find_mut(&mut self, id: CallId) -> Option<&mut Open> {
+        self.dialogs.iter_mut().find(|o| o.dialog.id == id)
+    }
+
+    pub(super) fn push_log(&mut self, outcome: &Outcome) {
+        let call = &outcome.call;
+        let line = LogLine {
+            time: clock(self.now.wall),
+            agent: call.agent.to_string(),
+            tool: visible(&call.tool).into_owned(),
+            subject: Preview::short(call),
+            decision: outcome.decision.name(),
+            decider: outcome.decider.name(),
+            text: visible(outcome.decision.text().unwrap_or("")).into_owned(),
+        };
+        self.push(line);
+    }
+
+    pub(super) fn push(&mut self, line: LogLine) {
+        if self.log.len() == LOG_CAPACITY {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+}
+
+/// `HH:MM:SS` (UTC) of a wall-clock time.
+fn clock(wall: SystemTime) -> String {
+    let secs = wall
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let day = secs % 86_400;
+    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
+}
