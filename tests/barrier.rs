@@ -1,86 +1,22 @@
-//! The barrier core end to end: routes, first answer wins, the race, timeouts, withdrawal,
-//! shutdown and audit. Each test names the safety-contract line (DESIGN.md) it proves.
+//! The barrier core end to end: routes, first answer wins, timeouts, withdrawal, shutdown and
+//! audit. Each test names the safety-contract line (DESIGN.md) it proves; the classifier race
+//! is in `barrier_race.rs`.
 
 mod common;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Scripted, audit_records, call, call_in};
+use common::rig::{Rig, write_call};
+use common::{audit_records, call, call_in};
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Fallback, Settings};
-use gatehouse::core::classifier::{Classifier, ClassifierError};
-use gatehouse::core::decision::{Decider, Decision, Verdict};
-use gatehouse::core::event::{ClassifierState, Event};
+use gatehouse::core::decision::{Decider, Decision};
+use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::{HumanAnswer, Prompter};
-use gatehouse::core::route::Route;
+use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::core::rules::SessionAllow;
 use serde_json::json;
-use tempfile::TempDir;
-
-struct Rig {
-    barrier: Barrier,
-    prompter: Prompter,
-    dir: TempDir,
-}
-
-impl Rig {
-    fn new(mode: Mode, classifier: Option<Arc<dyn Classifier>>) -> Rig {
-        Rig::with(
-            Settings {
-                mode,
-                ..Settings::default()
-            },
-            classifier,
-        )
-    }
-
-    fn with(settings: Settings, classifier: Option<Arc<dyn Classifier>>) -> Rig {
-        let dir = tempfile::tempdir().unwrap();
-        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
-        let (barrier, prompter) = Barrier::new(settings, audit, classifier);
-        Rig {
-            barrier,
-            prompter,
-            dir,
-        }
-    }
-
-    fn audit(&self) -> Vec<serde_json::Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
-
-    /// Waits for the next dialog to open and returns its id.
-    async fn opened(&mut self) -> gatehouse::core::call::CallId {
-        loop {
-            match self.prompter.next_event().await.expect("barrier alive") {
-                Event::Opened(dialog) => return dialog.id,
-                _ => continue,
-            }
-        }
-    }
-
-    /// Waits for the classifier's annotation of any dialog.
-    async fn annotation(&mut self) -> ClassifierState {
-        loop {
-            match self.prompter.next_event().await.expect("barrier alive") {
-                Event::Classifier { state, .. } if state != ClassifierState::Asking => {
-                    return state;
-                }
-                _ => continue,
-            }
-        }
-    }
-}
-
-fn write_call() -> gatehouse::core::call::Call {
-    call("Write", json!({"file_path": "/tmp/x", "content": "hi"}))
-}
-
-fn mcp_call() -> gatehouse::core::call::Call {
-    call("mcp__github__search_issues", json!({"q": "bug"}))
-}
 
 #[tokio::test]
 async fn a_read_passes_at_once_and_is_audited_as_decided_by_rule() {
@@ -367,132 +303,4 @@ async fn allow_always_passes_later_calls_of_the_same_session_only() {
     });
     rig.opened().await;
     other.abort();
-}
-
-#[tokio::test]
-async fn contract_2_a_read_only_verdict_resolves_a_race_as_the_classifier() {
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(5));
-    let rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
-    let answer = rig.barrier.submit(mcp_call()).await;
-    assert_eq!(answer.route, Route::Race);
-    assert_eq!(
-        (answer.decision, answer.decider),
-        (Decision::allow(), Decider::Classifier)
-    );
-    assert_eq!(classifier.calls(), 1);
-    assert_eq!(rig.audit()[0]["decider"], "classifier");
-}
-
-#[tokio::test]
-async fn contract_2_writes_unsure_and_errors_only_annotate_the_dialog() {
-    for answer in [
-        Ok(Verdict::Writes),
-        Ok(Verdict::Unsure),
-        Err(ClassifierError("HTTP 500".into())),
-    ] {
-        let classifier = Scripted::new(answer.clone(), Duration::from_millis(1));
-        let mut rig = Rig::new(Mode::AutoMcp, Some(classifier));
-        let b = rig.barrier.clone();
-        let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
-        let state = rig.annotation().await;
-        match answer {
-            Ok(v) => assert_eq!(state, ClassifierState::Advised(v)),
-            Err(e) => assert_eq!(state, ClassifierState::Failed(e.0)),
-        }
-        assert_eq!(rig.prompter.open_dialogs().len(), 1, "still the human's");
-        let id = rig.prompter.open_dialogs()[0].id;
-        rig.prompter.answer(
-            id,
-            HumanAnswer::Deny {
-                reason: "no".into(),
-            },
-        );
-        assert_eq!(submit.await.unwrap().decider, Decider::Human);
-    }
-}
-
-#[tokio::test]
-async fn contract_2_the_classifier_is_never_asked_outside_the_auto_modes_or_about_writers() {
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::ZERO);
-    for mode in [Mode::AllowRead, Mode::BlockAll, Mode::Auto] {
-        let mut rig = Rig::new(mode, Some(classifier.clone()));
-        for c in [mcp_call(), write_call()] {
-            let b = rig.barrier.clone();
-            let submit = tokio::spawn(async move { b.submit(c).await });
-            let id = rig.opened().await;
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            assert!(
-                rig.prompter
-                    .answer(id, HumanAnswer::Deny { reason: "x".into() })
-            );
-            assert_eq!(submit.await.unwrap().decider, Decider::Human);
-        }
-    }
-    let mut rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
-    let b = rig.barrier.clone();
-    let submit = tokio::spawn(async move { b.submit(write_call()).await });
-    let id = rig.opened().await;
-    tokio::time::sleep(Duration::from_millis(20)).await;
-    rig.prompter
-        .answer(id, HumanAnswer::Deny { reason: "x".into() });
-    submit.await.unwrap();
-    assert_eq!(classifier.calls(), 0);
-}
-
-#[tokio::test]
-async fn contract_3_a_claimed_dialog_drops_the_classifiers_late_verdict() {
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(50));
-    let mut rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
-    let b = rig.barrier.clone();
-    let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
-    let id = rig.opened().await;
-    assert!(rig.prompter.claim(id));
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(
-        rig.prompter.open_dialogs().len(),
-        1,
-        "the verdict was dropped"
-    );
-    rig.prompter.answer(
-        id,
-        HumanAnswer::Deny {
-            reason: "mine".into(),
-        },
-    );
-    let answer = submit.await.unwrap();
-    assert_eq!(answer.decider, Decider::Human);
-    assert_eq!(classifier.calls(), 1);
-}
-
-#[tokio::test]
-async fn a_human_answer_first_makes_the_late_verdict_change_nothing() {
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(30));
-    let mut rig = Rig::new(Mode::AutoMcp, Some(classifier));
-    let b = rig.barrier.clone();
-    let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
-    let id = rig.opened().await;
-    rig.prompter.answer(
-        id,
-        HumanAnswer::Deny {
-            reason: "no".into(),
-        },
-    );
-    let answer = submit.await.unwrap();
-    tokio::time::sleep(Duration::from_millis(60)).await;
-    assert_eq!(answer.decision, Decision::deny("no"));
-    assert_eq!(rig.audit().len(), 1);
-}
-
-#[tokio::test]
-async fn switching_into_auto_mcp_starts_the_race_for_open_mcp_dialogs() {
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(1));
-    let mut rig = Rig::new(Mode::AllowRead, Some(classifier.clone()));
-    let b = rig.barrier.clone();
-    let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
-    rig.opened().await;
-    assert_eq!(classifier.calls(), 0);
-    rig.prompter.set_mode(Mode::AutoMcp);
-    let answer = submit.await.unwrap();
-    assert_eq!(answer.decider, Decider::Classifier);
-    assert_eq!(classifier.calls(), 1);
 }

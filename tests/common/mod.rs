@@ -4,6 +4,7 @@
 
 pub mod e2e;
 pub mod place;
+pub mod rig;
 pub mod tmux;
 
 use std::path::Path;

@@ -1,0 +1,144 @@
+//! The classifier race in the barrier, against a scripted classifier: only a read-only verdict
+//! on an unclaimed race resolves (contract 2), a claim drops a late verdict (contract 3), and
+//! a mode change into an auto mode starts the race.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Scripted;
+use common::rig::{Rig, mcp_call, write_call};
+use gatehouse::core::classifier::ClassifierError;
+use gatehouse::core::decision::{Decider, Decision, Verdict};
+use gatehouse::core::event::ClassifierState;
+use gatehouse::core::mode::Mode;
+use gatehouse::core::prompter::HumanAnswer;
+use gatehouse::core::route::Route;
+
+#[tokio::test]
+async fn contract_2_a_read_only_verdict_resolves_a_race_as_the_classifier() {
+    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(5));
+    let rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
+    let answer = rig.barrier.submit(mcp_call()).await;
+    assert_eq!(answer.route, Route::Race);
+    assert_eq!(
+        (answer.decision, answer.decider),
+        (Decision::allow(), Decider::Classifier)
+    );
+    assert_eq!(classifier.calls(), 1);
+    assert_eq!(rig.audit()[0]["decider"], "classifier");
+}
+
+#[tokio::test]
+async fn contract_2_writes_unsure_and_errors_only_annotate_the_dialog() {
+    for answer in [
+        Ok(Verdict::Writes),
+        Ok(Verdict::Unsure),
+        Err(ClassifierError("HTTP 500".into())),
+    ] {
+        let classifier = Scripted::new(answer.clone(), Duration::from_millis(1));
+        let mut rig = Rig::new(Mode::AutoMcp, Some(classifier));
+        let b = rig.barrier.clone();
+        let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
+        let state = rig.annotation().await;
+        match answer {
+            Ok(v) => assert_eq!(state, ClassifierState::Advised(v)),
+            Err(e) => assert_eq!(state, ClassifierState::Failed(e.0)),
+        }
+        assert_eq!(rig.prompter.open_dialogs().len(), 1, "still the human's");
+        let id = rig.prompter.open_dialogs()[0].id;
+        rig.prompter.answer(
+            id,
+            HumanAnswer::Deny {
+                reason: "no".into(),
+            },
+        );
+        assert_eq!(submit.await.unwrap().decider, Decider::Human);
+    }
+}
+
+#[tokio::test]
+async fn contract_2_the_classifier_is_never_asked_outside_the_auto_modes_or_about_writers() {
+    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::ZERO);
+    for mode in [Mode::AllowRead, Mode::BlockAll, Mode::Auto] {
+        let mut rig = Rig::new(mode, Some(classifier.clone()));
+        for c in [mcp_call(), write_call()] {
+            let b = rig.barrier.clone();
+            let submit = tokio::spawn(async move { b.submit(c).await });
+            let id = rig.opened().await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            assert!(
+                rig.prompter
+                    .answer(id, HumanAnswer::Deny { reason: "x".into() })
+            );
+            assert_eq!(submit.await.unwrap().decider, Decider::Human);
+        }
+    }
+    let mut rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
+    let b = rig.barrier.clone();
+    let submit = tokio::spawn(async move { b.submit(write_call()).await });
+    let id = rig.opened().await;
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    rig.prompter
+        .answer(id, HumanAnswer::Deny { reason: "x".into() });
+    submit.await.unwrap();
+    assert_eq!(classifier.calls(), 0);
+}
+
+#[tokio::test]
+async fn contract_3_a_claimed_dialog_drops_the_classifiers_late_verdict() {
+    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(50));
+    let mut rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
+    let b = rig.barrier.clone();
+    let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
+    let id = rig.opened().await;
+    assert!(rig.prompter.claim(id));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        rig.prompter.open_dialogs().len(),
+        1,
+        "the verdict was dropped"
+    );
+    rig.prompter.answer(
+        id,
+        HumanAnswer::Deny {
+            reason: "mine".into(),
+        },
+    );
+    let answer = submit.await.unwrap();
+    assert_eq!(answer.decider, Decider::Human);
+    assert_eq!(classifier.calls(), 1);
+}
+
+#[tokio::test]
+async fn a_human_answer_first_makes_the_late_verdict_change_nothing() {
+    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(30));
+    let mut rig = Rig::new(Mode::AutoMcp, Some(classifier));
+    let b = rig.barrier.clone();
+    let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
+    let id = rig.opened().await;
+    rig.prompter.answer(
+        id,
+        HumanAnswer::Deny {
+            reason: "no".into(),
+        },
+    );
+    let answer = submit.await.unwrap();
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    assert_eq!(answer.decision, Decision::deny("no"));
+    assert_eq!(rig.audit().len(), 1);
+}
+
+#[tokio::test]
+async fn switching_into_auto_mcp_starts_the_race_for_open_mcp_dialogs() {
+    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(1));
+    let mut rig = Rig::new(Mode::AllowRead, Some(classifier.clone()));
+    let b = rig.barrier.clone();
+    let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
+    rig.opened().await;
+    assert_eq!(classifier.calls(), 0);
+    rig.prompter.set_mode(Mode::AutoMcp);
+    let answer = submit.await.unwrap();
+    assert_eq!(answer.decider, Decider::Classifier);
+    assert_eq!(classifier.calls(), 1);
+}
