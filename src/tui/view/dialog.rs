@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::theme;
+use crate::core::caps::AllowEffect;
 use crate::core::escape::visible;
 use crate::core::event::ClassifierState;
 use crate::core::route::Route;
@@ -78,6 +79,16 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     if let Some(line) = race_line(open) {
         lines.push(Line::raw(""));
         lines.push(line);
+    }
+    if call.caps.allow == AllowEffect::Pass {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!(
+                "allowing here only passes the call on: {} still applies its own checks",
+                call.agent
+            ),
+            theme::dim(),
+        ));
     }
     let inner_width = area.width.saturating_sub(2).max(1) as usize;
     let rows: usize = lines
