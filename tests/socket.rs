@@ -200,7 +200,17 @@ async fn past_the_connection_bound_a_client_gets_a_prompt_defer() {
         .await
         .expect("a prompt answer, not a hang");
     assert_eq!(response.decision.as_deref(), Some("defer"));
+    assert_eq!(response.decider.as_deref(), Some("busy"));
     assert!(response.reason.unwrap().contains("busy"));
+    let audit = std::fs::read_to_string(console.dir.path().join("audit.jsonl")).unwrap();
+    let busy: Vec<serde_json::Value> = audit
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &serde_json::Value| r["decider"] == "busy")
+        .collect();
+    assert_eq!(busy.len(), 1, "the busy defer is audited: {audit}");
+    assert_eq!(busy[0]["decision"], "defer");
+    assert_eq!(busy[0]["tool"], "Read");
     drop(held);
     console.stop().await;
 }

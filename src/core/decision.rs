@@ -72,6 +72,8 @@ pub enum Decider {
     Human,
     Timeout,
     Shutdown,
+    /// The console had too many calls open to take another; it deferred at once.
+    Busy,
 }
 
 impl Decider {
@@ -84,6 +86,7 @@ impl Decider {
             Decider::Human => "human",
             Decider::Timeout => "timeout",
             Decider::Shutdown => "shutdown",
+            Decider::Busy => "busy",
         }
     }
 }

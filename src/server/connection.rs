@@ -69,17 +69,27 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_
     let _ = write.write_all(&response.to_line()).await;
 }
 
-/// Answers a connection past the bound: reads its request briefly, then `defer`.
-pub async fn busy(stream: UnixStream, bound: usize) {
+/// Answers a connection past the bound: reads its request briefly, then `defer`. A request
+/// it can read is audited through the barrier like any other decision.
+pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
-    let _ = tokio::time::timeout(Duration::from_secs(1), read_line(&mut reader)).await;
-    let decision = Decision::defer(format!(
+    let line = tokio::time::timeout(Duration::from_secs(1), read_line(&mut reader)).await;
+    let reason = format!(
         "gatehouse console is busy ({bound} calls open), so the agent's own permission flow decides"
-    ));
-    let _ = write
-        .write_all(&Response::decided(&decision, None).to_line())
-        .await;
+    );
+    let call = match line {
+        Ok(Ok(line)) => protocol::parse_request(&line).ok(),
+        _ => None,
+    };
+    let response = match call {
+        Some(call) => {
+            let answer = barrier.refuse_busy(call, reason);
+            Response::decided(&answer.decision, Some(answer.decider))
+        }
+        None => Response::decided(&Decision::defer(reason), None),
+    };
+    let _ = write.write_all(&response.to_line()).await;
 }
 
 /// Reads one line of at most [`MAX_LINE`] bytes, newline removed. A last line without its

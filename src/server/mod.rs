@@ -115,7 +115,7 @@ pub async fn run_with(
                 });
             }
             Err(_) => {
-                tokio::spawn(connection::busy(stream, max));
+                tokio::spawn(connection::busy(stream, barrier.clone(), max));
             }
         }
     }

@@ -236,6 +236,31 @@ impl Barrier {
         })
     }
 
+    /// Defers a call the server could not take (too many calls open), with `reason`: audited
+    /// and reported like every other decision, and never an allow.
+    pub fn refuse_busy(&self, call: Call, reason: String) -> Answer {
+        let started = Instant::now();
+        let assessment = assess(&call, &self.shared.rules, &[]);
+        let (id, mode) = {
+            let mut state = self.shared.lock();
+            let id = CallId(state.next_id);
+            state.next_id += 1;
+            (id, state.mode)
+        };
+        let route = route(mode, assessment.row);
+        let decision = Decision::defer(reason);
+        self.shared.settle_without_dialog(
+            id,
+            Arc::new(call),
+            &assessment,
+            mode,
+            route,
+            decision,
+            Decider::Busy,
+            started,
+        )
+    }
+
     /// Answers every open dialog with the shutdown fallback and refuses new calls the same
     /// way. Returns how many dialogs it answered.
     pub fn shutdown(&self) -> usize {
