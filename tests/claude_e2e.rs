@@ -43,27 +43,15 @@ impl Project {
 
     /// As `new`, with the hook installed for `event` (`--event`).
     fn hooked(claude: String, config: &str, event: &str) -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("project");
-        std::fs::create_dir_all(project.join("build")).unwrap();
-        std::fs::write(project.join("build/out.o"), "object").unwrap();
+        let dir = e2e::place(config);
         // Outside the project: Claude Code's own flow would ask before reading it (and so
         // refuse, in -p); only gatehouse's allow lets it through.
         std::fs::write(dir.path().join("outside.txt"), "hello from e2e\n").unwrap();
-        let audit = dir.path().join("audit.jsonl");
-        let text = format!("audit_log = {:?}\n{config}\n", audit.to_str().unwrap());
-        std::fs::write(dir.path().join("config.toml"), text).unwrap();
         std::fs::write(dir.path().join("empty-settings.json"), "{}").unwrap();
         let p = Project { dir, claude };
-        let out = p
-            .gatehouse(&["install", "claude", "--scope", "local", "--event", event])
-            .current_dir(p.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        e2e::succeed(
+            p.gatehouse(&["install", "claude", "--scope", "local", "--event", event])
+                .current_dir(p.path()),
         );
         p
     }

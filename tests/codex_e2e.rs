@@ -32,28 +32,14 @@ struct Setup {
 
 impl Setup {
     fn new(codex: String) -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("project");
-        std::fs::create_dir_all(project.join("build")).unwrap();
-        std::fs::write(project.join("build/out.o"), "object").unwrap();
+        let dir = e2e::place("");
         std::fs::create_dir_all(dir.path().join("outside")).unwrap();
-        let audit = dir.path().join("audit.jsonl");
-        std::fs::write(
-            dir.path().join("config.toml"),
-            format!("audit_log = {:?}\n", audit.to_str().unwrap()),
-        )
-        .unwrap();
         let setup = Setup { dir, codex };
-        let out = setup
-            .gatehouse(&["install", "codex"])
-            .env("HOME", setup.home())
-            .env("CODEX_HOME", setup.home().join(".codex"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        e2e::succeed(
+            setup
+                .gatehouse(&["install", "codex"])
+                .env("HOME", setup.home())
+                .env("CODEX_HOME", setup.home().join(".codex")),
         );
         setup
     }

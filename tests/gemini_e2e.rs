@@ -27,30 +27,15 @@ struct Setup {
 
 impl Setup {
     fn new(gemini: String, config: &str) -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("project");
-        std::fs::create_dir_all(project.join("build")).unwrap();
-        std::fs::write(project.join("build/out.o"), "object").unwrap();
-        std::fs::write(project.join("notes.txt"), "hello from e2e\n").unwrap();
-        let audit = dir.path().join("audit.jsonl");
-        std::fs::write(
-            dir.path().join("config.toml"),
-            format!("audit_log = {:?}\n{config}\n", audit.to_str().unwrap()),
-        )
-        .unwrap();
+        let dir = e2e::place(config);
+        std::fs::write(dir.path().join("project/notes.txt"), "hello from e2e\n").unwrap();
         let setup = Setup { dir, gemini };
-        let out = setup
-            .gatehouse(&["install", "gemini"])
-            .env("HOME", setup.home())
-            .env_remove("GEMINI_CLI_HOME")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let printed = e2e::succeed(
+            setup
+                .gatehouse(&["install", "gemini"])
+                .env("HOME", setup.home())
+                .env_remove("GEMINI_CLI_HOME"),
         );
-        let printed = String::from_utf8_lossy(&out.stdout);
         assert!(printed.contains("still refuses"), "{printed}");
         // The fake model needs API-key auth; the rest of the settings is what we installed.
         let path = setup.home().join(".gemini/settings.json");

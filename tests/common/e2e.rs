@@ -7,6 +7,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use tempfile::TempDir;
 
 pub const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
 
@@ -48,6 +49,30 @@ pub fn client(agent: &str, install_script: &str) -> Option<String> {
         String::from_utf8_lossy(&out.stderr)
     );
     Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+/// A throw-away place: `project/` holding a `build/out.o` for tests to keep or remove, and a
+/// private gatehouse config (`config.toml`, with its audit log beside it) adding `config`.
+pub fn place(config: &str) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("build")).unwrap();
+    std::fs::write(project.join("build/out.o"), "object").unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let text = format!("audit_log = {:?}\n{config}\n", audit.to_str().unwrap());
+    std::fs::write(dir.path().join("config.toml"), text).unwrap();
+    dir
+}
+
+/// Runs `command`, which must succeed; returns what it printed on stdout.
+pub fn succeed(command: &mut Command) -> String {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The socket of the gatehouse place in `dir`.
