@@ -14,7 +14,7 @@ use tokio::sync::Semaphore;
 
 use super::breaker::{Breaker, BreakerState};
 use super::cache::{Subject, VerdictCache};
-use super::prompt::Prompt;
+use super::prompt::{Prompt, verdict_of};
 use super::provider::{Endpoint, ProviderError};
 use super::settings::Limits;
 use super::setup::Ready;
@@ -96,7 +96,7 @@ impl ModelClassifier {
             .ask(&inner.http, &Prompt::shell(line), inner.limits.timeout)
             .await?;
         Ok(Probe {
-            verdict: Verdict::from_answer(&raw),
+            verdict: verdict_of(&raw),
             raw,
             took: started.elapsed(),
         })
@@ -135,7 +135,7 @@ impl Inner {
         {
             Ok(raw) => {
                 self.breaker.succeeded();
-                Ok(Verdict::from_answer(&raw))
+                Ok(verdict_of(&raw))
             }
             Err(err) => {
                 let message = err.to_string();

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::core::call::{Call, ToolKind};
+use crate::core::decision::Verdict;
 
 /// The instructions, sent as the system prompt with every question.
 pub const SYSTEM: &str = include_str!("../../assets/classifier/system.txt");
@@ -83,10 +84,69 @@ pub fn quoted(data: &Value) -> String {
         .replace('>', "\\u003e")
 }
 
+/// Reads the model's one-word answer strictly: after trimming whitespace, then quotes and
+/// backticks around it, then final punctuation, it must be exactly one of the words the system
+/// prompt offers (`read-only`, `writes`, `unsure`; ASCII case does not matter; `readonly` and
+/// `write` are taken too). Anything else is [`Verdict::Unsure`]: `readonlynot`,
+/// `read-only/writes`, `read\u{200b}only` and two words never read as an answer.
+pub fn verdict_of(answer: &str) -> Verdict {
+    let word = answer
+        .trim()
+        .trim_matches(['"', '\'', '`'])
+        .trim_end_matches(['.', '!', ',', ';', ':'])
+        .trim_matches(['"', '\'', '`']);
+    match word.to_ascii_lowercase().as_str() {
+        "read-only" | "readonly" => Verdict::ReadOnly,
+        "writes" | "write" => Verdict::Writes,
+        _ => Verdict::Unsure,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::call::test_call;
+
+    #[test]
+    fn only_one_allowed_word_after_trimming_is_an_answer() {
+        for (answer, verdict) in [
+            ("read-only", Verdict::ReadOnly),
+            ("  Read-Only.\n", Verdict::ReadOnly),
+            ("`read-only`", Verdict::ReadOnly),
+            ("\"readonly\"", Verdict::ReadOnly),
+            ("'READ-ONLY'!", Verdict::ReadOnly),
+            ("\"read-only.\"", Verdict::ReadOnly),
+            ("writes", Verdict::Writes),
+            ("Write.", Verdict::Writes),
+            ("unsure", Verdict::Unsure),
+        ] {
+            assert_eq!(verdict_of(answer), verdict, "{answer:?}");
+        }
+    }
+
+    #[test]
+    fn words_glued_split_or_joined_by_invisible_characters_are_unsure() {
+        for answer in [
+            "readonlynot",
+            "read-only/writes",
+            "read-onlyish",
+            "read\u{200b}only",
+            "read-only\u{200d}",
+            "\u{feff}read-only",
+            "read\u{2060}-only",
+            "read only",
+            "read",
+            "it is read-only",
+            "read-only, but it writes a cache file",
+            "read-only\n\nIt only lists.",
+            "writesx",
+            "rëad-only",
+            "",
+            "``",
+        ] {
+            assert_eq!(verdict_of(answer), Verdict::Unsure, "{answer:?}");
+        }
+    }
 
     /// The JSON between the delimiters of a user message.
     fn embedded(user: &str) -> Value {

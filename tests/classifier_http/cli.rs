@@ -50,7 +50,8 @@ async fn classifier_test_prints_the_raw_answer_the_verdict_and_the_time() {
         stdout.contains("answer:  \"Read-only.\\e[2J\""),
         "escaped: {stdout}"
     );
-    assert!(stdout.contains("verdict: read-only"), "{stdout}");
+    // An escape sequence after the word makes it more than one allowed word: not an answer.
+    assert!(stdout.contains("verdict: unsure"), "{stdout}");
     assert!(stdout.contains("took:    "), "{stdout}");
     assert_eq!(
         server.seen()[0].header("authorization"),
