@@ -246,3 +246,72 @@ fn with_no_console_a_proven_read_only_shell_line_passes_and_rm_is_left_to_claude
     let (out, _) = place.hook(&pre_tool_use("Bash", json!({"command": "ls"})));
     assert_eq!(decision_of(&out).0, "allow");
 }
+
+/// A fake console that answers every request with a protocol error, as the real one does for a
+/// line too long or malformed; returns what it was sent.
+fn refusing_console(place: &Place, calls: usize) -> std::thread::JoinHandle<Vec<String>> {
+    use std::io::Write;
+    let listener = place.fake_console();
+    std::thread::spawn(move || {
+        (0..calls)
+            .map(|_| {
+                let (mut stream, _) = listener.accept().unwrap();
+                let mut line = String::new();
+                BufReader::new(&stream).read_line(&mut line).unwrap();
+                let refusal = "{\"v\":1,\"error\":\"request line is longer than 1048576 bytes\"}\n";
+                stream.write_all(refusal.as_bytes()).unwrap();
+                line
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn a_console_that_refuses_the_request_leaves_a_denied_command_denied() {
+    let place = Place::new(r#"denied_commands = ["git push"]"#);
+    let console = refusing_console(&place, 3);
+    let padded = format!("git push --force # {}", "x".repeat(4000));
+    let (out, stderr) = place.hook(&pre_tool_use("Bash", json!({ "command": padded })));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out}");
+    assert!(reason.contains("git push"), "{reason}");
+    assert!(reason.contains("refused the request"), "{reason}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("gatehouse hook claude: the console refused the request"),
+        "{stderr}"
+    );
+
+    let (out, _) = place.hook(&pre_tool_use("Bash", json!({"command": "ls"})));
+    assert_eq!(decision_of(&out).0, "allow", "a proven read still passes");
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-write.json"));
+    assert_eq!(out, Value::Null, "a write is left to Claude Code");
+    assert_eq!(console.join().unwrap().len(), 3, "every call was sent");
+}
+
+#[test]
+fn a_write_of_200_kb_of_control_bytes_and_a_padded_denied_command_reach_the_console() {
+    let place = Place::new(r#"denied_commands = ["git push"]"#);
+    let _serve = place.serve(&["--on-ask", "deny"]);
+    // JSON escapes each control byte as six bytes: 1.2 MB on the wire for 200 KB sent.
+    let control: String = (0..200_000)
+        .map(|i| char::from((i % 31 + 1) as u8))
+        .collect();
+    let write = pre_tool_use("Write", json!({"file_path": "/tmp/x", "content": control}));
+    let (out, stderr) = place.hook(&write);
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{stderr}");
+    assert!(
+        reason.contains("no one is watching"),
+        "the console decided: {reason}"
+    );
+
+    let padded = format!("git push # {}", "x".repeat(2_000_000));
+    let (out, stderr) = place.hook(&pre_tool_use("Bash", json!({ "command": padded })));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{stderr}");
+    assert!(reason.contains("denied command"), "{reason}");
+    let audit = place.audit();
+    assert_eq!(audit.len(), 2, "both were decided by the console");
+    assert_eq!(audit[1]["class"], "denied");
+}

@@ -14,6 +14,7 @@ use gatehouse::core::call::Call;
 use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::Prompter;
+use gatehouse::core::rules::{Pattern, Rules};
 use gatehouse::headless::Unattended;
 use gatehouse::server::protocol::{MAX_LINE, Response, request_line};
 use gatehouse::server::socket::SocketError;
@@ -35,13 +36,17 @@ struct Console {
 
 impl Console {
     async fn start(mode: Mode, options: Options) -> Console {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("run/gatehouse.sock");
-        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
         let settings = Settings {
             mode,
             ..Settings::default()
         };
+        Console::start_with(settings, options).await
+    }
+
+    async fn start_with(settings: Settings, options: Options) -> Console {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("run/gatehouse.sock");
+        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
         let (barrier, prompter) = Barrier::new(settings, audit, None);
         let bound = server::bind(&socket).unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -134,10 +139,10 @@ async fn bad_lines_get_an_error_and_the_server_stays_up() {
 }
 
 #[tokio::test]
-async fn a_two_mebibyte_line_is_refused_and_the_server_stays_up() {
+async fn a_line_past_the_limit_is_refused_and_the_server_stays_up() {
     let console = Console::start(Mode::AllowRead, Options::default()).await;
     let mut huge = br#"{"v":1,"call":{"agent":"claude-code","tool":"Read","input":{"x":""#.to_vec();
-    huge.extend(std::iter::repeat_n(b'a', 2 * MAX_LINE));
+    huge.extend(std::iter::repeat_n(b'a', MAX_LINE + 16));
     huge.extend(b"\"}}}\n");
     let response = exchange(&console.socket, &huge).await;
     assert!(response.error.unwrap().contains("longer than"));
@@ -179,12 +184,21 @@ async fn a_peer_that_disconnects_withdraws_its_call() {
 }
 
 #[tokio::test]
-async fn past_the_connection_bound_a_client_gets_a_prompt_defer() {
+async fn past_the_connection_bound_the_static_class_decides_and_only_a_call_for_a_human_is_deferred()
+ {
     let options = Options {
         max_connections: 2,
         ..Options::default()
     };
-    let mut console = Console::start(Mode::AllowRead, options).await;
+    let settings = Settings {
+        mode: Mode::AllowRead,
+        rules: Rules {
+            denied_commands: vec![Pattern::new("git push")],
+            ..Rules::default()
+        },
+        ..Settings::default()
+    };
+    let mut console = Console::start_with(settings, options).await;
     let mut prompter = console.prompter.take().unwrap();
     let mut held = Vec::new();
     for _ in 0..2 {
@@ -196,21 +210,39 @@ async fn past_the_connection_bound_a_client_gets_a_prompt_defer() {
         held.push(stream);
         while !matches!(prompter.next_event().await.unwrap(), Event::Opened(_)) {}
     }
-    let response = tokio::time::timeout(Duration::from_secs(3), ask(&console.socket, &read_call()))
-        .await
-        .expect("a prompt answer, not a hang");
-    assert_eq!(response.decision.as_deref(), Some("defer"));
-    assert_eq!(response.decider.as_deref(), Some("busy"));
-    assert!(response.reason.unwrap().contains("busy"));
-    let audit = std::fs::read_to_string(console.dir.path().join("audit.jsonl")).unwrap();
-    let busy: Vec<serde_json::Value> = audit
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .filter(|r: &serde_json::Value| r["decider"] == "busy")
+    let busy = |call: Call| {
+        let socket = console.socket.clone();
+        async move {
+            tokio::time::timeout(Duration::from_secs(3), ask(&socket, &call))
+                .await
+                .expect("a prompt answer, not a hang")
+        }
+    };
+    let read = busy(read_call()).await;
+    assert_eq!(read.decision.as_deref(), Some("allow"), "{read:?}");
+    assert_eq!(read.decider.as_deref(), Some("rule"));
+    let denied = busy(call("Bash", json!({"command": "git push -f"}))).await;
+    assert_eq!(denied.decision.as_deref(), Some("deny"), "{denied:?}");
+    assert!(denied.reason.unwrap().contains("git push"));
+    let write = busy(write_call()).await;
+    assert_eq!(write.decision.as_deref(), Some("defer"), "{write:?}");
+    assert_eq!(write.decider.as_deref(), Some("busy"));
+    assert!(write.reason.unwrap().contains("busy"));
+    let audit = console.audit();
+    let deciders: Vec<(&str, &str)> = audit
+        .iter()
+        .map(|r| {
+            (
+                r["decision"].as_str().unwrap(),
+                r["decider"].as_str().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(busy.len(), 1, "the busy defer is audited: {audit}");
-    assert_eq!(busy[0]["decision"], "defer");
-    assert_eq!(busy[0]["tool"], "Read");
+    assert_eq!(
+        deciders,
+        [("allow", "rule"), ("deny", "rule"), ("defer", "busy")],
+        "each is audited: {audit:?}"
+    );
     drop(held);
     console.stop().await;
 }

@@ -48,6 +48,12 @@ pub enum AskError {
 
 /// Asks the console at `socket` about `call` and returns its response.
 pub fn ask(socket: &Path, call: &Call, timeouts: Timeouts) -> Result<Response, AskError> {
+    ask_line(socket, &protocol::request_line(call), timeouts)
+}
+
+/// Sends one request line (newline included, as [`protocol::request_line`] makes it) to the
+/// console at `socket` and returns its response.
+pub fn ask_line(socket: &Path, line: &[u8], timeouts: Timeouts) -> Result<Response, AskError> {
     let unreachable = |why: String| AskError::Unreachable {
         path: socket.to_path_buf(),
         why,
@@ -69,7 +75,7 @@ pub fn ask(socket: &Path, call: &Call, timeouts: Timeouts) -> Result<Response, A
     let deadline = Instant::now() + timeouts.answer;
     let _ = stream.set_write_timeout(Some(timeouts.answer));
     // A failed write may still leave an answer to read (a busy console answers at once).
-    let written = (&stream).write_all(&protocol::request_line(call));
+    let written = (&stream).write_all(line);
     let line = read_answer(&stream, deadline).map_err(|e| match written {
         Err(w) => lost(format!("sending the call failed ({w}); then {e}")),
         Ok(()) => lost(e.to_string()),

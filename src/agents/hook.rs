@@ -5,6 +5,8 @@
 //! - console answered: its decision, exactly;
 //! - console not reachable: static analysis alone ([`fallback`]): read-only → allow, denied or
 //!   doomed → deny, everything else → defer to the agent's own prompt;
+//! - console refused the request (too long, malformed, another user's): the same static
+//!   fallback, with one line on stderr, so a denied call stays denied;
 //! - console reached but lost before answering, or an answer it cannot read: defer;
 //! - stdin it cannot read: defer, with one line on stderr.
 //!
@@ -24,6 +26,7 @@ use crate::core::classify::assess;
 use crate::core::decision::Decision;
 use crate::core::route::Class;
 use crate::core::rules::Rules;
+use crate::server::protocol;
 
 /// What the hook needs to know besides its stdin.
 #[derive(Debug, Clone)]
@@ -66,6 +69,11 @@ impl Dialect {
         }
     }
 
+    /// The start of every stderr line this hook prints: `gatehouse hook codex:` and so on.
+    pub fn prefix(self) -> String {
+        format!("gatehouse hook {}:", self.name())
+    }
+
     /// What to print when the hook cannot run at all (stdin unreadable, an internal error):
     /// a defer in this dialect's binding form.
     pub fn broken(self, why: &str) -> HookOutput {
@@ -76,7 +84,7 @@ impl Dialect {
         };
         HookOutput {
             stdout,
-            stderr: vec![format!("gatehouse hook {}: {why}", self.name())],
+            stderr: vec![format!("{} {why}", self.prefix())],
         }
     }
 }
@@ -87,7 +95,7 @@ pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
         Dialect::Claude => claude(stdin, setup),
         Dialect::Codex => match codex::parse(stdin) {
             Ok((event, call)) => {
-                let (decision, _, stderr) = decide(&call, setup);
+                let (decision, _, stderr) = decide(dialect, &call, setup);
                 HookOutput {
                     stdout: codex::render(event, &decision),
                     stderr,
@@ -102,7 +110,7 @@ pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
                 stderr: Vec::new(),
             },
             Ok((event, call)) => {
-                let (decision, _, stderr) = decide(&call, setup);
+                let (decision, _, stderr) = decide(dialect, &call, setup);
                 HookOutput {
                     stdout: gemini::render(event, &decision),
                     stderr,
@@ -115,7 +123,7 @@ pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
         },
         Dialect::Cursor => match cursor::parse(stdin) {
             Ok((event, call)) => {
-                let (decision, _, stderr) = decide(&call, setup);
+                let (decision, _, stderr) = decide(dialect, &call, setup);
                 HookOutput {
                     stdout: Some(cursor::render(event, &decision)),
                     stderr,
@@ -134,7 +142,7 @@ fn unparsed(dialect: Dialect, err: &claude::StdinError, stdout: Option<String>) 
     };
     HookOutput {
         stdout,
-        stderr: vec![format!("gatehouse hook {}: {err}; {what}", dialect.name())],
+        stderr: vec![format!("{} {err}; {what}", dialect.prefix())],
     }
 }
 
@@ -164,7 +172,7 @@ pub fn claude(stdin: &[u8], setup: &HookSetup) -> HookOutput {
             };
         }
     };
-    let (decision, why_allowed, stderr) = decide(&call, setup);
+    let (decision, why_allowed, stderr) = decide(Dialect::Claude, &call, setup);
     HookOutput {
         stdout: claude::render(event, &decision, &why_allowed),
         stderr,
@@ -172,53 +180,120 @@ pub fn claude(stdin: &[u8], setup: &HookSetup) -> HookOutput {
 }
 
 /// Asks the console, or falls back; returns the decision, the user-facing reason for an
-/// allow, and any stderr lines.
-fn decide(call: &Call, setup: &HookSetup) -> (Decision, String, Vec<String>) {
-    match client::ask(&setup.socket, call, setup.timeouts) {
-        Ok(response) => {
-            let decision = response.decision();
-            let mut stderr = Vec::new();
-            if let Some(error) = &response.error {
-                stderr.push(format!(
-                    "gatehouse hook claude: the console refused the request ({error}); deferring"
-                ));
+/// allow, and any stderr lines. A console that refuses the request (too long, malformed, not
+/// ours to use) is no answer: the static fallback decides, so a denied call stays denied.
+fn decide(dialect: Dialect, call: &Call, setup: &HookSetup) -> (Decision, String, Vec<String>) {
+    let prefix = dialect.prefix();
+    let line = protocol::request_line(call);
+    if line.len() > protocol::MAX_LINE + 1 {
+        let decision = static_decision(call, setup, Without::TooLong);
+        let line = format!(
+            "{prefix} the call is longer than the console reads ({} bytes); decided \
+             without it: {}",
+            protocol::MAX_LINE,
+            decision.name()
+        );
+        return (decision, Without::TooLong.allow_reason(), vec![line]);
+    }
+    match client::ask_line(&setup.socket, &line, setup.timeouts) {
+        Ok(response) => match &response.error {
+            Some(error) => {
+                let decision = static_decision(call, setup, Without::Refused);
+                let line = format!(
+                    "{prefix} the console refused the request ({error}); decided without \
+                     it: {}",
+                    decision.name()
+                );
+                (decision, Without::Refused.allow_reason(), vec![line])
             }
-            let decider = response.decider.as_deref().unwrap_or("console");
-            (decision, format!("gatehouse: allowed ({decider})"), stderr)
-        }
+            None => {
+                let decider = response.decider.as_deref().unwrap_or("console");
+                let why = format!("gatehouse: allowed ({decider})");
+                (response.decision(), why, Vec::new())
+            }
+        },
         Err(AskError::Unreachable { .. }) => {
-            let decision = match &setup.rules {
-                Ok(rules) => fallback(call, rules),
-                Err(why) => Decision::defer(format!(
-                    "gatehouse console is not running and its config cannot be read ({why})"
-                )),
-            };
-            (decision, FALLBACK_ALLOW.to_string(), Vec::new())
+            let decision = static_decision(call, setup, Without::NotRunning);
+            (decision, Without::NotRunning.allow_reason(), Vec::new())
         }
         Err(lost @ AskError::Lost { .. }) => (
             Decision::defer(lost.to_string()),
             String::new(),
-            vec![format!("gatehouse hook claude: {lost}; deferring")],
+            vec![format!("{prefix} {lost}; deferring")],
         ),
+    }
+}
+
+/// Why the hook decides without the console's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Without {
+    /// No console could be reached.
+    NotRunning,
+    /// The console answered with an error instead of a decision.
+    Refused,
+    /// The call is longer than the console reads, so it was not sent.
+    TooLong,
+}
+
+impl Without {
+    fn words(self) -> &'static str {
+        match self {
+            Without::NotRunning => "the console, which is not running",
+            Without::Refused => "the console, which refused the request",
+            Without::TooLong => "the console, since the call is too long to send it",
+        }
+    }
+
+    /// The reason shown on an allow decided this way.
+    fn allow_reason(self) -> String {
+        match self {
+            Without::NotRunning => FALLBACK_ALLOW.to_string(),
+            _ => format!(
+                "gatehouse: allowed without {}, because static analysis proves the call read-only",
+                self.words()
+            ),
+        }
+    }
+}
+
+/// The static fallback with the configured rules; an unreadable config defers everything,
+/// since a denied command could not be recognised.
+fn static_decision(call: &Call, setup: &HookSetup, without: Without) -> Decision {
+    match &setup.rules {
+        Ok(rules) => fallback_without(call, rules, without),
+        Err(why) => Decision::defer(format!(
+            "gatehouse decided without {} and its config cannot be read ({why})",
+            without.words()
+        )),
     }
 }
 
 /// What static analysis alone decides when no console is running: read-only → allow, denied
 /// or doomed → deny, everything else → defer. A panic in the analysis is a defer.
 pub fn fallback(call: &Call, rules: &Rules) -> Decision {
+    fallback_without(call, rules, Without::NotRunning)
+}
+
+/// [`fallback`], for any reason the console did not decide.
+pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decision {
     let assessed = std::panic::catch_unwind(|| assess(call, rules, &[]));
     let Ok(assessment) = assessed else {
-        return Decision::defer("gatehouse console is not running and static analysis failed");
+        return Decision::defer(format!(
+            "gatehouse decided without {} and static analysis failed",
+            without.words()
+        ));
     };
     match assessment.class {
         Class::ReadOnly => Decision::allow(),
         Class::Denied | Class::Doomed => Decision::deny(format!(
-            "gatehouse: {} (decided without the console, which is not running)",
-            assessment.explanation
+            "gatehouse: {} (decided without {})",
+            assessment.explanation,
+            without.words()
         )),
-        Class::Unverified | Class::Writer => Decision::defer(
-            "gatehouse console is not running and static analysis cannot prove the call safe",
-        ),
+        Class::Unverified | Class::Writer => Decision::defer(format!(
+            "gatehouse decided without {} and static analysis cannot prove the call safe",
+            without.words()
+        )),
     }
 }
 

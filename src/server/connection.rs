@@ -32,7 +32,7 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_
         return;
     }
     let mut reader = BufReader::new(read);
-    let line = match tokio::time::timeout(request_timeout, read_line(&mut reader)).await {
+    let line = match tokio::time::timeout(request_timeout, read_line(&mut reader, MAX_LINE)).await {
         Ok(line) => line,
         Err(_) => Err(ProtocolError::Slow(request_timeout)),
     };
@@ -69,36 +69,46 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_
     let _ = write.write_all(&response.to_line()).await;
 }
 
-/// Answers a connection past the bound: reads its request briefly, then `defer`. A request
-/// it can read is audited through the barrier like any other decision.
+/// The longest request a busy console reads: enough for every ordinary call, small enough that
+/// connections past the bound cost little.
+pub const BUSY_LINE: usize = 64 * 1024;
+
+/// Answers a connection past the bound at once: reads its request briefly and settles it
+/// without a dialog ([`Barrier::refuse_busy`]: the static class decides what it can, a call
+/// that needs a human is deferred), audited like any other decision. A request it cannot read
+/// in time or in [`BUSY_LINE`] bytes gets an error, on which the hook decides statically.
 pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
-    let line = tokio::time::timeout(Duration::from_secs(1), read_line(&mut reader)).await;
+    let line =
+        tokio::time::timeout(Duration::from_secs(1), read_line(&mut reader, BUSY_LINE)).await;
     let reason = format!(
         "gatehouse console is busy ({bound} calls open), so the agent's own permission flow decides"
     );
     let call = match line {
-        Ok(Ok(line)) => protocol::parse_request(&line).ok(),
-        _ => None,
+        Ok(Ok(line)) => protocol::parse_request(&line),
+        Ok(Err(err)) => Err(err),
+        Err(_) => Err(ProtocolError::Slow(Duration::from_secs(1))),
     };
     let response = match call {
-        Some(call) => {
+        Ok(call) => {
             let answer = barrier.refuse_busy(call, reason);
             Response::decided(&answer.decision, Some(answer.decider))
         }
-        None => Response::decided(&Decision::defer(reason), None),
+        Err(ProtocolError::Empty) => return,
+        Err(err) => Response::error(format!("{reason}; and the request: {err}")),
     };
     let _ = write.write_all(&response.to_line()).await;
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes, newline removed. A last line without its
-/// newline counts; nothing at all is [`ProtocolError::Empty`].
+/// Reads one line of at most `max` bytes, newline removed. A last line without its newline
+/// counts; nothing at all is [`ProtocolError::Empty`].
 async fn read_line<R: AsyncRead + Unpin>(
     reader: &mut BufReader<R>,
+    max: usize,
 ) -> Result<Vec<u8>, ProtocolError> {
     let mut line = Vec::new();
-    let limit = MAX_LINE as u64 + 1;
+    let limit = max as u64 + 1;
     match (&mut *reader)
         .take(limit)
         .read_until(b'\n', &mut line)
@@ -111,8 +121,8 @@ async fn read_line<R: AsyncRead + Unpin>(
     if line.last() == Some(&b'\n') {
         line.pop();
         Ok(line)
-    } else if line.len() > MAX_LINE {
-        Err(ProtocolError::TooLong)
+    } else if line.len() > max {
+        Err(ProtocolError::TooLong(max))
     } else {
         Ok(line)
     }

@@ -23,14 +23,23 @@ use crate::core::decision::{Decider, Decision};
 /// The one protocol version this build speaks.
 pub const VERSION: u64 = 1;
 
-/// The longest request line the server reads, newline excluded.
-pub const MAX_LINE: usize = 1024 * 1024;
+/// The most the hook reads from the agent on stdin (the agent-side bound): past it the hook
+/// defers without asking anyone.
+pub const MAX_STDIN: usize = 64 * 1024 * 1024;
+
+/// The longest request line the server reads, newline excluded: the agent-side bound plus
+/// room for the fields the hook adds. The invariant: a call the hook built from at most
+/// [`MAX_STDIN`] bytes of agent JSON fits, because re-serialising a string never makes it
+/// longer than the agent's own JSON for it (serde_json escapes only `"`, `\\` and controls,
+/// which the agent had to escape too). A line that still does not fit (a dialect that
+/// rewrites its input) is decided by the hook statically, never sent.
+pub const MAX_LINE: usize = MAX_STDIN + 1024 * 1024;
 
 /// Why a request line was refused. The text goes back to the client as `{"v":1,"error":…}`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
-    #[error("request line is longer than {MAX_LINE} bytes")]
-    TooLong,
+    #[error("request line is longer than {0} bytes")]
+    TooLong(usize),
     #[error("request is not valid UTF-8")]
     NotUtf8,
     #[error("request is not valid JSON: {0}")]
@@ -57,7 +66,7 @@ pub struct Request<'a> {
 /// Parses one request line (without its newline) into a call.
 pub fn parse_request(line: &[u8]) -> Result<Call, ProtocolError> {
     if line.len() > MAX_LINE {
-        return Err(ProtocolError::TooLong);
+        return Err(ProtocolError::TooLong(MAX_LINE));
     }
     let text = std::str::from_utf8(line).map_err(|_| ProtocolError::NotUtf8)?;
     if text.trim().is_empty() {

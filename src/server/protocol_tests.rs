@@ -48,7 +48,7 @@ fn bad_requests_get_an_error_naming_what_is_wrong() {
     ));
     assert_eq!(parse_request(b"  "), Err(ProtocolError::Empty));
     let long = vec![b' '; MAX_LINE + 1];
-    assert_eq!(parse_request(&long), Err(ProtocolError::TooLong));
+    assert_eq!(parse_request(&long), Err(ProtocolError::TooLong(MAX_LINE)));
 }
 
 #[test]

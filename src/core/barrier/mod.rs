@@ -236,8 +236,10 @@ impl Barrier {
         })
     }
 
-    /// Defers a call the server could not take (too many calls open), with `reason`: audited
-    /// and reported like every other decision, and never an allow.
+    /// Settles a call the server could not take (past its bound) without a dialog: what the
+    /// mode and rules settle alone is settled as usual (denied and doomed calls denied, proven
+    /// reads allowed where the mode allows them); a call that needs a human is deferred with
+    /// `reason`. Audited and reported like every other decision.
     pub fn refuse_busy(&self, call: Call, reason: String) -> Answer {
         let started = Instant::now();
         let assessment = assess(&call, &self.shared.rules, &[]);
@@ -248,7 +250,10 @@ impl Barrier {
             (id, state.mode)
         };
         let route = route(mode, assessment.row);
-        let decision = Decision::defer(reason);
+        let (decision, decider) = match route {
+            Route::Allow | Route::Reject => static_decision(route, &assessment, mode),
+            Route::Ask | Route::Race => (Decision::defer(reason), Decider::Busy),
+        };
         self.shared.settle_without_dialog(
             id,
             Arc::new(call),
@@ -256,7 +261,7 @@ impl Barrier {
             mode,
             route,
             decision,
-            Decider::Busy,
+            decider,
             started,
         )
     }
