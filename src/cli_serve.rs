@@ -76,7 +76,7 @@ pub fn serve(
             config.audit_log.display()
         );
         eprintln!("gatehouse serve: {}", setup.describe());
-        headless::serve(bound, barrier, prompter, policy, server::Options::default(), stop_signal())
+        headless::serve(bound, barrier, prompter, policy, config.server, stop_signal())
             .await;
         eprintln!("gatehouse serve: stopped");
         Ok(())

@@ -14,6 +14,7 @@ use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
+use crate::server;
 use crate::tui::runner::Notify;
 
 /// The config as written in the file. Every key is documented in `config.example.toml`.
@@ -30,6 +31,7 @@ struct RawConfig {
     read_only_tools: Option<Vec<String>>,
     internal_tools: Option<Vec<String>>,
     audit_log: Option<PathBuf>,
+    max_pending_mib: Option<Spanned<u64>>,
     notify: Option<Notify>,
     classifier: Option<RawClassifier>,
 }
@@ -40,6 +42,8 @@ pub struct Config {
     pub settings: Settings,
     pub cycle: ModeCycle,
     pub audit_log: PathBuf,
+    /// The socket server's limits; `max_pending_mib` sets its memory bound.
+    pub server: server::Options,
     /// How a new dialog gets the human's attention in the console.
     pub notify: Notify,
     /// The `[classifier]` table; resolve it with `ClassifierSetup::from_env`.
@@ -57,6 +61,9 @@ pub struct ConfigError {
     pub message: String,
     pub fix: String,
 }
+
+/// The largest memory bound accepted for open connections, in MiB (just under 4 GiB).
+const MAX_PENDING_MIB: u64 = 4095;
 
 /// The longest ask timeout accepted: a day.
 const MAX_ASK_TIMEOUT_SECS: u64 = 86_400;
@@ -126,6 +133,21 @@ impl Config {
                 ));
             }
         };
+        let max_pending_mib = match raw.max_pending_mib {
+            None => server::DEFAULT_PENDING_MIB as u64,
+            Some(mib) if (1..=MAX_PENDING_MIB).contains(mib.get_ref()) => *mib.get_ref(),
+            Some(mib) => {
+                return Err(error(
+                    mib.span(),
+                    format!("max_pending_mib = {} is out of range", mib.get_ref()),
+                    "use a number of MiB from 1 to 4095 (the default is 256)",
+                ));
+            }
+        };
+        let server = server::Options {
+            max_pending_bytes: max_pending_mib as usize * 1024 * 1024,
+            ..server::Options::default()
+        };
         let internal_tools = raw.internal_tools.unwrap_or_else(|| {
             DEFAULT_INTERNAL_TOOLS
                 .iter()
@@ -178,6 +200,7 @@ impl Config {
                 .audit_log
                 .map(|p| paths::expand_home(&p))
                 .unwrap_or_else(paths::audit_log),
+            server,
             notify: raw.notify.unwrap_or_default(),
             source: path.map(Path::to_path_buf),
         })

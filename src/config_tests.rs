@@ -100,6 +100,19 @@ fn out_of_range_and_empty_values_are_refused() {
 }
 
 #[test]
+fn the_memory_bound_of_open_calls_is_a_figure_in_mib() {
+    let defaults = parse("").unwrap().server;
+    assert_eq!(defaults.max_pending_bytes, 256 * 1024 * 1024);
+    assert_eq!(defaults.request_timeout, Duration::from_secs(2));
+    let set = parse("max_pending_mib = 16").unwrap().server;
+    assert_eq!(set.max_pending_bytes, 16 * 1024 * 1024);
+    for bad in ["max_pending_mib = 0", "max_pending_mib = 4096"] {
+        let err = parse(bad).unwrap_err();
+        assert!(err.fix.contains("1 to 4095"), "{err}");
+    }
+}
+
+#[test]
 fn a_missing_explicit_file_is_an_error_not_the_defaults() {
     let err = Config::load(Some(Path::new("/nonexistent/gatehouse.toml"))).unwrap_err();
     assert!(err.to_string().contains("cannot read"), "{err}");
@@ -141,6 +154,7 @@ fn the_example_documents_every_key_with_its_default() {
         "read_only_tools",
         "internal_tools",
         "audit_log",
+        "max_pending_mib",
         "notify",
         "provider",
         "base_url",
@@ -159,6 +173,7 @@ fn the_example_documents_every_key_with_its_default() {
     assert_eq!(example.settings.mode, defaults.settings.mode);
     assert_eq!(example.cycle, defaults.cycle);
     assert_eq!(example.settings.ask_timeout, defaults.settings.ask_timeout);
+    assert_eq!(example.server, defaults.server);
     assert!(
         !example.audit_log.starts_with("~"),
         "a leading ~ is the home folder"

@@ -66,7 +66,7 @@ pub async fn run(
     let server = tokio::spawn(server::run_with(
         bound.listener,
         barrier.clone(),
-        server::Options::default(),
+        config.server,
         async {
             let _ = server_stopped.await;
         },

@@ -306,7 +306,8 @@ fn a_write_of_200_kb_of_control_bytes_and_a_padded_denied_command_reach_the_cons
         "the console decided: {reason}"
     );
 
-    let padded = format!("git push # {}", "x".repeat(2_000_000));
+    // 300 KB of control bytes in a comment: 1.8 MB on the wire, still a line gatehouse parses.
+    let padded = format!("git push # {}", "\u{1}".repeat(300_000));
     let (out, stderr) = place.hook(&pre_tool_use("Bash", json!({ "command": padded })));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{stderr}");

@@ -1,7 +1,11 @@
 //! The console's socket end to end, over a real Unix socket: protocol errors, withdrawal on
-//! disconnect, the connection bound, shutdown, a second console, and many concurrent clients.
+//! disconnect, the bound past which the static class decides, shutdown, a second console, and
+//! many concurrent clients; [`bounds`] has the deadline, the memory bound and huge lines.
 
 mod common;
+
+#[path = "socket/bounds.rs"]
+mod bounds;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -16,6 +20,7 @@ use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::Prompter;
 use gatehouse::core::rules::{Pattern, Rules};
 use gatehouse::headless::Unattended;
+use gatehouse::server::budget::CONNECTION_BYTES;
 use gatehouse::server::protocol::{MAX_LINE, Response, request_line};
 use gatehouse::server::socket::SocketError;
 use gatehouse::server::{self, Options};
@@ -187,7 +192,7 @@ async fn a_peer_that_disconnects_withdraws_its_call() {
 async fn past_the_connection_bound_the_static_class_decides_and_only_a_call_for_a_human_is_deferred()
  {
     let options = Options {
-        max_connections: 2,
+        max_pending_bytes: 2 * CONNECTION_BYTES + 2048,
         ..Options::default()
     };
     let settings = Settings {

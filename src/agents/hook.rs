@@ -21,8 +21,8 @@ use std::path::PathBuf;
 
 use super::client::{self, AskError, Timeouts};
 use super::{claude, codex, cursor, gemini};
+use crate::core::barrier::assess_bounded;
 use crate::core::call::Call;
-use crate::core::classify::assess;
 use crate::core::decision::Decision;
 use crate::core::route::Class;
 use crate::core::rules::Rules;
@@ -276,7 +276,7 @@ pub fn fallback(call: &Call, rules: &Rules) -> Decision {
 
 /// [`fallback`], for any reason the console did not decide.
 pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decision {
-    let assessed = std::panic::catch_unwind(|| assess(call, rules, &[]));
+    let assessed = std::panic::catch_unwind(|| assess_bounded(call, rules, &[]));
     let Ok(assessment) = assessed else {
         return Decision::defer(format!(
             "gatehouse decided without {} and static analysis failed",

@@ -7,6 +7,8 @@
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+
+use super::budget::Charge;
 use tokio::net::UnixStream;
 
 use super::notes::Notes;
@@ -16,8 +18,16 @@ use crate::core::barrier::Barrier;
 use crate::core::caps::{AFTER_TOOL, NoteEffect};
 use crate::core::decision::Decision;
 
-/// Serves one call on `stream`.
-pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_timeout: Duration) {
+/// Serves one call on `stream`, charging its request line to `charge` as it arrives. The
+/// request line must be whole within `request_timeout` of accept, or the peer is told so and
+/// dropped: an idle or trickling peer holds its place for no longer than that.
+pub async fn serve(
+    stream: UnixStream,
+    barrier: Barrier,
+    notes: &Notes,
+    request_timeout: Duration,
+    mut charge: Charge,
+) {
     let peer = stream.peer_cred().map(|cred| cred.uid());
     let (read, mut write) = stream.into_split();
     if peer.as_ref().ok() != Some(&my_uid()) {
@@ -31,8 +41,9 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_
         let _ = write.write_all(&Response::error(message).to_line()).await;
         return;
     }
-    let mut reader = BufReader::new(read);
-    let line = match tokio::time::timeout(request_timeout, read_line(&mut reader, MAX_LINE)).await {
+    let mut reader = BufReader::with_capacity(READ_BUFFER, read);
+    let reading = read_line(&mut reader, MAX_LINE, Some(&mut charge));
+    let line = match tokio::time::timeout(request_timeout, reading).await {
         Ok(line) => line,
         Err(_) => Err(ProtocolError::Slow(request_timeout)),
     };
@@ -71,20 +82,21 @@ pub async fn serve(stream: UnixStream, barrier: Barrier, notes: &Notes, request_
 
 /// The longest request a busy console reads: enough for every ordinary call, small enough that
 /// connections past the bound cost little.
-pub const BUSY_LINE: usize = 64 * 1024;
+pub const BUSY_LINE: usize = 16 * 1024;
+
+/// The read buffer of one connection (part of [`CONNECTION_BYTES`]).
+const READ_BUFFER: usize = 2 * 1024;
 
 /// Answers a connection past the bound at once: reads its request briefly and settles it
 /// without a dialog ([`Barrier::refuse_busy`]: the static class decides what it can, a call
 /// that needs a human is deferred), audited like any other decision. A request it cannot read
 /// in time or in [`BUSY_LINE`] bytes gets an error, on which the hook decides statically.
 pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
+    let reason = busy_reason(bound);
     let (read, mut write) = stream.into_split();
-    let mut reader = BufReader::new(read);
-    let line =
-        tokio::time::timeout(Duration::from_secs(1), read_line(&mut reader, BUSY_LINE)).await;
-    let reason = format!(
-        "gatehouse console is busy ({bound} calls open), so the agent's own permission flow decides"
-    );
+    let mut reader = BufReader::with_capacity(READ_BUFFER, read);
+    let reading = read_line(&mut reader, BUSY_LINE, None);
+    let line = tokio::time::timeout(Duration::from_secs(1), reading).await;
     let call = match line {
         Ok(Ok(line)) => protocol::parse_request(&line),
         Ok(Err(err)) => Err(err),
@@ -101,30 +113,65 @@ pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
     let _ = write.write_all(&response.to_line()).await;
 }
 
+/// Answers a connection past every bound without reading it or spawning anything: one error
+/// line if the socket takes it at once, then the connection is closed. The hook decides
+/// statically on an error.
+pub fn refuse_at_once(stream: &UnixStream, bound: usize) {
+    let line = Response::error(busy_reason(bound)).to_line();
+    let _ = stream.try_write(&line);
+}
+
+fn busy_reason(bound: usize) -> String {
+    format!(
+        "gatehouse console is busy (its open calls hold the {} MiB of max_pending_mib), so the \
+         agent's own permission flow decides",
+        bound / (1024 * 1024)
+    )
+}
+
 /// Reads one line of at most `max` bytes, newline removed. A last line without its newline
-/// counts; nothing at all is [`ProtocolError::Empty`].
+/// counts; nothing at all is [`ProtocolError::Empty`]. The room the line takes is charged to
+/// `charge` before it is taken; when the bound refuses it, the line is refused as
+/// [`ProtocolError::OverBudget`].
 async fn read_line<R: AsyncRead + Unpin>(
     reader: &mut BufReader<R>,
     max: usize,
+    mut charge: Option<&mut Charge>,
 ) -> Result<Vec<u8>, ProtocolError> {
-    let mut line = Vec::new();
-    let limit = max as u64 + 1;
-    match (&mut *reader)
-        .take(limit)
-        .read_until(b'\n', &mut line)
-        .await
-    {
-        Err(_) => return Err(ProtocolError::Empty),
-        Ok(0) => return Err(ProtocolError::Empty),
-        Ok(_) => {}
-    }
-    if line.last() == Some(&b'\n') {
-        line.pop();
-        Ok(line)
-    } else if line.len() > max {
-        Err(ProtocolError::TooLong(max))
-    } else {
-        Ok(line)
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let buf = match reader.fill_buf().await {
+            Ok(buf) => buf,
+            Err(_) => return Err(ProtocolError::Empty),
+        };
+        if buf.is_empty() {
+            return if line.is_empty() {
+                Err(ProtocolError::Empty)
+            } else {
+                Ok(line)
+            };
+        }
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..newline.unwrap_or(buf.len())];
+        let needed = line.len() + chunk.len();
+        if needed > max {
+            return Err(ProtocolError::TooLong(max));
+        }
+        if needed > line.capacity() {
+            let room = needed.max(line.capacity() * 2).min(max);
+            if let Some(charge) = charge.as_deref_mut()
+                && !charge.grow(room - line.capacity())
+            {
+                return Err(ProtocolError::OverBudget);
+            }
+            line.reserve_exact(room - line.len());
+        }
+        line.extend_from_slice(chunk);
+        let used = chunk.len() + usize::from(newline.is_some());
+        reader.consume(used);
+        if newline.is_some() {
+            return Ok(line);
+        }
     }
 }
 

@@ -2,11 +2,16 @@
 //!
 //! The server holds a [`Barrier`] (it can submit, not answer). Each connection is one call:
 //! [`connection`] reads the request line, submits it, and writes the answer; a peer that goes
-//! away first withdraws its call. Connections are bounded; past the bound a client gets a
-//! prompt `defer`, never a hang. Only the console's own user may connect: the socket's folder
+//! away first withdraws its call. A request line must be whole within
+//! [`Options::request_timeout`] (2 s) of accept. Connections are bounded by memory
+//! ([`budget`]: a few KiB each plus their request, within `max_pending_mib`), not by a count, so
+//! thousands of idle peers or open dialogs fit; past the bound a client is answered at once,
+//! never left hanging: the static class settles what it can, and a call that needs a human gets
+//! `defer`. Only the console's own user may connect: the socket's folder
 //! is 0700 ([`socket`]) and each peer's uid is checked. A Gemini `after-tool` call is not
 //! submitted: it takes the note kept for the call it follows ([`notes`]).
 
+pub mod budget;
 pub mod connection;
 pub mod notes;
 pub mod protocol;
@@ -24,11 +29,12 @@ use crate::core::barrier::Barrier;
 use socket::{SocketError, SocketFile};
 
 /// Limits of one server.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Connections served at once; past it a client is answered `defer` at once.
-    pub max_connections: usize,
-    /// How long a client may take to send its request line.
+    /// Memory open connections may hold, in bytes: [`budget::CONNECTION_BYTES`] each plus
+    /// their request line. Past it a client is answered at once ([`connection::busy`]).
+    pub max_pending_bytes: usize,
+    /// How long a client may take, from accept, to send its whole request line.
     pub request_timeout: Duration,
     /// How long shutdown waits for open connections to receive their fallback answer.
     pub drain_timeout: Duration,
@@ -37,12 +43,21 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_connections: 256,
-            request_timeout: Duration::from_secs(10),
+            max_pending_bytes: DEFAULT_PENDING_MIB * 1024 * 1024,
+            request_timeout: Duration::from_secs(2),
             drain_timeout: Duration::from_secs(3),
         }
     }
 }
+
+/// The default memory bound, in MiB: room for some 30,000 idle connections or open dialogs,
+/// or three calls of the largest size the hook sends.
+pub const DEFAULT_PENDING_MIB: usize = 256;
+
+/// How many connections past the bound are read at once (each up to
+/// [`connection::BUSY_LINE`]); past that a client gets an error line at once, on which the
+/// hook decides statically.
+const MAX_BUSY: usize = 1024;
 
 /// A bound listener and the socket file that goes away with it.
 #[derive(Debug)]
@@ -54,6 +69,7 @@ pub struct Bound {
 /// Binds the console's socket at `path`: makes or checks its private folder, replaces a stale
 /// socket, and refuses to start beside a live console. Must run inside a tokio runtime.
 pub fn bind(path: &Path) -> Result<Bound, SocketError> {
+    raise_open_files_limit();
     socket::prepare_folder(path)?;
     socket::clear_stale(path)?;
     let io_err = |what| {
@@ -87,8 +103,8 @@ pub async fn run_with(
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) {
-    let max = options.max_connections.max(1);
-    let slots = Arc::new(Semaphore::new(max));
+    let budget = budget::Budget::new(options.max_pending_bytes);
+    let busy_slots = Arc::new(Semaphore::new(MAX_BUSY));
     let notes = Arc::new(notes::Notes::default());
     tokio::pin!(shutdown);
     loop {
@@ -105,22 +121,41 @@ pub async fn run_with(
                 }
             },
         };
-        match slots.clone().try_acquire_owned() {
-            Ok(slot) => {
-                let barrier = barrier.clone();
-                let notes = notes.clone();
-                tokio::spawn(async move {
-                    connection::serve(stream, barrier, &notes, options.request_timeout).await;
-                    drop(slot);
-                });
-            }
-            Err(_) => {
-                tokio::spawn(connection::busy(stream, barrier.clone(), max));
-            }
+        if let Some(charge) = budget.try_charge(budget::CONNECTION_BYTES) {
+            let barrier = barrier.clone();
+            let notes = notes.clone();
+            tokio::spawn(async move {
+                connection::serve(stream, barrier, &notes, options.request_timeout, charge).await;
+            });
+        } else if let Ok(slot) = busy_slots.clone().try_acquire_owned() {
+            let barrier = barrier.clone();
+            let total = budget.total();
+            tokio::spawn(async move {
+                connection::busy(stream, barrier, total).await;
+                drop(slot);
+            });
+        } else {
+            connection::refuse_at_once(&stream, budget.total());
         }
     }
     drop(listener);
     barrier.shutdown();
-    let all = u32::try_from(max).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(options.drain_timeout, slots.acquire_many(all)).await;
+    let _ = tokio::time::timeout(options.drain_timeout, budget.all_returned()).await;
+}
+
+/// Lets this process hold as many open files as its hard limit allows, so that the memory
+/// bound, not a small default of open files, is what limits connections.
+pub fn raise_open_files_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is a valid rlimit to write into and then to read from.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
 }

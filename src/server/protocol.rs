@@ -50,6 +50,11 @@ pub enum ProtocolError {
     UnknownVersion(String),
     #[error("request has no valid `call`: {0}")]
     BadCall(String),
+    #[error(
+        "the console is holding as much as its memory bound allows (max_pending_mib); it \
+         could not take this request"
+    )]
+    OverBudget,
     #[error("connection closed before a full request line arrived")]
     Empty,
     #[error("no request line arrived within {0:?}")]

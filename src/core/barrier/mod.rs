@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::task::AbortHandle;
 
 use super::audit::{self, Audit, Record};
@@ -82,6 +82,8 @@ pub(in crate::core) struct Shared {
     audit: Audit,
     classifier: Option<Arc<dyn Classifier>>,
     events: mpsc::UnboundedSender<Event>,
+    /// One permit: large calls are analysed one at a time, off the async workers.
+    analysis: Arc<Semaphore>,
     state: Mutex<State>,
 }
 
@@ -119,6 +121,7 @@ impl Barrier {
             audit,
             classifier,
             events,
+            analysis: Arc::new(Semaphore::new(1)),
             state: Mutex::new(State {
                 mode: settings.mode,
                 next_id: 1,
@@ -142,8 +145,8 @@ impl Barrier {
         let started = Instant::now();
         let shared = &self.shared;
         let allows = shared.lock().allows.of(&call.agent, &call.session).to_vec();
-        let assessment = assess(&call, &shared.rules, &allows);
         let call = Arc::new(call);
+        let assessment = shared.assess_call(call.clone(), allows).await;
 
         let (id, waiting) = {
             let mut state = shared.lock();
@@ -242,7 +245,7 @@ impl Barrier {
     /// `reason`. Audited and reported like every other decision.
     pub fn refuse_busy(&self, call: Call, reason: String) -> Answer {
         let started = Instant::now();
-        let assessment = assess(&call, &self.shared.rules, &[]);
+        let assessment = assess_bounded(&call, &self.shared.rules, &[]);
         let (id, mode) = {
             let mut state = self.shared.lock();
             let id = CallId(state.next_id);
@@ -315,5 +318,8 @@ fn static_decision(route: Route, assessment: &Assessment, mode: Mode) -> (Decisi
     }
 }
 
+mod analysis;
 mod control;
 mod table;
+
+pub use analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
