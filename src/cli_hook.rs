@@ -1,5 +1,5 @@
-//! `gatehouse hook <agent>`: reads the agent's hook input, asks the console, prints the
-//! dialect's answer. Never fails and never exits non-zero.
+//! `gatehouse hook <agent>`: reads the agent's hook input (at most 64 MiB), asks the console,
+//! prints the dialect's answer. Never fails and never exits non-zero.
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -8,6 +8,7 @@ use std::time::Duration;
 use gatehouse::agents::client::Timeouts;
 use gatehouse::agents::hook::{self, Dialect, HookSetup};
 use gatehouse::config::Config;
+use gatehouse::server::protocol::MAX_STDIN;
 use gatehouse::server::socket::socket_path;
 
 /// How much longer than the ask timeout the hook waits for the console's answer.
@@ -19,10 +20,17 @@ pub fn run_hook(dialect: Dialect, config: Option<&Path>, socket: Option<&Path>) 
     // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
     let mut stdin = Vec::new();
-    let read = io::stdin().lock().read_to_end(&mut stdin);
+    let bound = MAX_STDIN as u64 + 1;
+    let read = io::stdin().lock().take(bound).read_to_end(&mut stdin);
     let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if let Err(err) = read {
             return dialect.broken(&format!("cannot read stdin ({err})"));
+        }
+        if stdin.len() > MAX_STDIN {
+            return dialect.broken(&format!(
+                "the hook input is longer than {} MiB, more than gatehouse reads",
+                MAX_STDIN / (1024 * 1024)
+            ));
         }
         let (ask_timeout, rules) = match Config::load(config) {
             Ok(config) => (config.settings.ask_timeout, Ok(config.settings.rules)),

@@ -189,17 +189,23 @@ fn a_second_serve_on_the_same_socket_refuses_to_start() {
 }
 
 #[test]
-fn the_hook_does_not_trust_a_socket_in_a_folder_open_to_others() {
+fn the_hook_does_not_trust_a_socket_in_a_folder_open_to_others_and_says_so() {
     use std::os::unix::fs::PermissionsExt;
     let place = Place::new("");
     let listener = place.fake_console();
     let run = place.dir.path().join("run");
     std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o777)).unwrap();
     listener.set_nonblocking(true).unwrap();
-    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
+    let (out, stderr) = place.hook(&fixture("claude-code/pretooluse-read.json"));
     let (decision, reason) = decision_of(&out);
-    assert_eq!(decision, "allow");
-    assert!(reason.contains("console is not running"), "{reason}");
+    assert_eq!(decision, "allow", "a proven read still passes statically");
+    assert!(reason.contains("not safe to trust"), "{reason}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("gatehouse hook claude: not asking the gatehouse console"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("open to other users"), "{stderr}");
     let accepted = listener.accept();
     assert!(accepted.is_err(), "the hook never connected");
 }
@@ -315,4 +321,80 @@ fn a_write_of_200_kb_of_control_bytes_and_a_padded_denied_command_reach_the_cons
     let audit = place.audit();
     assert_eq!(audit.len(), 2, "both were decided by the console");
     assert_eq!(audit[1]["class"], "denied");
+}
+
+#[test]
+fn a_bad_config_is_said_in_one_stderr_line_and_the_call_is_still_decided_safely() {
+    let place = Place::new("mode = \"nonsense\"");
+    let (out, stderr) = place.hook(&fixture("claude-code/pretooluse-read.json"));
+    assert_eq!(
+        out,
+        Value::Null,
+        "without rules to trust, even a read is left to Claude"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("gatehouse hook claude: the config cannot be used"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("config.toml:2"),
+        "names the file and line: {stderr}"
+    );
+}
+
+#[test]
+fn a_hook_input_past_64_mib_defers_with_one_line_on_stderr() {
+    use std::io::Write;
+    let place = Place::new("");
+    let mut child = place
+        .command(&["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let chunk = vec![b' '; 1024 * 1024];
+        // The hook stops reading past its bound, so a later write may fail: that is the point.
+        for _ in 0..65 {
+            if stdin.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+        let _ = stdin.write_all(&fixture("claude-code/pretooluse-read.json"));
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "defer prints nothing");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("longer than 64 MiB"), "{stderr}");
+}
+
+#[test]
+fn the_hooks_stderr_names_the_agent_it_runs_for() {
+    let place = Place::new(r#"denied_commands = ["rm"]"#);
+    let console = refusing_console(&place, 1);
+    let mut child = place
+        .command(&["hook", "codex"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let stdin = fixture("codex/pretooluse-bash.json");
+    child.stdin.take().unwrap().write_all(&stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("gatehouse hook codex: the console refused the request"),
+        "{stderr}"
+    );
+    let stdout: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(decision_of(&stdout).0, "deny", "rm is denied statically");
+    console.join().unwrap();
 }

@@ -2,9 +2,9 @@
 //! that a hook process starts and finishes in a few milliseconds.
 //!
 //! It tells two failures apart, because they mean different things: a console that cannot be
-//! reached (no socket, refused, no answer to connect in time, a folder or peer that is not
-//! ours) lets the hook decide statically; a console that was reached but went away before
-//! answering means the hook must defer.
+//! reached (no socket, refused, no answer to connect in time) lets the hook decide statically; one that is not safe to trust (a folder open to
+//! others, another user's socket) too, but the hook says so; a console that was reached but
+//! went away before answering means the hook must defer.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
@@ -16,7 +16,7 @@ use socket2::{Domain, SockAddr, Socket, Type};
 
 use crate::core::call::Call;
 use crate::server::protocol::{self, Response};
-use crate::server::socket::{check_folder, my_uid};
+use crate::server::socket::{SocketError, check_folder, my_uid};
 
 /// How long the hook waits to connect, and then for the answer.
 #[derive(Debug, Clone, Copy)]
@@ -41,6 +41,10 @@ pub enum AskError {
     /// No console answered the connection: decide statically.
     #[error("no gatehouse console at {path}: {why}")]
     Unreachable { path: PathBuf, why: String },
+    /// Something claims to be the console but is not safe to trust (its folder is open to
+    /// others or not ours, or another user serves it): decide statically, and say so.
+    #[error("not asking the gatehouse console at {path}: {why}")]
+    Untrusted { path: PathBuf, why: String },
     /// The console took the call and then failed to answer: defer.
     #[error("lost the gatehouse console at {path} while waiting: {why}")]
     Lost { path: PathBuf, why: String },
@@ -62,14 +66,25 @@ pub fn ask_line(socket: &Path, line: &[u8], timeouts: Timeouts) -> Result<Respon
         path: socket.to_path_buf(),
         why,
     };
+    let untrusted = |why: String| AskError::Untrusted {
+        path: socket.to_path_buf(),
+        why,
+    };
     if let Some(dir) = socket.parent().filter(|d| !d.as_os_str().is_empty()) {
-        check_folder(dir, my_uid()).map_err(|e| unreachable(e.to_string()))?;
+        match check_folder(dir, my_uid()) {
+            Ok(()) => {}
+            // No folder at all is no console, not an attack.
+            Err(SocketError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                return Err(unreachable(source.to_string()));
+            }
+            Err(e) => return Err(untrusted(e.to_string())),
+        }
     }
     let stream = connect(socket, timeouts.connect).map_err(|e| unreachable(e.to_string()))?;
     match peer_uid(&stream) {
         Ok(uid) if uid == my_uid() => {}
-        Ok(uid) => return Err(unreachable(format!("the socket is served by uid {uid}"))),
-        Err(err) => return Err(unreachable(format!("cannot tell who serves it: {err}"))),
+        Ok(uid) => return Err(untrusted(format!("the socket is served by uid {uid}"))),
+        Err(err) => return Err(untrusted(format!("cannot tell who serves it: {err}"))),
     }
 
     let deadline = Instant::now() + timeouts.answer;

@@ -89,8 +89,25 @@ impl Dialect {
     }
 }
 
-/// Runs the hook of `dialect` on `stdin`.
+/// Runs the hook of `dialect` on `stdin`. A config that cannot be used is said on stderr
+/// first (the agent's hook log is where a person will look), whatever the call.
 pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
+    let mut output = run_dialect(dialect, stdin, setup);
+    if let Err(why) = &setup.rules {
+        let why = why.lines().map(str::trim).collect::<Vec<_>>().join("; ");
+        output.stderr.insert(
+            0,
+            format!(
+                "{} the config cannot be used ({why}); until it is fixed, a call the \
+                 console does not answer is left to the agent's own checks",
+                dialect.prefix()
+            ),
+        );
+    }
+    output
+}
+
+fn run_dialect(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
     match dialect {
         Dialect::Claude => claude(stdin, setup),
         Dialect::Codex => match codex::parse(stdin) {
@@ -166,8 +183,8 @@ pub fn claude(stdin: &[u8], setup: &HookSetup) -> HookOutput {
             return HookOutput {
                 stdout: None,
                 stderr: vec![format!(
-                    "gatehouse hook claude: {err}; leaving the call to Claude Code's own \
-                     permission flow"
+                    "{} {err}; leaving the call to Claude Code's own permission flow",
+                    Dialect::Claude.prefix()
                 )],
             };
         }
@@ -216,6 +233,14 @@ fn decide(dialect: Dialect, call: &Call, setup: &HookSetup) -> (Decision, String
             let decision = static_decision(call, setup, Without::NotRunning);
             (decision, Without::NotRunning.allow_reason(), Vec::new())
         }
+        Err(untrusted @ AskError::Untrusted { .. }) => {
+            let decision = static_decision(call, setup, Without::Untrusted);
+            let line = format!(
+                "{prefix} {untrusted}; decided without it: {}",
+                decision.name()
+            );
+            (decision, Without::Untrusted.allow_reason(), vec![line])
+        }
         Err(lost @ AskError::Lost { .. }) => (
             Decision::defer(lost.to_string()),
             String::new(),
@@ -231,6 +256,8 @@ pub enum Without {
     NotRunning,
     /// The console answered with an error instead of a decision.
     Refused,
+    /// The console's socket is not safe to trust, so it was not asked.
+    Untrusted,
     /// The call is longer than the console reads, so it was not sent.
     TooLong,
 }
@@ -240,6 +267,7 @@ impl Without {
         match self {
             Without::NotRunning => "the console, which is not running",
             Without::Refused => "the console, which refused the request",
+            Without::Untrusted => "the console, whose socket is not safe to trust",
             Without::TooLong => "the console, since the call is too long to send it",
         }
     }
