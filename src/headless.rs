@@ -17,7 +17,7 @@ use crate::core::audit::shorten;
 use crate::core::barrier::{Barrier, Fallback};
 use crate::core::call::CallId;
 use crate::core::escape::visible;
-use crate::core::event::{ClassifierState, Event, Outcome};
+use crate::core::event::{AuditHealth, ClassifierState, Event, Outcome};
 use crate::core::prompter::Prompter;
 use crate::core::route::Route;
 use crate::server::{self, Bound, Options};
@@ -119,6 +119,10 @@ fn handle(
             format!("gatehouse: {id} withdrawn: the agent went away")
         }
         Event::ModeChanged { mode, .. } => format!("gatehouse: mode is now {mode}"),
+        Event::Audit(AuditHealth::Failing(why)) => {
+            format!("gatehouse: AUDIT FAILING: {why}; allows are refused until it works again")
+        }
+        Event::Audit(AuditHealth::Recovered) => "gatehouse: the audit log is written again".into(),
         Event::Rerouted { .. } => return,
     };
     let _ = writeln!(log, "{line}");

@@ -258,14 +258,35 @@ async fn contract_6_the_audit_record_is_on_disk_before_the_answer_is_released() 
     assert_eq!(audit[0]["tool"], "Write");
 }
 
+/// A disk that is full: every write fails with ENOSPC.
+#[derive(Debug)]
+struct FullDisk;
+
+impl std::io::Write for FullDisk {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::from_raw_os_error(libc::ENOSPC))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[tokio::test]
-async fn contract_6_an_allow_that_cannot_be_audited_becomes_a_deny() {
-    let audit = Audit::open(std::path::Path::new("/dev/full")).unwrap();
-    let (barrier, _prompter) = Barrier::new(Settings::default(), audit, None);
+async fn contract_6_an_allow_that_cannot_be_audited_becomes_a_deny_and_the_console_is_told() {
+    use gatehouse::core::audit::Lines;
+    use gatehouse::core::event::AuditHealth;
+    let audit = Audit::with_sink(Box::new(Lines::new(FullDisk, false)));
+    let (barrier, mut prompter) = Barrier::new(Settings::default(), audit, None);
     let answer = barrier.submit(call("Read", json!({}))).await;
     match answer.decision {
         Decision::Deny { reason } => assert!(reason.contains("audit"), "{reason}"),
         other => panic!("an unaudited allow must not pass: {other:?}"),
+    }
+    match prompter.next_event().await.unwrap() {
+        Event::Audit(AuditHealth::Failing(why)) => {
+            assert!(why.contains("No space left"), "{why}")
+        }
+        other => panic!("the console is told first: {other:?}"),
     }
 }
 

@@ -145,7 +145,12 @@ async fn bad_lines_get_an_error_and_the_server_stays_up() {
 
 #[tokio::test]
 async fn a_line_past_the_limit_is_refused_and_the_server_stays_up() {
-    let console = Console::start(Mode::AllowRead, Options::default()).await;
+    // Long enough for 65 MB to cross in a debug build on a busy machine: not the deadline's test.
+    let options = Options {
+        request_timeout: Duration::from_secs(120),
+        ..Options::default()
+    };
+    let console = Console::start(Mode::AllowRead, options).await;
     let mut huge = br#"{"v":1,"call":{"agent":"claude-code","tool":"Read","input":{"x":""#.to_vec();
     huge.extend(std::iter::repeat_n(b'a', MAX_LINE + 16));
     huge.extend(b"\"}}}\n");
@@ -420,4 +425,22 @@ async fn a_peer_of_another_user_is_refused() {
     );
     let _ = stop.send(());
     server.await.unwrap();
+}
+
+#[tokio::test]
+async fn an_after_tool_answer_is_audited_though_no_barrier_decides_it() {
+    let console = Console::start(Mode::AllowRead, Options::default()).await;
+    let after = Call {
+        event: Some("after-tool".into()),
+        ..call("run_shell_command", json!({"command": "ls"}))
+    };
+    let response = ask(&console.socket, &after).await;
+    assert_eq!(response.decision.as_deref(), Some("allow"));
+    let audit = console.audit();
+    assert_eq!(audit.len(), 1, "{audit:?}");
+    assert_eq!(audit[0]["class"], "after-tool");
+    assert_eq!(audit[0]["decider"], "note");
+    assert_eq!(audit[0]["reason"], "no note was kept for this call");
+    assert_eq!(audit[0]["subject"], "ls");
+    console.stop().await;
 }

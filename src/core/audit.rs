@@ -1,13 +1,32 @@
 //! The audit log: one JSON line per decision, appended before the answer is released.
+//!
+//! Its promises:
+//! - it is opened without following a symbolic link (`O_NOFOLLOW`), and only if it is a
+//!   regular file owned by this user, mode 0600 when created;
+//! - a record is one `write(2)` of one whole line; after a write that was cut short, the next
+//!   record starts on a fresh line (so at most the cut record is lost, never glued to another);
+//! - a file deleted or replaced (rotated) under it is noticed before the next record (its
+//!   device and inode are compared) and opened afresh;
+//! - ids go on from the last record in the file, and each record names the run that wrote it,
+//!   so (`run`, `id`) is unique across runs;
+//! - no raw control, bidi or invisible character reaches the file ([`audit_text`]).
+//!
+//! A record that cannot be written is an error for the barrier to act on: it turns an allow
+//! into a deny and tells the console ([`Event::Audit`](super::event::Event::Audit)).
+//! [`Sink`] is the seam through which tests make writes fail.
 
+use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
 use serde::Serialize;
+
+use super::audit_text;
 
 /// One audit record. `decision` is `allow`, `deny`, `defer`, or `withdrawn` when the agent went
 /// away before anyone answered.
@@ -29,8 +48,18 @@ pub struct Record<'a> {
     pub latency_ms: f64,
 }
 
-/// The longest subject kept in a record, in characters.
-pub const SUBJECT_CHARS: usize = 300;
+/// A record as written: the run that wrote it first.
+#[derive(Serialize)]
+struct Line<'a> {
+    run: &'a str,
+    #[serde(flatten)]
+    record: &'a Record<'a>,
+}
+
+/// The subject as a record keeps it: whole up to 64 KiB, else cut and marked.
+pub fn subject(text: &str) -> String {
+    audit_text::subject(text)
+}
 
 /// Cuts `text` to at most `max` characters, marking the cut with `…`.
 pub fn shorten(text: &str, max: usize) -> String {
@@ -45,28 +74,70 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
 }
 
-/// Where records go. Writes are serialised; each record is one `write` of one whole line.
+/// Why the audit log cannot be opened, said so a person can fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    #[error(
+        "the audit log {path} is a symbolic link; gatehouse does not follow one there. Remove \
+         it, or set audit_log to a plain file"
+    )]
+    Symlink { path: PathBuf },
+    #[error("the audit log {path} is {what}, not a regular file; set audit_log to a plain file")]
+    NotAFile { path: PathBuf, what: &'static str },
+    #[error(
+        "the audit log {path} is owned by uid {owner}, not by you (uid {me}); remove it, or set \
+         audit_log to a file of your own"
+    )]
+    NotYours { path: PathBuf, owner: u32, me: u32 },
+    #[error("cannot open the audit log {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// Where records go: one call, one whole line. A failed or short write is an error.
+pub trait Sink: Send + fmt::Debug {
+    fn append(&mut self, line: &[u8]) -> io::Result<()>;
+}
+
+/// Where records go. Writes are serialised.
 #[derive(Debug)]
 pub struct Audit {
-    sink: Option<Mutex<File>>,
+    sink: Option<Mutex<Box<dyn Sink>>>,
     path: Option<PathBuf>,
+    run: String,
+    first_id: u64,
 }
 
 impl Audit {
-    /// Opens (creating with mode 0600, and its folder) the log at `path` for appending.
-    pub fn open(path: &Path) -> io::Result<Audit> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
+    /// Opens (creating with mode 0600, and its folder) the log at `path` for appending,
+    /// refusing a symbolic link and anything but a regular file of this user's.
+    pub fn open(path: &Path) -> Result<Audit, AuditError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| AuditError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .open(path)?;
-        Ok(Audit {
-            sink: Some(Mutex::new(file)),
-            path: Some(path.to_path_buf()),
-        })
+        let (file, identity) = open_checked(path)?;
+        let (last_id, ends_cut) = last_record(path);
+        let sink = FileSink {
+            path: path.to_path_buf(),
+            lines: Lines::new(file, ends_cut),
+            identity,
+        };
+        let mut audit = Audit::with_sink(Box::new(sink));
+        audit.path = Some(path.to_path_buf());
+        audit.first_id = last_id + 1;
+        Ok(audit)
+    }
+
+    /// An audit that writes to `sink`, ids from 1: for tests that make writes fail.
+    pub fn with_sink(sink: Box<dyn Sink>) -> Audit {
+        Audit {
+            sink: Some(Mutex::new(sink)),
+            path: None,
+            run: run_id(),
+            first_id: 1,
+        }
     }
 
     /// An audit that keeps nothing, for one-shot commands such as `explain`.
@@ -74,6 +145,8 @@ impl Audit {
         Audit {
             sink: None,
             path: None,
+            run: run_id(),
+            first_id: 1,
         }
     }
 
@@ -81,65 +154,231 @@ impl Audit {
         self.path.as_deref()
     }
 
-    /// Appends one record. An error means the record is not on disk.
+    /// The first id this run should give: one past the last id in the file.
+    pub fn first_id(&self) -> u64 {
+        self.first_id
+    }
+
+    /// This run's id, written in every record.
+    pub fn run(&self) -> &str {
+        &self.run
+    }
+
+    /// Appends one record. An error means the record is not (wholly) on disk.
     pub fn write(&self, record: &Record<'_>) -> io::Result<()> {
         let Some(sink) = &self.sink else {
             return Ok(());
         };
-        let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
+        let json = serde_json::to_string(&Line {
+            run: &self.run,
+            record,
+        })
+        .map_err(io::Error::other)?;
+        let mut line = audit_text::escape_invisible(&json).into_bytes();
         line.push(b'\n');
-        let mut file = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        file.write_all(&line)
+        let mut sink = sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        sink.append(&line)
+    }
+}
+
+/// A run id: the start time in milliseconds, the process id, and a count of the audits this
+/// process opened, in hex.
+fn run_id() -> String {
+    static OPENED: AtomicU64 = AtomicU64::new(0);
+    let millis = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let nth = OPENED.fetch_add(1, Ordering::Relaxed);
+    format!("{millis:x}-{:x}-{nth:x}", std::process::id())
+}
+
+/// What a file that is not regular is, in words.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_fifo() {
+        "a pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a device"
+    }
+}
+
+/// Opens `path` for appending if it is (or can be created as) a regular file of this user's.
+/// The look before opening gives the clearer error; the check of the opened file is the one
+/// that holds, since the path may change in between.
+fn open_checked(path: &Path) -> Result<(File, (u64, u64)), AuditError> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if meta.file_type().is_symlink() {
+            return Err(AuditError::Symlink {
+                path: path.to_path_buf(),
+            });
+        }
+        if !meta.is_file() {
+            return Err(AuditError::NotAFile {
+                path: path.to_path_buf(),
+                what: kind_of(&meta),
+            });
+        }
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        // No following a link; and no blocking on a FIFO planted there before it is refused.
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|source| match source.raw_os_error() {
+            Some(libc::ELOOP) => AuditError::Symlink {
+                path: path.to_path_buf(),
+            },
+            _ => AuditError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        })?;
+    let meta = file.metadata().map_err(|source| AuditError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(AuditError::NotAFile {
+            path: path.to_path_buf(),
+            what: kind_of(&meta),
+        });
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me {
+        return Err(AuditError::NotYours {
+            path: path.to_path_buf(),
+            owner: meta.uid(),
+            me,
+        });
+    }
+    Ok((file, (meta.dev(), meta.ino())))
+}
+
+/// The last id recorded in the file at `path` (0 if none), and whether the file ends in the
+/// middle of a line. Reads at most its last MiB.
+fn last_record(path: &Path) -> (u64, bool) {
+    const TAIL: u64 = 1024 * 1024;
+    let Ok(mut file) = File::open(path) else {
+        return (0, false);
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut tail = Vec::new();
+    if file
+        .seek(SeekFrom::Start(len.saturating_sub(TAIL)))
+        .is_err()
+        || file.read_to_end(&mut tail).is_err()
+    {
+        return (0, false);
+    }
+    let ends_cut = tail.last().is_some_and(|&b| b != b'\n');
+    let last_id = tail
+        .split(|&b| b == b'\n')
+        .rev()
+        .find_map(|line| {
+            let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+            value.get("id")?.as_u64()
+        })
+        .unwrap_or(0);
+    (last_id, ends_cut)
+}
+
+/// Whole lines onto `out`, each in one `write`; after a write cut short, the next line starts
+/// with a newline. Generic so that tests can make writes fail or fall short.
+#[derive(Debug)]
+pub struct Lines<W> {
+    out: W,
+    /// The last write was cut short: the next one starts with a newline.
+    torn: bool,
+}
+
+impl<W: Write> Lines<W> {
+    /// Lines onto `out`; `torn` when `out` already ends in the middle of a line.
+    pub fn new(out: W, torn: bool) -> Lines<W> {
+        Lines { out, torn }
+    }
+
+    /// Writes `line` (newline included) with one `write`. An error if not all of it went out.
+    pub fn append(&mut self, line: &[u8]) -> io::Result<()> {
+        let fresh;
+        let data = if self.torn {
+            fresh = [b"\n", line].concat();
+            &fresh[..]
+        } else {
+            line
+        };
+        loop {
+            match self.out.write(data) {
+                Ok(n) if n == data.len() => {
+                    self.torn = false;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.torn = self.torn || n > 0;
+                    return Err(io::Error::new(
+                        io::ErrorKind::WriteZero,
+                        format!(
+                            "only {n} of {} bytes of the record were written",
+                            data.len()
+                        ),
+                    ));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl<W: Write + Send + fmt::Debug> Sink for Lines<W> {
+    fn append(&mut self, line: &[u8]) -> io::Result<()> {
+        Lines::append(self, line)
+    }
+}
+
+/// The audit file, reopened when it was deleted or replaced.
+#[derive(Debug)]
+struct FileSink {
+    path: PathBuf,
+    lines: Lines<File>,
+    identity: (u64, u64),
+}
+
+impl FileSink {
+    /// Opens the file afresh if the path no longer names the file this sink holds.
+    fn follow_rotation(&mut self) -> io::Result<()> {
+        let current = match std::fs::symlink_metadata(&self.path) {
+            Ok(meta) => Some((meta.dev(), meta.ino())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        if current == Some(self.identity) {
+            return Ok(());
+        }
+        let (file, identity) = open_checked(&self.path).map_err(io::Error::other)?;
+        let (_, ends_cut) = last_record(&self.path);
+        self.lines = Lines::new(file, ends_cut);
+        self.identity = identity;
+        Ok(())
+    }
+}
+
+impl Sink for FileSink {
+    fn append(&mut self, line: &[u8]) -> io::Result<()> {
+        self.follow_rotation()?;
+        self.lines.append(line)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    fn record<'a>(id: u64) -> Record<'a> {
-        Record {
-            time: now_rfc3339(),
-            id,
-            agent: "claude-code".into(),
-            session: "s",
-            tool: "Bash",
-            subject: "ls".into(),
-            mode: "allow-read",
-            class: "read-only",
-            route: "allow",
-            decision: "allow",
-            decider: "rule",
-            reason: None,
-            latency_ms: 0.01,
-        }
-    }
-
-    #[test]
-    fn records_are_appended_one_json_line_each_to_a_private_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("state/audit.jsonl");
-        let audit = Audit::open(&path).unwrap();
-        audit.write(&record(1)).unwrap();
-        audit.write(&record(2)).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let ids: Vec<u64> = text
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                    .as_u64()
-                    .unwrap()
-            })
-            .collect();
-        assert_eq!(ids, [1, 2]);
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600);
-    }
-
-    #[test]
-    fn shorten_cuts_on_characters_and_marks_the_cut() {
-        assert_eq!(shorten("héllo", 3), "hél…");
-        assert_eq!(shorten("hi", 3), "hi");
-    }
-}
+#[path = "audit_tests.rs"]
+mod tests;

@@ -66,4 +66,16 @@ pub enum Event {
         mode: Mode,
         resolved: usize,
     },
+    /// Whether the audit log is being written: sent on every record that could not be
+    /// written (whose allow became a deny), and once when records go through again.
+    Audit(AuditHealth),
+}
+
+/// The state of the audit log, for the console to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuditHealth {
+    /// A record could not be written, for this reason; allows are refused until it can.
+    Failing(String),
+    /// Records are written again.
+    Recovered,
 }

@@ -2,6 +2,7 @@
 //! terminals, sockets or HTTP, so it can be read and tested alone.
 
 pub mod audit;
+pub mod audit_text;
 pub mod barrier;
 pub mod call;
 pub mod caps;

@@ -60,6 +60,7 @@ pub async fn serve(
     if call.event.as_deref() == Some(AFTER_TOOL) {
         // Not a question: the note kept for the call this one follows, or a plain allow.
         let note = notes.take(&call, Instant::now());
+        barrier.record_after_tool(&call, note.as_deref());
         let response = Response::decided(&Decision::Allow { note }, None);
         let _ = write.write_all(&response.to_line()).await;
         return;

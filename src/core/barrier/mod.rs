@@ -7,6 +7,7 @@
 //! which removes the entry under the lock: exactly one of them finds it.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,7 @@ use super::call::{Call, CallId};
 use super::classifier::Classifier;
 use super::classify::{Assessment, assess};
 use super::decision::{Decider, Decision, Verdict};
-use super::event::{ClassifierState, Dialog, Event, Outcome};
+use super::event::{AuditHealth, ClassifierState, Dialog, Event, Outcome};
 use super::mode::Mode;
 use super::prompter::HumanAnswer;
 use super::prompter::Prompter;
@@ -80,6 +81,8 @@ pub(in crate::core) struct Shared {
     on_timeout: Fallback,
     on_shutdown: Fallback,
     audit: Audit,
+    /// The last record could not be written (the console has been told).
+    audit_failing: AtomicBool,
     classifier: Option<Arc<dyn Classifier>>,
     events: mpsc::UnboundedSender<Event>,
     /// One permit: large calls are analysed one at a time, off the async workers.
@@ -113,18 +116,20 @@ impl Barrier {
         classifier: Option<Arc<dyn Classifier>>,
     ) -> (Barrier, Prompter) {
         let (events, receiver) = mpsc::unbounded_channel();
+        let next_id = audit.first_id();
         let shared = Arc::new(Shared {
             rules: settings.rules,
             ask_timeout: settings.ask_timeout,
             on_timeout: settings.on_timeout,
             on_shutdown: settings.on_shutdown,
             audit,
+            audit_failing: AtomicBool::new(false),
             classifier,
             events,
             analysis: Arc::new(Semaphore::new(1)),
             state: Mutex::new(State {
                 mode: settings.mode,
-                next_id: 1,
+                next_id,
                 closed: false,
                 pending: BTreeMap::new(),
                 allows: SessionAllows::default(),
@@ -318,6 +323,7 @@ fn static_decision(route: Route, assessment: &Assessment, mode: Mode) -> (Decisi
     }
 }
 
+mod after;
 mod analysis;
 mod control;
 mod table;

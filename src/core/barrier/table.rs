@@ -131,7 +131,7 @@ impl Shared {
             agent: call.agent.to_string(),
             session: &call.session,
             tool: &call.tool,
-            subject: audit::shorten(&call.subject(), audit::SUBJECT_CHARS),
+            subject: audit::subject(&call.subject()),
             mode: mode.name(),
             class: pending.dialog.assessment.class.name(),
             route: pending.route.name(),
@@ -140,9 +140,8 @@ impl Shared {
             reason: Some("the agent went away before anyone answered"),
             latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
         };
-        if let Err(err) = self.audit.write(&record) {
-            eprintln!("gatehouse: could not write the audit log: {err}");
-        }
+        let written = self.audit.write(&record);
+        self.report_audit(&written);
         self.emit(Event::Withdrawn { id });
     }
 
@@ -150,12 +149,38 @@ impl Shared {
     /// nothing passes unrecorded.
     pub(super) fn audit(&self, outcome: &mut Outcome) {
         let result = self.audit.write(&record_of(outcome));
+        self.report_audit(&result);
         if let Err(err) = result
             && matches!(outcome.decision, Decision::Allow { .. })
         {
             outcome.decision = Decision::deny(format!(
                 "gatehouse could not write its audit log ({err}), so it refused the call"
             ));
+        }
+    }
+}
+
+impl Shared {
+    /// Tells the console how the last audit write went: every failure, and the first success
+    /// after one.
+    pub(super) fn report_audit(&self, written: &std::io::Result<()>) {
+        match written {
+            Err(err) => {
+                self.audit_failing.store(true, Ordering::SeqCst);
+                let path = self
+                    .audit
+                    .path()
+                    .map(|p| format!(" {}", p.display()))
+                    .unwrap_or_default();
+                self.emit(Event::Audit(AuditHealth::Failing(format!(
+                    "cannot write the audit log{path}: {err}"
+                ))));
+            }
+            Ok(()) => {
+                if self.audit_failing.swap(false, Ordering::SeqCst) {
+                    self.emit(Event::Audit(AuditHealth::Recovered));
+                }
+            }
         }
     }
 }
@@ -168,7 +193,7 @@ fn record_of(outcome: &Outcome) -> Record<'_> {
         agent: call.agent.to_string(),
         session: &call.session,
         tool: &call.tool,
-        subject: audit::shorten(&call.subject(), audit::SUBJECT_CHARS),
+        subject: audit::subject(&call.subject()),
         mode: outcome.mode.name(),
         class: outcome.class.name(),
         route: outcome.route.name(),

@@ -2,6 +2,7 @@
 //! classifier's progress, mode changes, and the activity log.
 
 use super::*;
+use crate::core::event::AuditHealth;
 
 impl App {
     pub(super) fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
@@ -90,6 +91,12 @@ impl App {
                 };
                 self.notify(text);
             }
+            Event::Audit(health) => self.notify(match health {
+                AuditHealth::Failing(why) => {
+                    format!("AUDIT FAILING: {why}; allows are refused until it works again")
+                }
+                AuditHealth::Recovered => "the audit log is written again".into(),
+            }),
         }
     }
 
