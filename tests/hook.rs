@@ -398,3 +398,31 @@ fn the_hooks_stderr_names_the_agent_it_runs_for() {
     assert_eq!(decision_of(&stdout).0, "deny", "rm is denied statically");
     console.join().unwrap();
 }
+
+#[test]
+fn when_the_audit_log_is_swapped_for_a_link_serve_refuses_to_follow_it_denies_and_says_so() {
+    let place = Place::new("");
+    let serve = place.serve(&[]);
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
+    assert_eq!(decision_of(&out).0, "allow");
+    let audit = place.path().join("audit.jsonl");
+    let target = place.path().join("elsewhere");
+    std::fs::write(&target, "").unwrap();
+    std::fs::remove_file(&audit).unwrap();
+    std::os::unix::fs::symlink(&target, &audit).unwrap();
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(
+        decision, "deny",
+        "an allow that cannot be audited is refused"
+    );
+    assert!(reason.contains("audit log"), "{reason}");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "",
+        "nothing lands in the target"
+    );
+    let (_, log) = serve.stop();
+    assert!(log.contains("AUDIT FAILING"), "{log}");
+    assert!(log.contains("symbolic link"), "{log}");
+}
