@@ -114,6 +114,16 @@ impl Drop for Clients {
     }
 }
 
+/// This process's resident memory, for the figures the tests print.
+fn resident_kib() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
 fn bash(command: &str) -> Call {
     call("Bash", json!({ "command": command }))
 }
@@ -189,6 +199,7 @@ async fn ten_thousand_dialogs_stay_open_and_an_ls_is_still_answered() {
     let mut console = Console::start(Mode::AllowRead, Options::default()).await;
     let mut prompter = console.prompter.take().unwrap();
     let line = String::from_utf8(request_line(&write_call())).unwrap();
+    let before = resident_kib();
     let started = Instant::now();
     let mut writers = Clients::spawn(&console.socket, 10_000, line.trim_end());
     let mut opened = 0;
@@ -197,7 +208,11 @@ async fn ten_thousand_dialogs_stay_open_and_an_ls_is_still_answered() {
             opened += 1;
         }
     }
-    eprintln!("10,000 dialogs open after {:?}", started.elapsed());
+    eprintln!(
+        "10,000 dialogs open after {:?}, resident memory grew by {} KiB",
+        started.elapsed(),
+        resident_kib().saturating_sub(before)
+    );
     assert_eq!(prompter.open_dialogs().len(), 10_000);
     let started = Instant::now();
     let response = ask(&console.socket, &bash("ls")).await;
