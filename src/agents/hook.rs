@@ -394,4 +394,70 @@ mod tests {
         let out = claude(stdin.to_string().as_bytes(), &setup);
         assert_eq!(out.stdout, None);
     }
+
+    /// The wire invariant: whatever an agent sends within the hook's bound, the request line
+    /// the hook makes of it is no longer than what was sent plus a little, so it fits
+    /// [`protocol::MAX_LINE`]. Checked with the strings that JSON escaping inflates most.
+    #[test]
+    fn a_request_line_is_never_much_longer_than_the_agent_json_it_came_from() {
+        let worst: String = (0u8..0x20)
+            .map(char::from)
+            .chain(['"', '\\', '/', 'é', '\u{2028}', '\u{202E}', '\u{1F600}'])
+            .cycle()
+            .take(100_000)
+            .collect();
+        let fixtures = [
+            (Dialect::Claude, "claude-code/pretooluse-write.json"),
+            (Dialect::Claude, "claude-code/pretooluse-bash.json"),
+            (Dialect::Codex, "codex/pretooluse-bash.json"),
+            (Dialect::Gemini, "gemini-cli/beforetool-write_file.json"),
+            (Dialect::Cursor, "cursor/beforeShellExecution.json"),
+            (Dialect::Cursor, "cursor/preToolUse.json"),
+        ];
+        for (dialect, fixture) in fixtures {
+            let path = format!("{}/tests/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+            let mut value: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            pad_strings(&mut value, &worst);
+            let stdin = serde_json::to_vec(&value).unwrap();
+            let call = match dialect {
+                Dialect::Claude => claude::parse(&stdin).map(|(_, c)| c),
+                Dialect::Codex => codex::parse(&stdin).map(|(_, c)| c),
+                Dialect::Gemini => gemini::parse(&stdin).map(|(_, c)| c),
+                Dialect::Cursor => cursor::parse(&stdin).map(|(_, c)| c),
+            }
+            .unwrap_or_else(|e| panic!("{fixture}: {e}"));
+            let line = protocol::request_line(&call);
+            assert!(
+                call.input.to_string().len() > 100_000,
+                "{fixture}: the padded text reached the call"
+            );
+            assert!(
+                line.len() <= stdin.len() + 4096,
+                "{fixture}: {} bytes on the wire for {} sent",
+                line.len(),
+                stdin.len()
+            );
+        }
+    }
+
+    /// Appends `pad` to the strings an agent fills with its own text.
+    fn pad_strings(value: &mut Value, pad: &str) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    match v {
+                        Value::String(s)
+                            if ["command", "content", "new_string", "old_string"]
+                                .contains(&key.as_str()) =>
+                        {
+                            s.push_str(pad)
+                        }
+                        other => pad_strings(other, pad),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| pad_strings(v, pad)),
+            _ => {}
+        }
+    }
 }

@@ -35,6 +35,9 @@ pub const MAX_STDIN: usize = 64 * 1024 * 1024;
 /// rewrites its input) is decided by the hook statically, never sent.
 pub const MAX_LINE: usize = MAX_STDIN + 1024 * 1024;
 
+// The room past the agent-side bound covers what the hook adds (tested in `agents::hook`).
+const _: () = assert!(MAX_LINE >= MAX_STDIN + 4096);
+
 /// Why a request line was refused. The text goes back to the client as `{"v":1,"error":…}`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
