@@ -59,6 +59,8 @@ pub enum Screen {
     Main,
     Help,
     ConfirmQuit,
+    /// Allow-all is due while dialogs are open: it asks once before allowing them.
+    ConfirmAllowAll,
 }
 
 /// The focused dialog's state.
@@ -90,7 +92,13 @@ pub struct LogLine {
 }
 
 pub struct App {
+    /// The mode in force: the last one sent to the barrier.
     pub mode: Mode,
+    /// A mode that lets more run, waiting for the hotkey to be left alone.
+    pub pending: Option<PendingMode>,
+    /// What the last mode change did, shown until the next one.
+    pub mode_notice: Option<String>,
+    tally: ModeTally,
     pub cycle: ModeCycle,
     pub dialogs: Vec<Open>,
     pub focus: usize,
@@ -120,6 +128,9 @@ impl App {
     ) -> App {
         App {
             mode,
+            pending: None,
+            mode_notice: None,
+            tally: ModeTally::default(),
             cycle,
             dialogs: Vec::new(),
             focus: 0,
@@ -156,6 +167,17 @@ impl App {
         {
             self.notice = None;
         }
+        // A pending mode takes effect on a message that carries only time, never on a key:
+        // the key that comes just then was not pressed to answer a question not yet shown.
+        let mut effects = match msg {
+            Msg::Key(_) | Msg::Paste(_) => vec![],
+            _ => self.settle_pending(),
+        };
+        effects.extend(self.on_msg(msg));
+        effects
+    }
+
+    fn on_msg(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Paste(text) => {
@@ -208,6 +230,7 @@ impl App {
                     }
                 };
             }
+            Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
             Screen::Main => {}
         }
         if let DialogState::Writing(b) = &mut self.state {
@@ -253,10 +276,8 @@ impl App {
                 self.answered(id, HumanAnswer::Allow { note: None })
             }
             Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny => self.open_box(intent),
-            Intent::CycleMode => {
-                self.mode = self.cycle.next(self.mode);
-                vec![Effect::SetMode(self.mode)]
-            }
+            Intent::CycleMode => self.step_mode(Step::Forward),
+            Intent::CycleModeBack => self.step_mode(Step::Back),
             Intent::Next | Intent::Previous => {
                 let n = self.dialogs.len();
                 if n > 1 {
@@ -316,6 +337,10 @@ impl App {
 }
 
 mod events;
+mod mode_keys;
+
+use mode_keys::ModeTally;
+pub use mode_keys::{PendingMode, SETTLE, Step};
 
 #[cfg(test)]
 #[path = "app_tests.rs"]
@@ -324,3 +349,7 @@ pub(crate) mod tests;
 #[cfg(test)]
 #[path = "app_caps_tests.rs"]
 mod caps_tests;
+
+#[cfg(test)]
+#[path = "app_mode_tests.rs"]
+mod mode_tests;

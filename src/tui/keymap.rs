@@ -15,6 +15,7 @@ pub enum Intent {
     AllowWithNote,
     Deny,
     CycleMode,
+    CycleModeBack,
     Next,
     Previous,
     ScrollDown,
@@ -92,10 +93,18 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: "⇧Tab",
         hint: "mode",
-        help: "switch to the next mode; open dialogs are re-routed at once",
+        help: "next mode: one that lets less run acts at once, one that lets more run after 1 s untouched (allow-all asks if dialogs are open)",
         intent: Intent::CycleMode,
         needs_dialog: false,
         matches: |k| k.code == KeyCode::BackTab,
+    },
+    Binding {
+        keys: "Tab",
+        hint: "mode back",
+        help: "step back to the previous mode, under the same rules",
+        intent: Intent::CycleModeBack,
+        needs_dialog: false,
+        matches: |k| k.code == KeyCode::Tab,
     },
     Binding {
         keys: "j/↓",

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime};
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
 use tokio::sync::mpsc;
 
-use super::app::{ARMING, App, Effect, Msg, Now};
+use super::app::{App, Effect, Msg, Now};
 use super::preview::Preview;
 use super::terminal::TerminalGuard;
 use super::view;
@@ -71,11 +71,14 @@ pub async fn run(
     let result = async {
         loop {
             guard.terminal.draw(|frame| view::draw(frame, &app))?;
-            let wake = if app.arming() {
-                Duration::from_millis(ARMING.as_millis() as u64 / 2)
-            } else {
-                Duration::from_secs(1)
-            };
+            // Wake when the model next has something to do by time alone (a dialog armed, a
+            // pending mode due), and at least every second for the status bar.
+            let wake = app
+                .wake_at()
+                .map_or(Duration::from_secs(1), |at| {
+                    at.saturating_duration_since(Instant::now())
+                })
+                .min(Duration::from_secs(1));
             // Cancellation: whichever branch wins, the others lose nothing. A terminal event or
             // barrier event not taken now is taken on the next turn.
             let first = tokio::select! {

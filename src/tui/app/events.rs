@@ -2,6 +2,7 @@
 //! classifier's progress, mode changes, and the activity log.
 
 use super::*;
+use crate::core::decision::Decider;
 
 impl App {
     pub(super) fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
@@ -48,7 +49,14 @@ impl App {
             Event::Resolved(outcome) => {
                 // A dialog still in the queue was settled by someone other than this console's
                 // human (the classifier, the mode, a timeout): say so, not just in the log.
-                if self.remove(outcome.id) {
+                if outcome.decider == Decider::Mode {
+                    // Counted for the notice that says what the mode change did.
+                    match outcome.decision.name() {
+                        "allow" => self.tally.allowed += 1,
+                        _ => self.tally.denied += 1,
+                    }
+                    self.remove(outcome.id);
+                } else if self.remove(outcome.id) {
                     let done = match outcome.decision.name() {
                         "allow" => "allowed",
                         "deny" => "denied",
@@ -83,13 +91,7 @@ impl App {
             // The console is the only one that changes the mode, and it already shows the mode
             // its last key asked for: an event can lag behind several quick presses, so it
             // only reports what a change settled.
-            Event::ModeChanged { mode, resolved } => {
-                let text = match resolved {
-                    0 => format!("mode: {}", mode.name()),
-                    n => format!("mode: {} ({n} resolved by {})", mode.name(), mode.name()),
-                };
-                self.notify(text);
-            }
+            Event::ModeChanged { mode, .. } => self.mode_changed(mode),
         }
     }
 

@@ -1,5 +1,5 @@
-//! Screens drawn over the console: the help, drawn from the key table, and the quit
-//! confirmation.
+//! Screens drawn over the console: the help, drawn from the key table, and the quit and
+//! allow-all confirmations.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -89,6 +89,33 @@ pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .block(Block::bordered().title(" quit? ")),
+        popup,
+    );
+}
+
+/// Allow-all is due while dialogs are open: it allows them only if the human says so.
+pub fn draw_confirm_allow_all(frame: &mut Frame, area: Rect, app: &App) {
+    let n = app.dialogs.len();
+    let lines = vec![
+        Line::raw(format!(
+            "Allow-all allows the {n} open dialog{} now, and every call that is not denied \
+             until the mode changes.",
+            if n == 1 { "" } else { "s" },
+        )),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y/Enter", theme::key()),
+            Span::raw(" enter allow-all   "),
+            Span::styled("any other key", theme::key()),
+            Span::raw(format!(" stay in {}", app.mode.name())),
+        ]),
+    ];
+    let popup = centered(area, 64, 6);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" allow all? ")),
         popup,
     );
 }
