@@ -197,7 +197,9 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("gatehouse: {err:#}");
+            // Not `eprintln!`: its terminal may be gone, and a failed write must not panic.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "gatehouse: {err:#}");
             ExitCode::FAILURE
         }
     }

@@ -118,8 +118,10 @@ pub async fn run(
     }
     .await;
     drop(guard);
+    // Not joined: the reader stops at its next look at the terminal, and a terminal that went
+    // away must not hold the shutdown up.
     drop(terminal_events);
-    let _ = reader.join();
+    drop(reader);
     result
 }
 
@@ -177,23 +179,77 @@ fn message_of_terminal(event: TermEvent) -> Option<Msg> {
     }
 }
 
-/// Reads terminal events on a thread of its own until the console stops listening.
+/// What a look at the terminal found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Input is waiting.
+    Input,
+    /// Nothing yet.
+    Quiet,
+    /// The terminal hung up or failed (EOF, EIO): the console's human is gone.
+    Gone,
+}
+
+/// Waits up to `timeout` for input on standard input (the terminal the console reads). A
+/// hangup is seen here, before crossterm reads: crossterm's reader spins on a terminal that
+/// returns end of file or EIO instead of reporting it.
+fn look(timeout: Duration) -> Look {
+    let mut fd = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one valid pollfd, and its count.
+    let n = unsafe { libc::poll(&mut fd, 1, ms) };
+    if n < 0 {
+        return match io::Error::last_os_error().kind() {
+            io::ErrorKind::Interrupted => Look::Quiet,
+            _ => Look::Gone,
+        };
+    }
+    if fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        return Look::Gone;
+    }
+    if fd.revents & libc::POLLIN != 0 {
+        // Readable with nothing to read is end of file.
+        let mut waiting: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int.
+        let ok = unsafe { libc::ioctl(libc::STDIN_FILENO, libc::FIONREAD, &mut waiting) };
+        if ok < 0 || waiting == 0 {
+            return Look::Gone;
+        }
+        return Look::Input;
+    }
+    Look::Quiet
+}
+
+/// Reads terminal events on a thread of its own until the console stops listening or the
+/// terminal goes away; either way it returns, which closes the channel and ends the console.
 fn read_terminal(keys: mpsc::Sender<TermEvent>) {
     loop {
         if keys.is_closed() {
             return;
         }
-        match event::poll(Duration::from_millis(200)) {
-            Ok(true) => match event::read() {
-                Ok(event) => {
-                    if keys.blocking_send(event).is_err() {
-                        return;
+        match look(Duration::from_millis(200)) {
+            Look::Gone => return,
+            Look::Quiet => continue,
+            Look::Input => {}
+        }
+        // Everything crossterm has parsed from what is waiting.
+        loop {
+            match event::poll(Duration::ZERO) {
+                Ok(true) => match event::read() {
+                    Ok(event) => {
+                        if keys.blocking_send(event).is_err() {
+                            return;
+                        }
                     }
-                }
+                    Err(_) => return,
+                },
+                Ok(false) => break,
                 Err(_) => return,
-            },
-            Ok(false) => {}
-            Err(_) => return,
+            }
         }
     }
 }
