@@ -77,7 +77,7 @@ impl App {
                 if let Some(open) = self.find(id) {
                     let line = LogLine {
                         time: clock(self.now.wall),
-                        agent: open.dialog.call.agent.to_string(),
+                        agent: visible(&open.dialog.call.agent.to_string()).into_owned(),
                         tool: visible(&open.dialog.call.tool).into_owned(),
                         subject: open.short.clone(),
                         decision: "withdrawn",
@@ -135,7 +135,7 @@ impl App {
         let call = &outcome.call;
         let line = LogLine {
             time: clock(self.now.wall),
-            agent: call.agent.to_string(),
+            agent: visible(&call.agent.to_string()).into_owned(),
             tool: visible(&call.tool).into_owned(),
             subject: Preview::short(call),
             decision: outcome.decision.name(),

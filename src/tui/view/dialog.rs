@@ -58,7 +58,10 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
 fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     let call = &open.dialog.call;
     let mut lines = vec![Line::from(vec![
-        Span::styled(call.agent.to_string(), theme::title()),
+        Span::styled(
+            visible(&call.agent.to_string()).into_owned(),
+            theme::title(),
+        ),
         Span::styled(
             format!(
                 " · session {} · {}",
@@ -85,7 +88,7 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
         lines.push(Line::styled(
             format!(
                 "allowing here only passes the call on: {} still applies its own checks",
-                call.agent
+                visible(&call.agent.to_string())
             ),
             theme::dim(),
         ));

@@ -55,3 +55,42 @@ fn the_footer_keeps_what_the_last_mode_change_did() {
     app.update(Msg::Tick, later(t, 60_000));
     insta::assert_snapshot!(draw(&app, 100, 24));
 }
+
+#[test]
+fn every_hidden_or_reordering_character_from_an_agent_is_drawn_as_an_escape() {
+    use crate::core::call::{Agent, Call};
+    use crate::tui::app::tests::dialog_of;
+    let t = start();
+    let mut app = app(t);
+    let call = Call {
+        agent: Agent::Other("evil\u{1b}[31m\u{202e}agent".into()),
+        session: "s\u{200b}\u{2060}\u{feff}1".into(),
+        cwd: "/home/\u{2066}dev\u{2069}/\u{e0041}\u{e0042}x".into(),
+        tool: "Bash\u{2028}\u{9b}".into(),
+        input: json!({"command": "echo ok\u{2029}rm -rf /\u{034f}\u{061c}\u{200e}\u{200f}"}),
+        tool_use_id: None,
+        event: None,
+        caps: Default::default(),
+    };
+    let (d, p) = dialog_of(1, call, t);
+    app.update(Msg::Opened(d, p), t);
+    let screen = draw(&app, 120, 24);
+    for c in [
+        '\u{1b}',
+        '\u{202e}',
+        '\u{200b}',
+        '\u{2060}',
+        '\u{feff}',
+        '\u{2066}',
+        '\u{e0041}',
+        '\u{2028}',
+        '\u{9b}',
+        '\u{2029}',
+        '\u{034f}',
+        '\u{061c}',
+        '\u{200e}',
+    ] {
+        assert!(!screen.contains(c), "{:x} drawn raw", c as u32);
+    }
+    insta::assert_snapshot!(screen);
+}
