@@ -1,7 +1,7 @@
 //! Configured rules (safe and denied commands, read-only MCP tools) and the human's session
 //! allows, and how each matches a call.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::call::{Agent, DEFAULT_INTERNAL_TOOLS};
 use super::shell::Command;
@@ -28,6 +28,17 @@ impl Pattern {
     /// True when `tool` is exactly this pattern.
     pub fn matches_tool(&self, tool: &str) -> bool {
         !self.text.is_empty() && self.text == tool
+    }
+
+    /// The pattern's words.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// True when the command is exactly the pattern's words, nothing more (the command word
+    /// compared by its file name too).
+    pub fn matches_exactly(&self, command: &Command) -> bool {
+        command.words.len() == self.words.len() && self.matches_command(command)
     }
 
     /// True when the command starts with the pattern's words. The command word is compared by
@@ -95,7 +106,9 @@ impl Rules {
 /// What an "allow always" remembers, for one agent session and the console's lifetime.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SessionAllow {
-    /// Shell commands starting with these words.
+    /// Exactly this shell command: the same words, none added.
+    ShellExact(Pattern),
+    /// Shell commands starting with these words, whatever follows.
     ShellPrefix(Pattern),
     /// Every call of this tool.
     Tool(String),
@@ -104,37 +117,162 @@ pub enum SessionAllow {
 }
 
 impl SessionAllow {
-    /// How the allow reads in the console and the audit log.
+    /// The allow a pattern typed in the console means: words ending in a lone `*` are a prefix
+    /// (`git push *`), anything else is that exact command. `None` when no words are left.
+    pub fn shell(text: &str) -> Option<SessionAllow> {
+        let text = text.trim();
+        match text.strip_suffix('*') {
+            Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => {
+                let pattern = Pattern::new(rest);
+                (!pattern.words.is_empty()).then_some(SessionAllow::ShellPrefix(pattern))
+            }
+            _ => {
+                let pattern = Pattern::new(text);
+                (!pattern.words.is_empty()).then_some(SessionAllow::ShellExact(pattern))
+            }
+        }
+    }
+
+    /// True when this allow covers the shell command.
+    pub fn matches_command(&self, command: &Command) -> bool {
+        match self {
+            SessionAllow::ShellExact(p) => p.matches_exactly(command),
+            SessionAllow::ShellPrefix(p) => p.matches_command(command),
+            _ => false,
+        }
+    }
+
+    /// The allow as a person types it: `rm -rf build`, `git push *`, a tool, a path.
+    pub fn text(&self) -> String {
+        match self {
+            SessionAllow::ShellExact(p) => p.as_str().to_string(),
+            SessionAllow::ShellPrefix(p) => format!("{} *", p.as_str()),
+            SessionAllow::Tool(tool) => tool.clone(),
+            SessionAllow::Path(path) => path.clone(),
+        }
+    }
+
+    /// What the allow will let through, in words.
     pub fn describe(&self) -> String {
         match self {
-            SessionAllow::ShellPrefix(p) => format!("shell commands starting `{}`", p.as_str()),
+            SessionAllow::ShellExact(p) => {
+                format!("exactly the command `{}`, nothing added", p.as_str())
+            }
+            SessionAllow::ShellPrefix(p) => {
+                format!("every command starting `{}`, whatever follows", p.as_str())
+            }
             SessionAllow::Tool(tool) => format!("every {tool} call"),
             SessionAllow::Path(path) => format!("edits of {path}"),
         }
     }
+
+    /// True when the allow is broad enough to need a second confirmation: a bare program name,
+    /// or a prefix that covers `writer` (a command that is not read-only) with other operands.
+    pub fn is_broad(&self, writer: Option<&Command>) -> bool {
+        match self {
+            SessionAllow::ShellExact(p) => p.words.len() == 1,
+            SessionAllow::ShellPrefix(p) => {
+                p.words.len() == 1 || writer.is_some_and(|c| p.matches_command(c))
+            }
+            SessionAllow::Tool(_) | SessionAllow::Path(_) => false,
+        }
+    }
+}
+
+/// Which session rule, unique for the console's lifetime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleId(pub u64);
+
+/// One remembered allow, with where it came from and how often it let a call through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRule {
+    pub id: RuleId,
+    pub agent: Agent,
+    pub session: String,
+    pub allow: SessionAllow,
+    /// The call whose dialog the human answered with it, and when (seconds since the epoch).
+    pub origin_call: u64,
+    pub origin_at: std::time::SystemTime,
+    /// Who made it.
+    pub by: &'static str,
+    pub hits: u64,
 }
 
 /// The session allows of every agent session, kept in memory only.
 #[derive(Debug, Default)]
 pub struct SessionAllows {
-    by_session: HashMap<(Agent, String), Vec<SessionAllow>>,
+    rules: Vec<SessionRule>,
+    next: u64,
 }
 
 impl SessionAllows {
-    pub fn add(&mut self, agent: &Agent, session: &str, allow: SessionAllow) {
-        let list = self
-            .by_session
-            .entry((agent.clone(), session.to_string()))
-            .or_default();
-        if !list.contains(&allow) {
-            list.push(allow);
+    /// Remembers `allow` for the agent session, made by the human answering call `origin`.
+    /// An allow the session already has is not added twice.
+    pub fn add(&mut self, agent: &Agent, session: &str, allow: SessionAllow, origin: u64) {
+        if self.of(agent, session).contains(&allow) {
+            return;
         }
+        self.next += 1;
+        self.rules.push(SessionRule {
+            id: RuleId(self.next),
+            agent: agent.clone(),
+            session: session.to_string(),
+            allow,
+            origin_call: origin,
+            origin_at: std::time::SystemTime::now(),
+            by: "human",
+            hits: 0,
+        });
     }
 
-    pub fn of(&self, agent: &Agent, session: &str) -> &[SessionAllow] {
-        self.by_session
-            .get(&(agent.clone(), session.to_string()))
-            .map_or(&[], Vec::as_slice)
+    /// The allows of one agent session.
+    pub fn of(&self, agent: &Agent, session: &str) -> Vec<SessionAllow> {
+        self.rules
+            .iter()
+            .filter(|r| &r.agent == agent && r.session == session)
+            .map(|r| r.allow.clone())
+            .collect()
+    }
+
+    /// Counts a call let through by the session's rules that cover `commands` (shell) or
+    /// `tool` / `path`; returns the rules' texts, for the audit log.
+    pub fn hit(
+        &mut self,
+        agent: &Agent,
+        session: &str,
+        commands: &[Command],
+        tool: &str,
+        path: Option<&str>,
+    ) -> Vec<String> {
+        let mut texts = Vec::new();
+        for rule in self
+            .rules
+            .iter_mut()
+            .filter(|r| &r.agent == agent && r.session == session)
+        {
+            let covers = match &rule.allow {
+                SessionAllow::Tool(t) => t == tool,
+                SessionAllow::Path(p) => path == Some(p.as_str()),
+                shell => commands.iter().any(|c| shell.matches_command(c)),
+            };
+            if covers {
+                rule.hits += 1;
+                texts.push(format!("#{} {}", rule.id.0, rule.allow.text()));
+            }
+        }
+        texts
+    }
+
+    /// Every rule, oldest first.
+    pub fn list(&self) -> Vec<SessionRule> {
+        self.rules.clone()
+    }
+
+    /// Forgets rule `id`; returns whether it was there.
+    pub fn revoke(&mut self, id: RuleId) -> bool {
+        let before = self.rules.len();
+        self.rules.retain(|r| r.id != id);
+        self.rules.len() != before
     }
 }
 
@@ -183,14 +321,62 @@ mod tests {
             &Agent::ClaudeCode,
             "s1",
             SessionAllow::Tool("WebFetch".into()),
+            1,
         );
         allows.add(
             &Agent::ClaudeCode,
             "s1",
             SessionAllow::Tool("WebFetch".into()),
+            2,
         );
         assert_eq!(allows.of(&Agent::ClaudeCode, "s1").len(), 1);
         assert!(allows.of(&Agent::ClaudeCode, "s2").is_empty());
         assert!(allows.of(&Agent::Codex, "s1").is_empty());
+    }
+
+    #[test]
+    fn a_typed_pattern_is_exact_unless_it_ends_in_a_lone_star() {
+        let exact = SessionAllow::shell("rm -rf build/cache").unwrap();
+        assert!(exact.matches_command(&command(&["rm", "-rf", "build/cache"])));
+        assert!(!exact.matches_command(&command(&["rm", "-rf", "build/other"])));
+        assert!(!exact.matches_command(&command(&["rm", "-rf", "build/cache", "/"])));
+        let prefix = SessionAllow::shell("git push *").unwrap();
+        assert!(prefix.matches_command(&command(&["git", "push", "-f"])));
+        assert_eq!(prefix.text(), "git push *");
+        assert!(matches!(
+            SessionAllow::shell("ls foo*"),
+            Some(SessionAllow::ShellExact(_))
+        ));
+        assert_eq!(SessionAllow::shell(" * "), None);
+        assert_eq!(SessionAllow::shell(""), None);
+    }
+
+    #[test]
+    fn a_bare_program_or_a_prefix_over_a_writer_is_broad() {
+        let rm = command(&["rm", "-rf", "build/cache"]);
+        let broad = |text: &str| SessionAllow::shell(text).unwrap().is_broad(Some(&rm));
+        assert!(broad("rm"));
+        assert!(broad("rm *"));
+        assert!(broad("rm -rf *"));
+        assert!(!broad("rm -rf build/cache"));
+        assert!(
+            !broad("cargo build *"),
+            "does not cover the writer in front"
+        );
+    }
+
+    #[test]
+    fn hits_are_counted_on_the_rules_that_matched_and_revoked_rules_are_gone() {
+        let mut allows = SessionAllows::default();
+        let me = Agent::ClaudeCode;
+        allows.add(&me, "s", SessionAllow::shell("rm -rf a").unwrap(), 3);
+        allows.add(&me, "s", SessionAllow::Tool("WebFetch".into()), 4);
+        let texts = allows.hit(&me, "s", &[command(&["rm", "-rf", "a"])], "Bash", None);
+        assert_eq!(texts, ["#1 rm -rf a"]);
+        assert_eq!(allows.list()[0].hits, 1);
+        assert_eq!(allows.list()[1].hits, 0);
+        assert!(allows.revoke(RuleId(1)));
+        assert!(!allows.revoke(RuleId(1)));
+        assert_eq!(allows.of(&me, "s"), [SessionAllow::Tool("WebFetch".into())]);
     }
 }

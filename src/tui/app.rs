@@ -9,7 +9,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::keymap::{self, BoxKey, Intent};
 use super::preview::Preview;
-use super::textbox::{BoxKind, TextBox, suggest_allow};
+use super::textbox::{BoxKind, Submit, TextBox, suggest_allow};
 use crate::core::call::CallId;
 use crate::core::escape::visible;
 use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
@@ -187,6 +187,7 @@ impl App {
                         .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
                         .collect();
                     b.area.insert_str(clean);
+                    b.edited();
                 }
                 vec![]
             }
@@ -235,16 +236,17 @@ impl App {
         }
         if let DialogState::Writing(b) = &mut self.state {
             return match keymap::box_key(&key) {
-                BoxKey::Submit => match b.answer() {
-                    Some(answer) => {
+                BoxKey::Submit => match b.submit() {
+                    Submit::Send(answer) => {
                         let id = b.id;
                         self.state = DialogState::Choosing;
                         self.answered(id, answer)
                     }
-                    None => vec![],
+                    Submit::Confirm | Submit::Nothing => vec![],
                 },
                 BoxKey::Newline => {
                     b.area.insert_newline();
+                    b.edited();
                     vec![]
                 }
                 BoxKey::Leave => {
@@ -253,6 +255,7 @@ impl App {
                 }
                 BoxKey::Edit => {
                     b.area.input(key);
+                    b.edited();
                     vec![]
                 }
             };
@@ -315,16 +318,19 @@ impl App {
     fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
         let open = &mut self.dialogs[self.focus];
         let id = open.dialog.id;
-        let (kind, initial) = match intent {
-            Intent::Deny => (BoxKind::Reason, String::new()),
-            Intent::AllowWithNote => (BoxKind::Note, String::new()),
+        let (kind, initial, writer) = match intent {
+            Intent::Deny => (BoxKind::Reason, String::new(), None),
+            Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
             _ => {
-                let (kind, text) = suggest_allow(&open.dialog.call, &open.dialog.assessment);
-                (BoxKind::Pattern(kind), visible(&text).into_owned())
+                let (kind, text, writer) =
+                    suggest_allow(&open.dialog.call, &open.dialog.assessment);
+                (BoxKind::Pattern(kind), visible(&text).into_owned(), writer)
             }
         };
         let caps = open.dialog.call.caps;
-        self.state = DialogState::Writing(Box::new(TextBox::new(id, kind, caps, &initial)));
+        let mut text_box = TextBox::new(id, kind, caps, &initial);
+        text_box.writer = writer;
+        self.state = DialogState::Writing(Box::new(text_box));
         open.claimed = true;
         vec![Effect::Claim(id)]
     }
@@ -353,3 +359,7 @@ mod caps_tests;
 #[cfg(test)]
 #[path = "app_mode_tests.rs"]
 mod mode_tests;
+
+#[cfg(test)]
+#[path = "app_allow_tests.rs"]
+mod allow_tests;

@@ -94,3 +94,31 @@ fn every_hidden_or_reordering_character_from_an_agent_is_drawn_as_an_escape() {
     }
     insta::assert_snapshot!(screen);
 }
+
+fn allow_always_box(line: &str) -> (App, Now) {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": line}), t);
+    let key = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
+    app.update(Msg::Key(key), later(t, 300));
+    (app, later(t, 300))
+}
+
+#[test]
+fn allow_always_on_a_writer_proposes_exactly_the_command_and_says_so() {
+    let (app, _) = allow_always_box("rm -rf build/cache");
+    insta::assert_snapshot!(draw(&app, 100, 24));
+}
+
+#[test]
+fn a_broad_allow_always_pattern_asks_for_enter_again() {
+    let (mut app, t) = allow_always_box("rm -rf build/cache");
+    for _ in 0.."build/cache".len() {
+        let key = KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE);
+        app.update(Msg::Key(key), t);
+    }
+    app.update(Msg::Paste("*".into()), t);
+    let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+    app.update(Msg::Key(enter), t);
+    insta::assert_snapshot!(draw(&app, 100, 24));
+}
