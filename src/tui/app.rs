@@ -16,6 +16,7 @@ use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::prompter::HumanAnswer;
 use crate::core::route::Route;
+use crate::core::rules::{RuleId, SessionRule};
 
 /// How long a newly shown dialog ignores decision keys (safety contract 4).
 pub const ARMING: Duration = Duration::from_millis(250);
@@ -39,6 +40,8 @@ pub enum Msg {
     Barrier(Event),
     /// The classifier's state, as the status bar shows it.
     ClassifierStatus(String),
+    /// The session rules, as the barrier has them now.
+    Rules(Vec<SessionRule>),
 }
 
 /// What `update` asks the runner to do.
@@ -50,6 +53,10 @@ pub enum Effect {
     /// A dialog opened: ring the bell or send a notification.
     Notify,
     RearmClassifier,
+    /// Read the session rules (the runner answers with `Msg::Rules`).
+    ListRules,
+    /// Forget a session rule (the runner answers with `Msg::Rules`).
+    Revoke(RuleId),
     Quit,
 }
 
@@ -61,6 +68,8 @@ pub enum Screen {
     ConfirmQuit,
     /// Allow-all is due while dialogs are open: it asks once before allowing them.
     ConfirmAllowAll,
+    /// The session rules panel.
+    Rules,
 }
 
 /// The focused dialog's state.
@@ -116,6 +125,9 @@ pub struct App {
     pub help_scroll: u16,
     pub now: Now,
     shown_at: Instant,
+    /// The session rules as last read, and the one the panel points at.
+    pub rules: Vec<SessionRule>,
+    pub rules_focus: usize,
 }
 
 impl App {
@@ -146,6 +158,8 @@ impl App {
             help_scroll: 0,
             now,
             shown_at: now.at,
+            rules: Vec::new(),
+            rules_focus: 0,
         }
     }
 
@@ -191,7 +205,14 @@ impl App {
                 }
                 vec![]
             }
+            // The open panel keeps its hit counts fresh.
+            Msg::Tick if self.screen == Screen::Rules => vec![Effect::ListRules],
             Msg::Tick => vec![],
+            Msg::Rules(rules) => {
+                self.rules = rules;
+                self.rules_focus = self.rules_focus.min(self.rules.len().saturating_sub(1));
+                vec![]
+            }
             Msg::Opened(dialog, preview) => self.on_opened(dialog, preview),
             Msg::Barrier(event) => {
                 self.on_event(event);
@@ -232,6 +253,7 @@ impl App {
                 };
             }
             Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
+            Screen::Rules => return self.rules_key(&key),
             Screen::Main => {}
         }
         if let DialogState::Writing(b) = &mut self.state {
@@ -301,6 +323,12 @@ impl App {
                 vec![]
             }
             Intent::RearmClassifier => vec![Effect::RearmClassifier],
+            Intent::Rules => {
+                self.screen = Screen::Rules;
+                vec![Effect::ListRules]
+            }
+            // Revoking means something only in the rules panel.
+            Intent::Revoke => vec![],
             Intent::Help => {
                 self.screen = Screen::Help;
                 self.help_scroll = 0;
@@ -344,6 +372,9 @@ impl App {
 
 mod events;
 mod mode_keys;
+mod rules_panel;
+
+pub(crate) use events::clock;
 
 use mode_keys::ModeTally;
 pub use mode_keys::{PendingMode, SETTLE, Step};
@@ -362,4 +393,4 @@ mod mode_tests;
 
 #[cfg(test)]
 #[path = "app_allow_tests.rs"]
-mod allow_tests;
+pub(crate) mod allow_tests;

@@ -123,3 +123,42 @@ fn a_read_only_command_is_proposed_as_its_program_and_subcommand() {
     app.update(key('a'), later(t0, 300));
     assert_eq!(text_box(&app).text(), "git log *");
 }
+
+pub(crate) fn rule(id: u64, text: &str, hits: u64) -> crate::core::rules::SessionRule {
+    crate::core::rules::SessionRule {
+        id: crate::core::rules::RuleId(id),
+        agent: crate::core::call::Agent::ClaudeCode,
+        session: "5f0c1a2b-session".into(),
+        allow: SessionAllow::shell(text).unwrap(),
+        origin_call: 3,
+        origin_at: SystemTime::UNIX_EPOCH + Duration::from_secs(36_000),
+        by: "human",
+        hits,
+    }
+}
+
+#[test]
+fn the_rules_panel_lists_the_rules_and_x_revokes_the_one_in_front() {
+    let t0 = start();
+    let mut app = app(t0);
+    assert_eq!(app.update(key('s'), t0), [Effect::ListRules]);
+    assert_eq!(app.screen, Screen::Rules);
+    app.update(
+        Msg::Rules(vec![rule(1, "rm -rf a", 2), rule(2, "git push *", 0)]),
+        t0,
+    );
+    assert_eq!(app.update(Msg::Tick, later(t0, 1000)), [Effect::ListRules]);
+    app.update(key('j'), t0);
+    assert_eq!(
+        app.update(key('x'), t0),
+        [Effect::Revoke(crate::core::rules::RuleId(2))]
+    );
+    app.update(Msg::Rules(vec![rule(1, "rm -rf a", 2)]), t0);
+    assert_eq!(app.rules_focus, 0);
+    app.update(code(KeyCode::Esc, KeyModifiers::NONE), t0);
+    assert_eq!(app.screen, Screen::Main);
+    assert!(
+        app.update(key('x'), t0).is_empty(),
+        "x means nothing outside the panel"
+    );
+}

@@ -21,6 +21,8 @@ pub enum Intent {
     ScrollDown,
     ScrollUp,
     RearmClassifier,
+    Rules,
+    Revoke,
     Help,
     Quit,
 }
@@ -145,6 +147,22 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::RearmClassifier,
         needs_dialog: false,
         matches: |k| plain(k, 'r'),
+    },
+    Binding {
+        keys: "s",
+        hint: "rules",
+        help: "list this console's session rules (what each allow-always let through, from which call); x revokes one",
+        intent: Intent::Rules,
+        needs_dialog: false,
+        matches: |k| plain(k, 's'),
+    },
+    Binding {
+        keys: "x",
+        hint: "",
+        help: "in the session rules: revoke the rule in front (later calls it covered ask again)",
+        intent: Intent::Revoke,
+        needs_dialog: false,
+        matches: |k| plain(k, 'x') || k.code == KeyCode::Delete,
     },
     Binding {
         keys: "?",

@@ -1,6 +1,7 @@
 //! The runner: the one place that touches the terminal. It turns terminal input and barrier
 //! events into messages, feeds them to `App::update`, carries out the effects, and redraws.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -100,17 +101,21 @@ pub async fn run(
                 }
             };
             // Take everything already waiting before drawing again, so a burst costs one frame.
-            let mut batch: Vec<Msg> = first.into_iter().collect();
+            let mut batch: VecDeque<Msg> = first.into_iter().collect();
             while batch.len() < 512 {
                 match prompter.try_event() {
-                    Some(event) => batch.push(message_of_barrier(event)),
+                    Some(event) => batch.push_back(message_of_barrier(event)),
                     None => break,
                 }
             }
-            for msg in batch {
+            // An effect can answer with a message (the session rules asked for): it is taken in
+            // the same turn.
+            while let Some(msg) = batch.pop_front() {
                 for effect in app.update(msg, now()) {
-                    if apply(effect, &prompter, &options)? {
-                        return Ok(());
+                    match apply(effect, &prompter, &options)? {
+                        Applied::Done => {}
+                        Applied::Reply(reply) => batch.push_front(reply),
+                        Applied::Quit => return Ok(()),
                     }
                 }
             }
@@ -125,9 +130,22 @@ pub async fn run(
     result
 }
 
-/// Carries out one effect; returns true when the console should quit.
-fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<bool> {
+/// What carrying out an effect led to.
+enum Applied {
+    Done,
+    /// A message for the model in answer.
+    Reply(Msg),
+    Quit,
+}
+
+/// Carries out one effect.
+fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<Applied> {
     match effect {
+        Effect::ListRules => return Ok(Applied::Reply(Msg::Rules(prompter.session_rules()))),
+        Effect::Revoke(id) => {
+            prompter.revoke(id);
+            return Ok(Applied::Reply(Msg::Rules(prompter.session_rules())));
+        }
         Effect::Answer(id, answer) => {
             prompter.answer(id, answer);
         }
@@ -143,9 +161,9 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<b
                 rearm();
             }
         }
-        Effect::Quit => return Ok(true),
+        Effect::Quit => return Ok(Applied::Quit),
     }
-    Ok(false)
+    Ok(Applied::Done)
 }
 
 fn notify(how: Notify) -> io::Result<()> {

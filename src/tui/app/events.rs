@@ -154,7 +154,7 @@ impl App {
 }
 
 /// `HH:MM:SS` (UTC) of a wall-clock time.
-fn clock(wall: SystemTime) -> String {
+pub(crate) fn clock(wall: SystemTime) -> String {
     let secs = wall
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -39,6 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Help => overlay::draw_help(frame, area, app),
         Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
         Screen::ConfirmAllowAll => overlay::draw_confirm_allow_all(frame, area, app),
+        Screen::Rules => overlay::draw_rules(frame, area, app),
     }
 }
 

@@ -122,3 +122,15 @@ fn a_broad_allow_always_pattern_asks_for_enter_again() {
     app.update(Msg::Key(enter), t);
     insta::assert_snapshot!(draw(&app, 100, 24));
 }
+
+#[test]
+fn the_session_rules_panel_shows_origin_and_hits() {
+    use crate::tui::app::allow_tests::rule;
+    let t = start();
+    let mut app = app(t);
+    let key = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE);
+    app.update(Msg::Key(key), t);
+    let rules = vec![rule(1, "rm -rf build/cache", 2), rule(2, "git push *", 1)];
+    app.update(Msg::Rules(rules), t);
+    insta::assert_snapshot!(draw(&app, 100, 24));
+}
