@@ -1,7 +1,7 @@
 //! The console's model and its `update`: messages in, effects out. No I/O and no clock here:
 //! every message comes with the time it happened, so tests can drive it exactly.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -23,6 +23,8 @@ pub const ARMING: Duration = Duration::from_millis(250);
 /// How many activity lines are kept.
 pub const LOG_CAPACITY: usize = 10_000;
 const NOTICE_FOR: Duration = Duration::from_secs(5);
+/// How long an agent session with nothing open may stay quiet before the console forgets it.
+pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// The moment a message happened, monotonic and by the wall clock.
 #[derive(Debug, Clone, Copy)]
@@ -115,7 +117,9 @@ pub struct App {
     pub screen: Screen,
     pub log: VecDeque<LogLine>,
     pub notice: Option<(String, Instant)>,
-    pub sessions: BTreeSet<String>,
+    /// Agent sessions heard from, by `agent:session`, with when each was last heard from.
+    /// A session idle for [`SESSION_IDLE`] with nothing open is forgotten.
+    pub sessions: HashMap<String, Instant>,
     pub socket: String,
     pub classifier: String,
     /// What open dialogs become on quit: `defer` or `deny`.
@@ -150,7 +154,7 @@ impl App {
             screen: Screen::Main,
             log: VecDeque::new(),
             notice: None,
-            sessions: BTreeSet::new(),
+            sessions: HashMap::new(),
             socket,
             classifier: "off".into(),
             on_quit,
@@ -206,8 +210,14 @@ impl App {
                 vec![]
             }
             // The open panel keeps its hit counts fresh.
-            Msg::Tick if self.screen == Screen::Rules => vec![Effect::ListRules],
-            Msg::Tick => vec![],
+            Msg::Tick => {
+                self.forget_idle_sessions();
+                match self.screen {
+                    // The open panel keeps its hit counts fresh.
+                    Screen::Rules => vec![Effect::ListRules],
+                    _ => vec![],
+                }
+            }
             Msg::Rules(rules) => {
                 self.rules = rules;
                 self.rules_focus = self.rules_focus.min(self.rules.len().saturating_sub(1));

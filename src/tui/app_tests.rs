@@ -361,3 +361,42 @@ fn the_log_keeps_the_newest_ten_thousand_lines() {
     }
     assert_eq!(app.log.len(), LOG_CAPACITY);
 }
+
+#[test]
+fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
+    let t0 = start();
+    let mut app = app(t0);
+    let call = |session: &str| {
+        let (d, _) = dialog(1, "Read", json!({"file_path": "a"}), t0);
+        let mut call = (*d.call).clone();
+        call.session = session.into();
+        call
+    };
+    let passed = |call: Call| {
+        Msg::Barrier(Event::Passed(Arc::new(Outcome {
+            id: CallId(1),
+            call: Arc::new(call),
+            class: crate::core::route::Class::ReadOnly,
+            route: Route::Allow,
+            mode: Mode::AllowRead,
+            decision: Decision::allow(),
+            decider: Decider::Rule,
+            latency: Duration::ZERO,
+        })))
+    };
+    app.update(passed(call("a")), t0);
+    let (d, p) = dialog_of(2, call("b"), t0);
+    app.update(Msg::Opened(d, p), t0);
+    app.update(passed(call("c")), later(t0, 20 * 60_000));
+    assert_eq!(app.sessions.len(), 3);
+    app.update(Msg::Tick, later(t0, 31 * 60_000));
+    let mut live: Vec<&String> = app.sessions.keys().collect();
+    live.sort();
+    assert_eq!(
+        live,
+        ["claude-code:b", "claude-code:c"],
+        "b still has a dialog open"
+    );
+    app.update(Msg::Tick, later(t0, 51 * 60_000));
+    assert_eq!(app.sessions.len(), 1);
+}

@@ -7,8 +7,7 @@ use crate::core::decision::Decider;
 impl App {
     pub(super) fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
         let call = &dialog.call;
-        self.sessions
-            .insert(format!("{}:{}", call.agent, call.session));
+        self.heard_from(call);
         let open = Open {
             short: Preview::short(call),
             route: dialog.route,
@@ -68,9 +67,7 @@ impl App {
                 self.push_log(&outcome);
             }
             Event::Passed(outcome) => {
-                let call = &outcome.call;
-                self.sessions
-                    .insert(format!("{}:{}", call.agent, call.session));
+                self.heard_from(&outcome.call);
                 self.push_log(&outcome);
             }
             Event::Withdrawn { id } => {
@@ -93,6 +90,28 @@ impl App {
             // only reports what a change settled.
             Event::ModeChanged { mode, .. } => self.mode_changed(mode),
         }
+    }
+
+    /// Notes that the call's agent session is alive now.
+    pub(super) fn heard_from(&mut self, call: &crate::core::call::Call) {
+        let key = format!("{}:{}", call.agent, call.session);
+        self.sessions.insert(key, self.now.at);
+    }
+
+    /// Forgets the sessions quiet for [`SESSION_IDLE`] that have no dialog open.
+    pub(super) fn forget_idle_sessions(&mut self) {
+        let now = self.now.at;
+        let idle = |last: &Instant| now.duration_since(*last) >= SESSION_IDLE;
+        if !self.sessions.values().any(idle) {
+            return;
+        }
+        let open: std::collections::HashSet<String> = self
+            .dialogs
+            .iter()
+            .map(|o| format!("{}:{}", o.dialog.call.agent, o.dialog.call.session))
+            .collect();
+        self.sessions
+            .retain(|key, last| !idle(last) || open.contains(key));
     }
 
     /// Removes dialog `id` if it is open; returns whether it was.
