@@ -116,7 +116,7 @@ impl App {
 
     /// Removes dialog `id` if it is open; returns whether it was.
     pub(super) fn remove(&mut self, id: CallId) -> bool {
-        let Some(at) = self.dialogs.iter().position(|o| o.dialog.id == id) else {
+        let Some(at) = self.index_of(id) else {
             return false;
         };
         self.dialogs.remove(at);
@@ -142,12 +142,17 @@ impl App {
         self.notice = Some((text, self.now.at + NOTICE_FOR));
     }
 
+    /// Where dialog `id` is in the queue, which is kept in id order.
+    fn index_of(&self, id: CallId) -> Option<usize> {
+        self.dialogs.binary_search_by_key(&id, |o| o.dialog.id).ok()
+    }
+
     pub(super) fn find(&self, id: CallId) -> Option<&Open> {
-        self.dialogs.iter().find(|o| o.dialog.id == id)
+        self.index_of(id).map(|at| &self.dialogs[at])
     }
 
     pub(super) fn find_mut(&mut self, id: CallId) -> Option<&mut Open> {
-        self.dialogs.iter_mut().find(|o| o.dialog.id == id)
+        self.index_of(id).map(|at| &mut self.dialogs[at])
     }
 
     pub(super) fn push_log(&mut self, outcome: &Outcome) {
