@@ -125,4 +125,14 @@ mod tests {
         assert_eq!(caught, Err(Panicked));
         assert_eq!(catching(async { 7 }).await, Ok(7));
     }
+
+    #[tokio::test]
+    async fn a_panic_in_any_task_stops_the_run_and_marks_it_failed() {
+        let signals = Signals::install().unwrap();
+        let task = tokio::spawn(async { panic!("a deliberate panic in a task") });
+        assert!(task.await.is_err());
+        let stop = tokio::time::timeout(std::time::Duration::from_secs(5), signals.stopped());
+        assert_eq!(stop.await, Ok(Stop::Panic));
+        assert!(panicked());
+    }
 }

@@ -69,6 +69,7 @@ pub async fn run(
     if let Some(status) = &options.classifier_status {
         app.update(Msg::ClassifierStatus(status()), now());
     }
+    let mut last_tick = Instant::now();
     let result = async {
         loop {
             guard.terminal.draw(|frame| view::draw(frame, &app))?;
@@ -92,13 +93,7 @@ pub async fn run(
                     None => return Ok(()),
                 },
                 _ = &mut stop => return Ok(()),
-                _ = tokio::time::sleep(wake) => {
-                    if let Some(status) = &options.classifier_status {
-                        Some(Msg::ClassifierStatus(status()))
-                    } else {
-                        Some(Msg::Tick)
-                    }
-                }
+                _ = tokio::time::sleep(wake) => None,
             };
             // Take everything already waiting before drawing again, so a burst costs one frame.
             let mut batch: VecDeque<Msg> = first.into_iter().collect();
@@ -106,6 +101,18 @@ pub async fn run(
                 match prompter.try_event() {
                     Some(event) => batch.push_back(message_of_barrier(event)),
                     None => break,
+                }
+            }
+            // Time passes for the model at least every second, however busy the barrier is, and
+            // whenever the wake-up came: a pending mode, an arming dialog, idle sessions.
+            let due = last_tick.elapsed() >= Duration::from_secs(1);
+            if due || batch.is_empty() {
+                batch.push_back(Msg::Tick);
+                if due {
+                    last_tick = Instant::now();
+                    if let Some(status) = &options.classifier_status {
+                        batch.push_back(Msg::ClassifierStatus(status()));
+                    }
                 }
             }
             // An effect can answer with a message (the session rules asked for): it is taken in
