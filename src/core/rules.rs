@@ -21,6 +21,16 @@ impl Pattern {
         Pattern { text, words }
     }
 
+    /// A pattern of exactly these words, written quoted where a word needs it (`'my dir'`).
+    pub fn from_words(words: Vec<String>) -> Pattern {
+        let text = words
+            .iter()
+            .map(|w| quote_word(w))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Pattern { text, words }
+    }
+
     pub fn as_str(&self) -> &str {
         &self.text
     }
@@ -121,16 +131,19 @@ impl SessionAllow {
     /// (`git push *`), anything else is that exact command. `None` when no words are left.
     pub fn shell(text: &str) -> Option<SessionAllow> {
         let text = text.trim();
-        match text.strip_suffix('*') {
-            Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => {
-                let pattern = Pattern::new(rest);
-                (!pattern.words.is_empty()).then_some(SessionAllow::ShellPrefix(pattern))
-            }
-            _ => {
-                let pattern = Pattern::new(text);
-                (!pattern.words.is_empty()).then_some(SessionAllow::ShellExact(pattern))
-            }
+        let (words, prefix) = match text.strip_suffix('*') {
+            Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => (rest, true),
+            _ => (text, false),
+        };
+        let words = split_words(words)?;
+        if words.is_empty() {
+            return None;
         }
+        let pattern = Pattern::from_words(words);
+        Some(match prefix {
+            true => SessionAllow::ShellPrefix(pattern),
+            false => SessionAllow::ShellExact(pattern),
+        })
     }
 
     /// True when this allow covers the shell command.
@@ -176,6 +189,62 @@ impl SessionAllow {
             }
             SessionAllow::Tool(_) | SessionAllow::Path(_) => false,
         }
+    }
+}
+
+/// Splits a typed pattern into words the way a shell quotes: `'…'` keeps everything, `"…"`
+/// keeps everything but a backslash before `"` or `\\`, and a backslash outside quotes keeps
+/// the next character. `None` for an unclosed quote. Nothing is expanded.
+fn split_words(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '\\') => w.push(c),
+                            c => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                        },
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).push(chars.next()?),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Some(words)
+}
+
+/// One word as it is typed back: bare when nothing in it is special, else in single quotes.
+pub fn quote_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./:=@%+,*".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

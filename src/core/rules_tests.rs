@@ -101,3 +101,28 @@ fn hits_are_counted_on_the_rules_that_matched_and_revoked_rules_are_gone() {
     assert!(!allows.revoke(RuleId(1)));
     assert_eq!(allows.of(&me, "s"), [SessionAllow::Tool("WebFetch".into())]);
 }
+
+#[test]
+fn quoted_words_stay_one_word_and_come_back_quoted() {
+    let words = vec![
+        "rm".to_string(),
+        "-rf".into(),
+        "my dir".into(),
+        "it's".into(),
+    ];
+    let pattern = Pattern::from_words(words.clone());
+    assert_eq!(pattern.as_str(), r#"rm -rf 'my dir' 'it'\''s'"#);
+    let allow = SessionAllow::shell(pattern.as_str()).unwrap();
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    assert!(allow.matches_command(&command(&refs)));
+    assert!(!allow.matches_command(&command(&["rm", "-rf", "my", "dir", "it's"])));
+    assert_eq!(
+        split_words(r#"a "b \" c" d\ e ''"#).unwrap(),
+        ["a", "b \" c", "d e", ""]
+    );
+    assert_eq!(split_words("'open"), None);
+    assert!(matches!(
+        SessionAllow::shell("rm '*'"),
+        Some(SessionAllow::ShellExact(_))
+    ));
+}

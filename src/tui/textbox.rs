@@ -8,7 +8,7 @@ use crate::core::call::{Call, CallId, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::classify::Assessment;
 use crate::core::prompter::HumanAnswer;
-use crate::core::rules::SessionAllow;
+use crate::core::rules::{Pattern, SessionAllow};
 use crate::core::shell::{Command, Safety};
 
 /// What a box is for.
@@ -226,11 +226,9 @@ pub fn suggest_allow(call: &Call, assessment: &Assessment) -> (AllowKind, String
                 return (AllowKind::Shell, words.join(" "), None);
             };
             if command.safety != Safety::ReadOnly {
-                return (
-                    AllowKind::Shell,
-                    command.words.join(" "),
-                    Some(command.clone()),
-                );
+                let words = Pattern::from_words(command.words.clone());
+                let text = words.as_str().to_string();
+                return (AllowKind::Shell, text, Some(command.clone()));
             }
             let words = &command.words;
             let mut prefix: Vec<&str> = words.iter().take(1).map(String::as_str).collect();
