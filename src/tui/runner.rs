@@ -256,12 +256,11 @@ fn read_terminal(keys: mpsc::Sender<TermEvent>) {
         if keys.is_closed() {
             return;
         }
-        match look(Duration::from_millis(200)) {
-            Look::Gone => return,
-            Look::Quiet => continue,
-            Look::Input => {}
+        if look(Duration::from_millis(200)) == Look::Gone {
+            return;
         }
-        // Everything crossterm has parsed from what is waiting.
+        // Everything crossterm has parsed from what is waiting, and a resize (crossterm learns
+        // of those from a signal, not from the terminal's input).
         loop {
             match event::poll(Duration::ZERO) {
                 Ok(true) => match event::read() {
