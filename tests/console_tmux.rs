@@ -1,8 +1,8 @@
 //! The real console in a real terminal (tmux): a call sent with `gatehouse hook claude` opens
 //! a dialog, a typed deny reason reaches the hook, Shift+Tab to allow-all settles an open
-//! dialog once confirmed while passing through allow-all settles nothing, quitting answers
-//! what is open (never allow) and removes the socket, and a panic leaves the terminal as it
-//! found it.
+//! dialog once confirmed while passing through allow-all settles nothing, allow always
+//! remembers exactly the command seen, quitting answers what is open (never allow) and removes
+//! the socket, and a panic leaves the terminal as it found it.
 
 mod common;
 
@@ -176,6 +176,48 @@ fn shift_tab_hurried_through_allow_all_to_block_all_never_allows_an_open_rm() {
     }
     assert_eq!(decision, "deny", "{out}");
     assert!(target.join("work.txt").exists(), "the folder survived");
+}
+
+#[test]
+fn allow_always_remembers_exactly_the_command_seen_and_the_panel_counts_its_hits() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let hook = console.hook("rm -rf build/cache");
+    tui.wait_for("$ rm -rf build/cache", 10);
+    past_arming();
+    tui.keys(&["a"]);
+    tui.wait_for("exactly the command `rm -rf build/cache`", 5);
+    tui.keys(&["Enter"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{out}"
+    );
+
+    // A sibling with other operands still asks.
+    let hook = console.hook("rm -rf build/other");
+    tui.wait_for("$ rm -rf build/other", 10);
+    past_arming();
+    tui.keys(&["n", "Enter"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+
+    // The same command again passes by the rule, and the panel counts it.
+    let out = printed(console.hook("rm -rf build/cache"));
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{out}"
+    );
+    tui.keys(&["s"]);
+    let screen = tui.wait_for("session rules", 5);
+    assert!(screen.contains("1 hit"), "{screen}");
+    tui.keys(&["x"]);
+    tui.wait_for("No session rules", 5);
 }
 
 #[test]
