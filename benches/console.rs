@@ -1,4 +1,6 @@
-//! How long one frame takes with a full console: 1,000 open calls and 10,000 log lines.
+//! How long one frame takes with a full console (1,000 or 10,000 open calls and 10,000 log
+//! lines), and how long a key press, a new dialog and a mode change settling every open call
+//! take with 10,000 open.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -14,13 +16,14 @@ use gatehouse::tui::app::{App, Msg, Now};
 use gatehouse::tui::preview::Preview;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 fn main() {
     divan::main();
 }
 
-fn full_console() -> App {
+fn full_console(open: u64) -> App {
     let now = Now {
         at: Instant::now(),
         wall: SystemTime::now(),
@@ -32,7 +35,7 @@ fn full_console() -> App {
         "defer",
         now,
     );
-    for i in 0..1_000u64 {
+    for i in 0..open {
         let call = Call {
             agent: Agent::ClaudeCode,
             session: format!("session-{}", i % 7),
@@ -66,7 +69,7 @@ fn full_console() -> App {
     });
     for i in 0..10_000u64 {
         let outcome = Outcome {
-            id: CallId(10_000 + i),
+            id: CallId(100_000 + i),
             call: read.clone(),
             class: Class::ReadOnly,
             route: Route::Allow,
@@ -82,11 +85,93 @@ fn full_console() -> App {
 
 #[divan::bench(args = [(120, 40), (80, 24)])]
 fn frame_with_1000_open_calls_and_10000_log_lines(bencher: divan::Bencher, size: (u16, u16)) {
-    let app = full_console();
+    let app = full_console(1_000);
     let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
     bencher.bench_local(|| {
         terminal
             .draw(|f| gatehouse::tui::view::draw(f, divan::black_box(&app)))
             .unwrap();
     });
+}
+
+#[divan::bench(args = [(120, 40), (80, 24)], sample_count = 30)]
+fn frame_with_10000_open_calls_and_10000_log_lines(bencher: divan::Bencher, size: (u16, u16)) {
+    let app = full_console(10_000);
+    let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
+    bencher.bench_local(|| {
+        terminal
+            .draw(|f| gatehouse::tui::view::draw(f, divan::black_box(&app)))
+            .unwrap();
+    });
+}
+
+/// A moment well past the arming of the dialog in front.
+fn armed(app: &App) -> Now {
+    Now {
+        at: app.now.at + Duration::from_secs(1),
+        wall: app.now.wall + Duration::from_secs(1),
+    }
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+/// `j`: focus the next of 10,000 open calls, then draw the frame the human sees.
+#[divan::bench(sample_count = 30)]
+fn key_next_and_frame_with_10000_open(bencher: divan::Bencher) {
+    let mut app = full_console(10_000);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let now = armed(&app);
+    bencher.bench_local(|| {
+        app.update(key('j'), now);
+        terminal
+            .draw(|f| gatehouse::tui::view::draw(f, &app))
+            .unwrap();
+    });
+}
+
+/// `y`: answer the call in front of 10,000 open ones (it leaves the queue).
+#[divan::bench(sample_count = 30)]
+fn key_allow_with_10000_open(bencher: divan::Bencher) {
+    let mut app = full_console(10_000);
+    let mut at = armed(&app);
+    bencher.bench_local(|| {
+        // Each answer shows the next dialog, which arms afresh.
+        at.at += Duration::from_secs(1);
+        divan::black_box(app.update(key('y'), at));
+    });
+}
+
+/// A mode change that settles all 10,000 open calls: the barrier's 10,000 resolved events.
+#[divan::bench(sample_count = 5)]
+fn ten_thousand_resolved_events(bencher: divan::Bencher) {
+    bencher
+        .with_inputs(|| {
+            let app = full_console(10_000);
+            let events: Vec<Msg> = app
+                .dialogs
+                .iter()
+                .map(|o| {
+                    Msg::Barrier(Event::Resolved(Arc::new(Outcome {
+                        id: o.dialog.id,
+                        call: o.dialog.call.clone(),
+                        class: Class::Writer,
+                        route: Route::Allow,
+                        mode: Mode::AllowAll,
+                        decision: Decision::allow(),
+                        decider: Decider::Mode,
+                        latency: Duration::ZERO,
+                    })))
+                })
+                .collect();
+            (app, events)
+        })
+        .bench_local_values(|(mut app, events)| {
+            let now = app.now;
+            for msg in events {
+                app.update(msg, now);
+            }
+            app
+        });
 }

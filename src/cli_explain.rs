@@ -52,9 +52,10 @@ pub fn classifier_test(config: Option<&Path>, line: &str) -> Result<()> {
         .build()
         .context("starting the async runtime")?;
     println!("{}", setup.describe());
+    // The error can carry the model server's body: shown as escapes, on one line.
     let probe = runtime
         .block_on(model.probe(line))
-        .context("asking the model")?;
+        .map_err(|e| anyhow::anyhow!("asking the model: {}", visible(&format!("{e:#}"))))?;
     println!("answer:  \"{}\"", visible(&probe.raw));
     println!("verdict: {}", probe.verdict.name());
     println!("took:    {} ms", probe.took.as_millis());

@@ -16,6 +16,8 @@ use gatehouse::core::classifier::Classifier;
 use gatehouse::core::mode::Mode;
 use gatehouse::headless;
 use gatehouse::server::{self, socket::socket_path};
+use gatehouse::stop::{self, Signals};
+use std::io::Write;
 
 /// What calls that need a human get under `serve`, since no one is watching.
 #[derive(Clone, Copy, ValueEnum)]
@@ -34,7 +36,8 @@ pub fn demo(config: Option<&Path>) -> Result<()> {
     runtime.block_on(gatehouse::demo::run(config))
 }
 
-/// `gatehouse serve`: the server without a screen, until Ctrl+C or SIGTERM.
+/// `gatehouse serve`: the server without a screen, until SIGINT (Ctrl+C), SIGTERM, SIGHUP or a
+/// panic, each of which ends in the same orderly shutdown.
 pub fn serve(
     config: Option<&Path>,
     socket: Option<PathBuf>,
@@ -65,6 +68,7 @@ pub fn serve(
         classifier: classifier.is_some(),
     };
     runtime.block_on(async {
+        let signals = Signals::install().context("taking over the stop signals")?;
         let audit = Audit::open(&config.audit_log)
             .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
         let (barrier, prompter) = Barrier::new(settings, audit, classifier);
@@ -76,9 +80,15 @@ pub fn serve(
             config.audit_log.display()
         );
         eprintln!("gatehouse serve: {}", setup.describe());
-        headless::serve(bound, barrier, prompter, policy, config.server, stop_signal())
-            .await;
-        eprintln!("gatehouse serve: stopped");
+        let stop = async {
+            let why = signals.stopped().await;
+            let _ = writeln!(std::io::stderr(), "gatehouse serve: stopping ({why:?})");
+        };
+        headless::serve(bound, barrier, prompter, policy, config.server, stop).await;
+        let _ = writeln!(std::io::stderr(), "gatehouse serve: stopped");
+        if stop::panicked() {
+            anyhow::bail!("gatehouse serve stopped: a task panicked");
+        }
         Ok(())
     })
 }
@@ -91,40 +101,11 @@ pub fn console(config: Option<&Path>, socket: Option<PathBuf>, mode: Option<Mode
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(gatehouse::console::run(
-        config,
-        socket,
-        mode,
-        terminate_signal(),
-    ))
-}
-
-/// Completes on SIGTERM or SIGHUP (in the console, Ctrl+C is a key).
-async fn terminate_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut hup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::hangup()),
-    ) else {
-        return std::future::pending().await;
-    };
-    // Cancellation: whichever signal comes first ends the wait; the other is simply dropped.
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = hup.recv() => {}
-    }
-}
-
-/// Completes on Ctrl+C or SIGTERM.
-async fn stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let Ok(mut term) = signal(SignalKind::terminate()) else {
-        let _ = tokio::signal::ctrl_c().await;
-        return;
-    };
-    // Cancellation: whichever signal comes first ends the wait; the other is simply dropped.
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
+    runtime.block_on(async {
+        let signals = Signals::install().context("taking over the stop signals")?;
+        let stop = async {
+            signals.stopped().await;
+        };
+        gatehouse::console::run(config, socket, mode, stop).await
+    })
 }

@@ -1,6 +1,7 @@
 //! `gatehouse` with no arguments: the console. The barrier, the socket server and the
-//! classifier run inside it; the TUI answers. Quitting (or SIGTERM) answers every open dialog
-//! with the shutdown fallback, never allow, and removes the socket.
+//! classifier run inside it; the TUI answers. Every way out (`q`, SIGHUP, SIGTERM, SIGINT, the
+//! terminal going away, a panic) answers every open dialog with the shutdown fallback, never
+//! allow, audits it, removes the socket and restores the terminal.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -84,11 +85,17 @@ pub async fn run(
             classifier_status(&setup, status_model.as_ref())
         })),
     };
-    let result = runner::run(prompter, options, stop).await;
+    // A panic in the console itself is caught here (its terminal guard has already restored
+    // the terminal while unwinding), so the shutdown below still answers what is open.
+    let result = crate::stop::catching(runner::run(prompter, options, stop)).await;
     // The human has gone: nothing open may wait for them, and nothing is allowed on the way out.
     barrier.shutdown();
     let _ = stop_server.send(());
     let _ = server.await;
     drop(bound.file);
-    result.context("running the console")
+    match result {
+        Err(panicked) => Err(panicked).context("the console stopped"),
+        Ok(_) if crate::stop::panicked() => anyhow::bail!("the console stopped: a task panicked"),
+        Ok(result) => result.context("running the console"),
+    }
 }

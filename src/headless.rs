@@ -200,6 +200,35 @@ mod tests {
     }
 
     #[test]
+    fn a_log_line_shows_hidden_and_reordering_characters_as_escapes() {
+        let outcome = Outcome {
+            id: CallId(8),
+            call: Arc::new(Call {
+                agent: Agent::Other("bot\u{202e}".into()),
+                session: "s".into(),
+                cwd: "/".into(),
+                tool: "Bash\u{200b}".into(),
+                input: serde_json::json!({"command": "ls\u{2028}rm -rf ~\u{e0041}\u{85}"}),
+                tool_use_id: None,
+                event: None,
+                caps: Default::default(),
+            }),
+            class: Class::Writer,
+            route: Route::Ask,
+            mode: Mode::AllowRead,
+            decision: Decision::deny("x\u{2066}y"),
+            decider: Decider::Mode,
+            latency: Duration::ZERO,
+        };
+        let line = log_line(&outcome);
+        assert!(
+            line.contains("bot\\u{202e} Bash\\u{200b} `ls\\u{2028}rm -rf ~\\u{e0041}\\x85`"),
+            "{line}"
+        );
+        assert!(line.ends_with(": x\\u{2066}y"), "{line}");
+    }
+
+    #[test]
     fn the_on_ask_reason_says_no_one_is_watching() {
         assert!(on_ask_reason(Fallback::Deny).contains("no one is watching"));
         assert!(on_ask_reason(Fallback::Defer).contains("own permission flow"));

@@ -36,4 +36,5 @@ pub mod explain;
 pub mod headless;
 pub mod paths;
 pub mod server;
+pub mod stop;
 pub mod tui;

@@ -197,7 +197,11 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("gatehouse: {err:#}");
+            // Not `eprintln!`: its terminal may be gone, and a failed write must not panic. An
+            // error can carry text from outside (a model server's error body): escaped.
+            use std::io::Write;
+            let text = gatehouse::core::escape::visible_lines(&format!("{err:#}"));
+            let _ = writeln!(std::io::stderr(), "gatehouse: {text}");
             ExitCode::FAILURE
         }
     }

@@ -1,7 +1,8 @@
 //! The real console in a real terminal (tmux): a call sent with `gatehouse hook claude` opens
 //! a dialog, a typed deny reason reaches the hook, Shift+Tab to allow-all settles an open
-//! dialog, quitting answers what is open (never allow) and removes the socket, and a panic
-//! leaves the terminal as it found it.
+//! dialog once confirmed while passing through allow-all settles nothing, allow always
+//! remembers exactly the command seen, quitting answers what is open (never allow) and removes
+//! the socket, and a panic leaves the terminal as it found it.
 
 mod common;
 
@@ -116,15 +117,17 @@ fn a_typed_deny_reason_reaches_the_hook_and_allow_all_settles_an_open_dialog() {
 
     let hook = console.hook("rm -rf dist");
     tui.wait_for("$ rm -rf dist", 10);
-    // allow-read → auto → auto+mcp → allow-all
+    // allow-read → auto → auto+mcp → allow-all, which asks first with a dialog open.
     tui.keys(&["BTab", "BTab", "BTab"]);
+    tui.wait_for("allow all?", 5);
+    tui.keys(&["y"]);
     let out = printed(hook);
     assert_eq!(
         out["hookSpecificOutput"]["permissionDecision"], "allow",
         "{out}"
     );
     // The hook can have its answer a moment before the console draws the change.
-    let screen = tui.wait_for("1 resolved by allow-all", 5);
+    let screen = tui.wait_for("mode: allow-all: 1 open dialog allowed", 5);
     assert!(screen.contains("ALLOW ALL"), "{screen}");
     assert!(screen.contains("queue (0)"), "{screen}");
 
@@ -140,6 +143,81 @@ fn a_typed_deny_reason_reaches_the_hook_and_allow_all_settles_an_open_dialog() {
         screen.contains(" icanon") && screen.contains(" echo "),
         "cooked mode again:\n{screen}"
     );
+}
+
+#[test]
+fn shift_tab_hurried_through_allow_all_to_block_all_never_allows_an_open_rm() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let target = console.dir.path().join("precious");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::write(target.join("work.txt"), "a day of work").unwrap();
+    let line = format!("rm -rf {}", quoted(&target));
+    let hook = console.hook(&line);
+    tui.wait_for("$ rm -rf", 10);
+    // allow-read → auto → auto+mcp → allow-all → block-all, as fast as tmux types.
+    tui.keys(&["BTab", "BTab", "BTab", "BTab"]);
+    tui.wait_for("mode: block-all: no open dialog resolved", 5);
+    let screen = tui.wait_for("block all", 5);
+    assert!(screen.contains("queue (1)"), "still asking:\n{screen}");
+    // Well past the wait: nothing pending fires later.
+    std::thread::sleep(Duration::from_millis(1500));
+    let screen = tui.screen();
+    assert!(!screen.contains("allow all?"), "{screen}");
+    assert!(screen.contains("queue (1)"), "{screen}");
+    tui.keys(&["n", "Enter"]);
+    let out = printed(hook);
+    let decision = &out["hookSpecificOutput"]["permissionDecision"];
+    if decision == "allow" {
+        // What the agent would do with an allow.
+        Command::new("sh").arg("-c").arg(&line).status().unwrap();
+    }
+    assert_eq!(decision, "deny", "{out}");
+    assert!(target.join("work.txt").exists(), "the folder survived");
+}
+
+#[test]
+fn allow_always_remembers_exactly_the_command_seen_and_the_panel_counts_its_hits() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let hook = console.hook("rm -rf build/cache");
+    tui.wait_for("$ rm -rf build/cache", 10);
+    past_arming();
+    tui.keys(&["a"]);
+    tui.wait_for("exactly the command `rm -rf build/cache`", 5);
+    tui.keys(&["Enter"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{out}"
+    );
+
+    // A sibling with other operands still asks.
+    let hook = console.hook("rm -rf build/other");
+    tui.wait_for("$ rm -rf build/other", 10);
+    past_arming();
+    tui.keys(&["n", "Enter"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+
+    // The same command again passes by the rule, and the panel counts it.
+    let out = printed(console.hook("rm -rf build/cache"));
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{out}"
+    );
+    tui.keys(&["s"]);
+    let screen = tui.wait_for("session rules", 5);
+    assert!(screen.contains("1 hit"), "{screen}");
+    tui.keys(&["x"]);
+    tui.wait_for("No session rules", 5);
 }
 
 #[test]

@@ -45,6 +45,10 @@ pub struct Record<'a> {
     pub decider: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'a str>,
+    /// The session rule an "allow always" made, or the rules that let a `session-allow`
+    /// decision through (`#3 rm -rf build`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     pub latency_ms: f64,
 }
 

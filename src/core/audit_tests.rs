@@ -16,6 +16,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         decision: "allow",
         decider: "rule",
         reason: None,
+        rule: None,
         latency_ms: 0.01,
     }
 }

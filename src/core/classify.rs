@@ -171,13 +171,10 @@ fn listing(
         if command.safety == Safety::ReadOnly {
             continue;
         }
-        let from_session = session.iter().find_map(|allow| match allow {
-            SessionAllow::ShellPrefix(p) if p.matches_command(command) => Some(p),
-            _ => None,
-        });
-        if let Some(p) = from_session {
+        let from_session = session.iter().find(|allow| allow.matches_command(command));
+        if let Some(allow) = from_session {
             by = Decider::SessionAllow;
-            reasons.push(format!("`{}` allowed this session", p.as_str()));
+            reasons.push(format!("`{}` allowed this session", allow.text()));
         } else if let Some(p) = rules.safe_command(command) {
             reasons.push(format!("`{}` listed safe (safe_commands)", p.as_str()));
         } else {

@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::route::{Route, Row, route};
+
 /// What the console does with calls that no rule settles (see `route`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
@@ -40,6 +42,23 @@ impl Mode {
             Mode::AutoMcp => "auto+mcp",
             Mode::BlockAll => "block-all",
         }
+    }
+
+    /// True when some call would be routed more openly under `to` than under `from` (reject,
+    /// ask, race, allow, from closed to open): a change the console makes only once the hotkey
+    /// has been left alone.
+    pub fn widens(from: Mode, to: Mode) -> bool {
+        fn openness(route: Route) -> u8 {
+            match route {
+                Route::Reject => 0,
+                Route::Ask => 1,
+                Route::Race => 2,
+                Route::Allow => 3,
+            }
+        }
+        Row::ALL
+            .iter()
+            .any(|&row| openness(route(to, row)) > openness(route(from, row)))
     }
 
     /// A short label for the status bar.
@@ -133,6 +152,15 @@ impl ModeCycle {
             None => self.0[0],
         }
     }
+
+    /// The mode before `current`; a mode outside the cycle goes to the cycle's first mode.
+    pub fn previous(&self, current: Mode) -> Mode {
+        let n = self.0.len();
+        match self.0.iter().position(|&m| m == current) {
+            Some(i) => self.0[(i + n - 1) % n],
+            None => self.0[0],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -177,6 +205,26 @@ mod tests {
                 Mode::BlockAll
             ]
         );
+    }
+
+    #[test]
+    fn stepping_back_undoes_a_step_forward() {
+        let cycle = ModeCycle::default();
+        for mode in Mode::ALL {
+            assert_eq!(cycle.previous(cycle.next(mode)), mode);
+        }
+        assert_eq!(cycle.previous(Mode::BlockAll), Mode::AllowAll);
+        assert_eq!(cycle.previous(Mode::AllowRead), Mode::BlockAll);
+    }
+
+    #[test]
+    fn only_changes_that_open_some_route_widen() {
+        assert!(Mode::widens(Mode::AllowRead, Mode::Auto));
+        assert!(Mode::widens(Mode::BlockAll, Mode::AllowRead));
+        assert!(Mode::widens(Mode::AutoMcp, Mode::AllowAll));
+        assert!(!Mode::widens(Mode::AllowAll, Mode::BlockAll));
+        assert!(!Mode::widens(Mode::Auto, Mode::AllowRead));
+        assert!(!Mode::widens(Mode::AllowRead, Mode::AllowRead));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::barrier::{Fallback, Shared};
 use super::call::CallId;
 use super::event::{Dialog, Event};
 use super::mode::Mode;
-use super::rules::SessionAllow;
+use super::rules::{RuleId, SessionAllow, SessionRule};
 
 /// What a human can answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +69,16 @@ impl Prompter {
 
     pub fn mode(&self) -> Mode {
         self.shared.mode()
+    }
+
+    /// Every session rule an "allow always" made, oldest first, with its hit count.
+    pub fn session_rules(&self) -> Vec<SessionRule> {
+        self.shared.session_rules()
+    }
+
+    /// Forgets session rule `id`: later calls it covered ask again. Returns whether it was there.
+    pub fn revoke(&self, id: RuleId) -> bool {
+        self.shared.revoke(id)
     }
 
     /// The dialogs open now, oldest first.

@@ -1,7 +1,7 @@
 //! Configured rules (safe and denied commands, read-only MCP tools) and the human's session
 //! allows, and how each matches a call.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::call::{Agent, DEFAULT_INTERNAL_TOOLS};
 use super::shell::Command;
@@ -21,6 +21,16 @@ impl Pattern {
         Pattern { text, words }
     }
 
+    /// A pattern of exactly these words, written quoted where a word needs it (`'my dir'`).
+    pub fn from_words(words: Vec<String>) -> Pattern {
+        let text = words
+            .iter()
+            .map(|w| quote_word(w))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Pattern { text, words }
+    }
+
     pub fn as_str(&self) -> &str {
         &self.text
     }
@@ -28,6 +38,17 @@ impl Pattern {
     /// True when `tool` is exactly this pattern.
     pub fn matches_tool(&self, tool: &str) -> bool {
         !self.text.is_empty() && self.text == tool
+    }
+
+    /// The pattern's words.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// True when the command is exactly the pattern's words, nothing more (the command word
+    /// compared by its file name too).
+    pub fn matches_exactly(&self, command: &Command) -> bool {
+        command.words.len() == self.words.len() && self.matches_command(command)
     }
 
     /// True when the command starts with the pattern's words. The command word is compared by
@@ -95,7 +116,9 @@ impl Rules {
 /// What an "allow always" remembers, for one agent session and the console's lifetime.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SessionAllow {
-    /// Shell commands starting with these words.
+    /// Exactly this shell command: the same words, none added.
+    ShellExact(Pattern),
+    /// Shell commands starting with these words, whatever follows.
     ShellPrefix(Pattern),
     /// Every call of this tool.
     Tool(String),
@@ -104,93 +127,224 @@ pub enum SessionAllow {
 }
 
 impl SessionAllow {
-    /// How the allow reads in the console and the audit log.
+    /// The allow a pattern typed in the console means: words ending in a lone `*` are a prefix
+    /// (`git push *`), anything else is that exact command. `None` when no words are left.
+    pub fn shell(text: &str) -> Option<SessionAllow> {
+        let text = text.trim();
+        let (words, prefix) = match text.strip_suffix('*') {
+            Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => (rest, true),
+            _ => (text, false),
+        };
+        let words = split_words(words)?;
+        if words.is_empty() {
+            return None;
+        }
+        let pattern = Pattern::from_words(words);
+        Some(match prefix {
+            true => SessionAllow::ShellPrefix(pattern),
+            false => SessionAllow::ShellExact(pattern),
+        })
+    }
+
+    /// True when this allow covers the shell command.
+    pub fn matches_command(&self, command: &Command) -> bool {
+        match self {
+            SessionAllow::ShellExact(p) => p.matches_exactly(command),
+            SessionAllow::ShellPrefix(p) => p.matches_command(command),
+            _ => false,
+        }
+    }
+
+    /// The allow as a person types it: `rm -rf build`, `git push *`, a tool, a path.
+    pub fn text(&self) -> String {
+        match self {
+            SessionAllow::ShellExact(p) => p.as_str().to_string(),
+            SessionAllow::ShellPrefix(p) => format!("{} *", p.as_str()),
+            SessionAllow::Tool(tool) => tool.clone(),
+            SessionAllow::Path(path) => path.clone(),
+        }
+    }
+
+    /// What the allow will let through, in words.
     pub fn describe(&self) -> String {
         match self {
-            SessionAllow::ShellPrefix(p) => format!("shell commands starting `{}`", p.as_str()),
+            SessionAllow::ShellExact(p) => {
+                format!("exactly the command `{}`, nothing added", p.as_str())
+            }
+            SessionAllow::ShellPrefix(p) => {
+                format!("every command starting `{}`, whatever follows", p.as_str())
+            }
             SessionAllow::Tool(tool) => format!("every {tool} call"),
             SessionAllow::Path(path) => format!("edits of {path}"),
         }
     }
+
+    /// True when the allow is broad enough to need a second confirmation: a bare program name,
+    /// or a prefix that covers `writer` (a command that is not read-only) with other operands.
+    pub fn is_broad(&self, writer: Option<&Command>) -> bool {
+        match self {
+            SessionAllow::ShellExact(p) => p.words.len() == 1,
+            SessionAllow::ShellPrefix(p) => {
+                p.words.len() == 1 || writer.is_some_and(|c| p.matches_command(c))
+            }
+            SessionAllow::Tool(_) | SessionAllow::Path(_) => false,
+        }
+    }
+}
+
+/// Splits a typed pattern into words the way a shell quotes: `'…'` keeps everything, `"…"`
+/// keeps everything but a backslash before `"` or `\\`, and a backslash outside quotes keeps
+/// the next character. `None` for an unclosed quote. Nothing is expanded.
+fn split_words(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => w.push(c),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '\\') => w.push(c),
+                            c => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                        },
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).push(chars.next()?),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Some(words)
+}
+
+/// One word as it is typed back: bare when nothing in it is special, else in single quotes.
+pub fn quote_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./:=@%+,*".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// Which session rule, unique for the console's lifetime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleId(pub u64);
+
+/// One remembered allow, with where it came from and how often it let a call through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRule {
+    pub id: RuleId,
+    pub agent: Agent,
+    pub session: String,
+    pub allow: SessionAllow,
+    /// The call whose dialog the human answered with it, and when (seconds since the epoch).
+    pub origin_call: u64,
+    pub origin_at: std::time::SystemTime,
+    /// Who made it.
+    pub by: &'static str,
+    pub hits: u64,
 }
 
 /// The session allows of every agent session, kept in memory only.
 #[derive(Debug, Default)]
 pub struct SessionAllows {
-    by_session: HashMap<(Agent, String), Vec<SessionAllow>>,
+    rules: Vec<SessionRule>,
+    next: u64,
 }
 
 impl SessionAllows {
-    pub fn add(&mut self, agent: &Agent, session: &str, allow: SessionAllow) {
-        let list = self
-            .by_session
-            .entry((agent.clone(), session.to_string()))
-            .or_default();
-        if !list.contains(&allow) {
-            list.push(allow);
+    /// Remembers `allow` for the agent session, made by the human answering call `origin`.
+    /// An allow the session already has is not added twice.
+    pub fn add(&mut self, agent: &Agent, session: &str, allow: SessionAllow, origin: u64) {
+        if self.of(agent, session).contains(&allow) {
+            return;
         }
+        self.next += 1;
+        self.rules.push(SessionRule {
+            id: RuleId(self.next),
+            agent: agent.clone(),
+            session: session.to_string(),
+            allow,
+            origin_call: origin,
+            origin_at: std::time::SystemTime::now(),
+            by: "human",
+            hits: 0,
+        });
     }
 
-    pub fn of(&self, agent: &Agent, session: &str) -> &[SessionAllow] {
-        self.by_session
-            .get(&(agent.clone(), session.to_string()))
-            .map_or(&[], Vec::as_slice)
+    /// The allows of one agent session.
+    pub fn of(&self, agent: &Agent, session: &str) -> Vec<SessionAllow> {
+        self.rules
+            .iter()
+            .filter(|r| &r.agent == agent && r.session == session)
+            .map(|r| r.allow.clone())
+            .collect()
+    }
+
+    /// Counts a call let through by the session's rules that cover `commands` (shell) or
+    /// `tool` / `path`; returns the rules' texts, for the audit log.
+    pub fn hit(
+        &mut self,
+        agent: &Agent,
+        session: &str,
+        commands: &[Command],
+        tool: &str,
+        path: Option<&str>,
+    ) -> Vec<String> {
+        let mut texts = Vec::new();
+        for rule in self
+            .rules
+            .iter_mut()
+            .filter(|r| &r.agent == agent && r.session == session)
+        {
+            let covers = match &rule.allow {
+                SessionAllow::Tool(t) => t == tool,
+                SessionAllow::Path(p) => path == Some(p.as_str()),
+                shell => commands.iter().any(|c| shell.matches_command(c)),
+            };
+            if covers {
+                rule.hits += 1;
+                texts.push(format!("#{} {}", rule.id.0, rule.allow.text()));
+            }
+        }
+        texts
+    }
+
+    /// Every rule, oldest first.
+    pub fn list(&self) -> Vec<SessionRule> {
+        self.rules.clone()
+    }
+
+    /// Forgets rule `id`; returns whether it was there.
+    pub fn revoke(&mut self, id: RuleId) -> bool {
+        let before = self.rules.len();
+        self.rules.retain(|r| r.id != id);
+        self.rules.len() != before
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::shell::Safety;
-
-    fn command(words: &[&str]) -> Command {
-        Command {
-            words: words.iter().map(|w| w.to_string()).collect(),
-            is_static: true,
-            safety: Safety::Writer,
-            why: String::new(),
-        }
-    }
-
-    #[test]
-    fn a_prefix_matches_at_word_boundaries_only() {
-        let push = Pattern::new("git push");
-        assert!(push.matches_command(&command(&["git", "push"])));
-        assert!(push.matches_command(&command(&["git", "push", "-f"])));
-        assert!(push.matches_command(&command(&["/usr/bin/git", "push"])));
-        assert!(!push.matches_command(&command(&["git", "pushx"])));
-        assert!(!push.matches_command(&command(&["git"])));
-        assert!(!push.matches_command(&command(&["gitx", "push"])));
-        assert!(!Pattern::new("  ").matches_command(&command(&["git"])));
-    }
-
-    #[test]
-    fn a_denied_rule_is_caught_in_any_command_of_the_line() {
-        let rules = Rules {
-            denied_commands: vec![Pattern::new("git push"), Pattern::new("WebFetch")],
-            ..Rules::default()
-        };
-        let line = [command(&["cd", "x"]), command(&["git", "push", "origin"])];
-        assert_eq!(rules.denied("Bash", &line).unwrap().as_str(), "git push");
-        assert!(rules.denied("Bash", &line[..1]).is_none());
-        assert_eq!(rules.denied("WebFetch", &[]).unwrap().as_str(), "WebFetch");
-    }
-
-    #[test]
-    fn session_allows_belong_to_one_agent_session() {
-        let mut allows = SessionAllows::default();
-        allows.add(
-            &Agent::ClaudeCode,
-            "s1",
-            SessionAllow::Tool("WebFetch".into()),
-        );
-        allows.add(
-            &Agent::ClaudeCode,
-            "s1",
-            SessionAllow::Tool("WebFetch".into()),
-        );
-        assert_eq!(allows.of(&Agent::ClaudeCode, "s1").len(), 1);
-        assert!(allows.of(&Agent::ClaudeCode, "s2").is_empty());
-        assert!(allows.of(&Agent::Codex, "s1").is_empty());
-    }
-}
+#[path = "rules_tests.rs"]
+mod tests;

@@ -1,7 +1,7 @@
 //! The console's model and its `update`: messages in, effects out. No I/O and no clock here:
 //! every message comes with the time it happened, so tests can drive it exactly.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -9,19 +9,22 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::keymap::{self, BoxKey, Intent};
 use super::preview::Preview;
-use super::textbox::{BoxKind, TextBox, suggest_allow};
+use super::textbox::{BoxKind, Submit, TextBox, suggest_allow};
 use crate::core::call::CallId;
 use crate::core::escape::visible;
 use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::prompter::HumanAnswer;
 use crate::core::route::Route;
+use crate::core::rules::{RuleId, SessionRule};
 
 /// How long a newly shown dialog ignores decision keys (safety contract 4).
 pub const ARMING: Duration = Duration::from_millis(250);
 /// How many activity lines are kept.
 pub const LOG_CAPACITY: usize = 10_000;
 const NOTICE_FOR: Duration = Duration::from_secs(5);
+/// How long an agent session with nothing open may stay quiet before the console forgets it.
+pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// The moment a message happened, monotonic and by the wall clock.
 #[derive(Debug, Clone, Copy)]
@@ -39,6 +42,8 @@ pub enum Msg {
     Barrier(Event),
     /// The classifier's state, as the status bar shows it.
     ClassifierStatus(String),
+    /// The session rules, as the barrier has them now.
+    Rules(Vec<SessionRule>),
 }
 
 /// What `update` asks the runner to do.
@@ -50,6 +55,10 @@ pub enum Effect {
     /// A dialog opened: ring the bell or send a notification.
     Notify,
     RearmClassifier,
+    /// Read the session rules (the runner answers with `Msg::Rules`).
+    ListRules,
+    /// Forget a session rule (the runner answers with `Msg::Rules`).
+    Revoke(RuleId),
     Quit,
 }
 
@@ -59,6 +68,10 @@ pub enum Screen {
     Main,
     Help,
     ConfirmQuit,
+    /// Allow-all is due while dialogs are open: it asks once before allowing them.
+    ConfirmAllowAll,
+    /// The session rules panel.
+    Rules,
 }
 
 /// The focused dialog's state.
@@ -90,15 +103,23 @@ pub struct LogLine {
 }
 
 pub struct App {
+    /// The mode in force: the last one sent to the barrier.
     pub mode: Mode,
+    /// A mode that lets more run, waiting for the hotkey to be left alone.
+    pub pending: Option<PendingMode>,
+    /// What the last mode change did, shown until the next one.
+    pub mode_notice: Option<String>,
+    tally: ModeTally,
     pub cycle: ModeCycle,
-    pub dialogs: Vec<Open>,
+    pub dialogs: VecDeque<Open>,
     pub focus: usize,
     pub state: DialogState,
     pub screen: Screen,
     pub log: VecDeque<LogLine>,
     pub notice: Option<(String, Instant)>,
-    pub sessions: BTreeSet<String>,
+    /// Agent sessions heard from, by `agent:session`, with when each was last heard from.
+    /// A session idle for [`SESSION_IDLE`] with nothing open is forgotten.
+    pub sessions: HashMap<String, Instant>,
     pub socket: String,
     pub classifier: String,
     /// What open dialogs become on quit: `defer` or `deny`.
@@ -108,6 +129,9 @@ pub struct App {
     pub help_scroll: u16,
     pub now: Now,
     shown_at: Instant,
+    /// The session rules as last read, and the one the panel points at.
+    pub rules: Vec<SessionRule>,
+    pub rules_focus: usize,
 }
 
 impl App {
@@ -120,14 +144,17 @@ impl App {
     ) -> App {
         App {
             mode,
+            pending: None,
+            mode_notice: None,
+            tally: ModeTally::default(),
             cycle,
-            dialogs: Vec::new(),
+            dialogs: VecDeque::new(),
             focus: 0,
             state: DialogState::Choosing,
             screen: Screen::Main,
             log: VecDeque::new(),
             notice: None,
-            sessions: BTreeSet::new(),
+            sessions: HashMap::new(),
             socket,
             classifier: "off".into(),
             on_quit,
@@ -135,6 +162,8 @@ impl App {
             help_scroll: 0,
             now,
             shown_at: now.at,
+            rules: Vec::new(),
+            rules_focus: 0,
         }
     }
 
@@ -156,6 +185,17 @@ impl App {
         {
             self.notice = None;
         }
+        // A pending mode takes effect on a message that carries only time, never on a key:
+        // the key that comes just then was not pressed to answer a question not yet shown.
+        let mut effects = match msg {
+            Msg::Key(_) | Msg::Paste(_) => vec![],
+            _ => self.settle_pending(),
+        };
+        effects.extend(self.on_msg(msg));
+        effects
+    }
+
+    fn on_msg(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Paste(text) => {
@@ -165,10 +205,24 @@ impl App {
                         .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
                         .collect();
                     b.area.insert_str(clean);
+                    b.edited();
                 }
                 vec![]
             }
-            Msg::Tick => vec![],
+            // The open panel keeps its hit counts fresh.
+            Msg::Tick => {
+                self.forget_idle_sessions();
+                match self.screen {
+                    // The open panel keeps its hit counts fresh.
+                    Screen::Rules => vec![Effect::ListRules],
+                    _ => vec![],
+                }
+            }
+            Msg::Rules(rules) => {
+                self.rules = rules;
+                self.rules_focus = self.rules_focus.min(self.rules.len().saturating_sub(1));
+                vec![]
+            }
             Msg::Opened(dialog, preview) => self.on_opened(dialog, preview),
             Msg::Barrier(event) => {
                 self.on_event(event);
@@ -208,20 +262,23 @@ impl App {
                     }
                 };
             }
+            Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
+            Screen::Rules => return self.rules_key(&key),
             Screen::Main => {}
         }
         if let DialogState::Writing(b) = &mut self.state {
             return match keymap::box_key(&key) {
-                BoxKey::Submit => match b.answer() {
-                    Some(answer) => {
+                BoxKey::Submit => match b.submit() {
+                    Submit::Send(answer) => {
                         let id = b.id;
                         self.state = DialogState::Choosing;
                         self.answered(id, answer)
                     }
-                    None => vec![],
+                    Submit::Confirm | Submit::Nothing => vec![],
                 },
                 BoxKey::Newline => {
                     b.area.insert_newline();
+                    b.edited();
                     vec![]
                 }
                 BoxKey::Leave => {
@@ -230,6 +287,7 @@ impl App {
                 }
                 BoxKey::Edit => {
                     b.area.input(key);
+                    b.edited();
                     vec![]
                 }
             };
@@ -253,10 +311,8 @@ impl App {
                 self.answered(id, HumanAnswer::Allow { note: None })
             }
             Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny => self.open_box(intent),
-            Intent::CycleMode => {
-                self.mode = self.cycle.next(self.mode);
-                vec![Effect::SetMode(self.mode)]
-            }
+            Intent::CycleMode => self.step_mode(Step::Forward),
+            Intent::CycleModeBack => self.step_mode(Step::Back),
             Intent::Next | Intent::Previous => {
                 let n = self.dialogs.len();
                 if n > 1 {
@@ -277,6 +333,12 @@ impl App {
                 vec![]
             }
             Intent::RearmClassifier => vec![Effect::RearmClassifier],
+            Intent::Rules => {
+                self.screen = Screen::Rules;
+                vec![Effect::ListRules]
+            }
+            // Revoking means something only in the rules panel.
+            Intent::Revoke => vec![],
             Intent::Help => {
                 self.screen = Screen::Help;
                 self.help_scroll = 0;
@@ -294,16 +356,19 @@ impl App {
     fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
         let open = &mut self.dialogs[self.focus];
         let id = open.dialog.id;
-        let (kind, initial) = match intent {
-            Intent::Deny => (BoxKind::Reason, String::new()),
-            Intent::AllowWithNote => (BoxKind::Note, String::new()),
+        let (kind, initial, writer) = match intent {
+            Intent::Deny => (BoxKind::Reason, String::new(), None),
+            Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
             _ => {
-                let (kind, text) = suggest_allow(&open.dialog.call, &open.dialog.assessment);
-                (BoxKind::Pattern(kind), visible(&text).into_owned())
+                let (kind, text, writer) =
+                    suggest_allow(&open.dialog.call, &open.dialog.assessment);
+                (BoxKind::Pattern(kind), visible(&text).into_owned(), writer)
             }
         };
         let caps = open.dialog.call.caps;
-        self.state = DialogState::Writing(Box::new(TextBox::new(id, kind, caps, &initial)));
+        let mut text_box = TextBox::new(id, kind, caps, &initial);
+        text_box.writer = writer;
+        self.state = DialogState::Writing(Box::new(text_box));
         open.claimed = true;
         vec![Effect::Claim(id)]
     }
@@ -316,6 +381,13 @@ impl App {
 }
 
 mod events;
+mod mode_keys;
+mod rules_panel;
+
+pub(crate) use events::clock;
+
+use mode_keys::ModeTally;
+pub use mode_keys::{PendingMode, SETTLE, Step};
 
 #[cfg(test)]
 #[path = "app_tests.rs"]
@@ -324,3 +396,11 @@ pub(crate) mod tests;
 #[cfg(test)]
 #[path = "app_caps_tests.rs"]
 mod caps_tests;
+
+#[cfg(test)]
+#[path = "app_mode_tests.rs"]
+mod mode_tests;
+
+#[cfg(test)]
+#[path = "app_allow_tests.rs"]
+pub(crate) mod allow_tests;

@@ -63,11 +63,11 @@ pub(crate) fn key(c: char) -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
-fn code(code: KeyCode, modifiers: KeyModifiers) -> Msg {
+pub(crate) fn code(code: KeyCode, modifiers: KeyModifiers) -> Msg {
     Msg::Key(KeyEvent::new(code, modifiers))
 }
 
-fn open(app: &mut App, id: u64, now: Now) {
+pub(crate) fn open(app: &mut App, id: u64, now: Now) {
     let (d, p) = dialog(
         id,
         "Write",
@@ -239,26 +239,6 @@ fn an_edit_offers_its_file_as_the_pattern() {
 }
 
 #[test]
-fn shift_tab_cycles_the_mode_and_the_change_is_reported() {
-    let t0 = start();
-    let mut app = app(t0);
-    let effects = app.update(code(KeyCode::BackTab, KeyModifiers::SHIFT), t0);
-    assert_eq!(effects, [Effect::SetMode(Mode::Auto)]);
-    app.update(
-        Msg::Barrier(Event::ModeChanged {
-            mode: Mode::Auto,
-            resolved: 2,
-        }),
-        t0,
-    );
-    assert_eq!(app.mode, Mode::Auto);
-    assert_eq!(
-        app.notice.as_ref().unwrap().0,
-        "mode: auto (2 resolved by auto)"
-    );
-}
-
-#[test]
 fn quitting_with_open_dialogs_asks_first() {
     let t0 = start();
     let mut app = app(t0);
@@ -315,17 +295,17 @@ fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
         route: Route::Ask,
         mode: Mode::AllowAll,
         decision: Decision::allow(),
-        decider: Decider::Mode,
+        decider: Decider::Classifier,
         latency: Duration::ZERO,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
     assert!(app.dialogs.is_empty());
     assert!(matches!(app.state, DialogState::Choosing));
-    assert_eq!(app.notice.as_ref().unwrap().0, "#1 allowed by mode");
+    assert_eq!(app.notice.as_ref().unwrap().0, "#1 allowed by classifier");
     let line = app.log.back().unwrap();
     assert_eq!(
         (line.decision, line.decider, line.time.as_str()),
-        ("allow", "mode", "10:00:00")
+        ("allow", "classifier", "10:00:00")
     );
 }
 
@@ -380,4 +360,43 @@ fn the_log_keeps_the_newest_ten_thousand_lines() {
         app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), t0);
     }
     assert_eq!(app.log.len(), LOG_CAPACITY);
+}
+
+#[test]
+fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
+    let t0 = start();
+    let mut app = app(t0);
+    let call = |session: &str| {
+        let (d, _) = dialog(1, "Read", json!({"file_path": "a"}), t0);
+        let mut call = (*d.call).clone();
+        call.session = session.into();
+        call
+    };
+    let passed = |call: Call| {
+        Msg::Barrier(Event::Passed(Arc::new(Outcome {
+            id: CallId(1),
+            call: Arc::new(call),
+            class: crate::core::route::Class::ReadOnly,
+            route: Route::Allow,
+            mode: Mode::AllowRead,
+            decision: Decision::allow(),
+            decider: Decider::Rule,
+            latency: Duration::ZERO,
+        })))
+    };
+    app.update(passed(call("a")), t0);
+    let (d, p) = dialog_of(2, call("b"), t0);
+    app.update(Msg::Opened(d, p), t0);
+    app.update(passed(call("c")), later(t0, 20 * 60_000));
+    assert_eq!(app.sessions.len(), 3);
+    app.update(Msg::Tick, later(t0, 31 * 60_000));
+    let mut live: Vec<&String> = app.sessions.keys().collect();
+    live.sort();
+    assert_eq!(
+        live,
+        ["claude-code:b", "claude-code:c"],
+        "b still has a dialog open"
+    );
+    app.update(Msg::Tick, later(t0, 51 * 60_000));
+    assert_eq!(app.sessions.len(), 1);
 }

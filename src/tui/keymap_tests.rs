@@ -32,7 +32,15 @@ fn keys_map_to_intents() {
         intent_of(&key(KeyCode::Char('y'), KeyModifiers::CONTROL)),
         None
     );
-    assert_eq!(intent_of(&key(KeyCode::Char('x'), none)), None);
+    assert_eq!(intent_of(&key(KeyCode::Char('z'), none)), None);
+    assert_eq!(
+        intent_of(&key(KeyCode::Char('x'), none)),
+        Some(Intent::Revoke)
+    );
+    assert_eq!(
+        intent_of(&key(KeyCode::Tab, none)),
+        Some(Intent::CycleModeBack)
+    );
 }
 
 fn hint(bindings: &[Binding], intent: Intent) -> Option<&'static str> {

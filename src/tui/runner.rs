@@ -1,13 +1,14 @@
 //! The runner: the one place that touches the terminal. It turns terminal input and barrier
 //! events into messages, feeds them to `App::update`, carries out the effects, and redraws.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::time::{Duration, Instant, SystemTime};
 
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
 use tokio::sync::mpsc;
 
-use super::app::{ARMING, App, Effect, Msg, Now};
+use super::app::{App, Effect, Msg, Now};
 use super::preview::Preview;
 use super::terminal::TerminalGuard;
 use super::view;
@@ -68,14 +69,18 @@ pub async fn run(
     if let Some(status) = &options.classifier_status {
         app.update(Msg::ClassifierStatus(status()), now());
     }
+    let mut last_tick = Instant::now();
     let result = async {
         loop {
             guard.terminal.draw(|frame| view::draw(frame, &app))?;
-            let wake = if app.arming() {
-                Duration::from_millis(ARMING.as_millis() as u64 / 2)
-            } else {
-                Duration::from_secs(1)
-            };
+            // Wake when the model next has something to do by time alone (a dialog armed, a
+            // pending mode due), and at least every second for the status bar.
+            let wake = app
+                .wake_at()
+                .map_or(Duration::from_secs(1), |at| {
+                    at.saturating_duration_since(Instant::now())
+                })
+                .min(Duration::from_secs(1));
             // Cancellation: whichever branch wins, the others lose nothing. A terminal event or
             // barrier event not taken now is taken on the next turn.
             let first = tokio::select! {
@@ -88,26 +93,36 @@ pub async fn run(
                     None => return Ok(()),
                 },
                 _ = &mut stop => return Ok(()),
-                _ = tokio::time::sleep(wake) => {
-                    if let Some(status) = &options.classifier_status {
-                        Some(Msg::ClassifierStatus(status()))
-                    } else {
-                        Some(Msg::Tick)
-                    }
-                }
+                _ = tokio::time::sleep(wake) => None,
             };
             // Take everything already waiting before drawing again, so a burst costs one frame.
-            let mut batch: Vec<Msg> = first.into_iter().collect();
+            let mut batch: VecDeque<Msg> = first.into_iter().collect();
             while batch.len() < 512 {
                 match prompter.try_event() {
-                    Some(event) => batch.push(message_of_barrier(event)),
+                    Some(event) => batch.push_back(message_of_barrier(event)),
                     None => break,
                 }
             }
-            for msg in batch {
+            // Time passes for the model at least every second, however busy the barrier is, and
+            // whenever the wake-up came: a pending mode, an arming dialog, idle sessions.
+            let due = last_tick.elapsed() >= Duration::from_secs(1);
+            if due || batch.is_empty() {
+                batch.push_back(Msg::Tick);
+                if due {
+                    last_tick = Instant::now();
+                    if let Some(status) = &options.classifier_status {
+                        batch.push_back(Msg::ClassifierStatus(status()));
+                    }
+                }
+            }
+            // An effect can answer with a message (the session rules asked for): it is taken in
+            // the same turn.
+            while let Some(msg) = batch.pop_front() {
                 for effect in app.update(msg, now()) {
-                    if apply(effect, &prompter, &options)? {
-                        return Ok(());
+                    match apply(effect, &prompter, &options)? {
+                        Applied::Done => {}
+                        Applied::Reply(reply) => batch.push_front(reply),
+                        Applied::Quit => return Ok(()),
                     }
                 }
             }
@@ -115,14 +130,29 @@ pub async fn run(
     }
     .await;
     drop(guard);
+    // Not joined: the reader stops at its next look at the terminal, and a terminal that went
+    // away must not hold the shutdown up.
     drop(terminal_events);
-    let _ = reader.join();
+    drop(reader);
     result
 }
 
-/// Carries out one effect; returns true when the console should quit.
-fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<bool> {
+/// What carrying out an effect led to.
+enum Applied {
+    Done,
+    /// A message for the model in answer.
+    Reply(Msg),
+    Quit,
+}
+
+/// Carries out one effect.
+fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<Applied> {
     match effect {
+        Effect::ListRules => return Ok(Applied::Reply(Msg::Rules(prompter.session_rules()))),
+        Effect::Revoke(id) => {
+            prompter.revoke(id);
+            return Ok(Applied::Reply(Msg::Rules(prompter.session_rules())));
+        }
         Effect::Answer(id, answer) => {
             prompter.answer(id, answer);
         }
@@ -138,9 +168,9 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<b
                 rearm();
             }
         }
-        Effect::Quit => return Ok(true),
+        Effect::Quit => return Ok(Applied::Quit),
     }
-    Ok(false)
+    Ok(Applied::Done)
 }
 
 fn notify(how: Notify) -> io::Result<()> {
@@ -174,23 +204,76 @@ fn message_of_terminal(event: TermEvent) -> Option<Msg> {
     }
 }
 
-/// Reads terminal events on a thread of its own until the console stops listening.
+/// What a look at the terminal found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Input is waiting.
+    Input,
+    /// Nothing yet.
+    Quiet,
+    /// The terminal hung up or failed (EOF, EIO): the console's human is gone.
+    Gone,
+}
+
+/// Waits up to `timeout` for input on standard input (the terminal the console reads). A
+/// hangup is seen here, before crossterm reads: crossterm's reader spins on a terminal that
+/// returns end of file or EIO instead of reporting it.
+fn look(timeout: Duration) -> Look {
+    let mut fd = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one valid pollfd, and its count.
+    let n = unsafe { libc::poll(&mut fd, 1, ms) };
+    if n < 0 {
+        return match io::Error::last_os_error().kind() {
+            io::ErrorKind::Interrupted => Look::Quiet,
+            _ => Look::Gone,
+        };
+    }
+    if fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        return Look::Gone;
+    }
+    if fd.revents & libc::POLLIN != 0 {
+        // Readable with nothing to read is end of file.
+        let mut waiting: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int.
+        let ok = unsafe { libc::ioctl(libc::STDIN_FILENO, libc::FIONREAD, &mut waiting) };
+        if ok < 0 || waiting == 0 {
+            return Look::Gone;
+        }
+        return Look::Input;
+    }
+    Look::Quiet
+}
+
+/// Reads terminal events on a thread of its own until the console stops listening or the
+/// terminal goes away; either way it returns, which closes the channel and ends the console.
 fn read_terminal(keys: mpsc::Sender<TermEvent>) {
     loop {
         if keys.is_closed() {
             return;
         }
-        match event::poll(Duration::from_millis(200)) {
-            Ok(true) => match event::read() {
-                Ok(event) => {
-                    if keys.blocking_send(event).is_err() {
-                        return;
+        if look(Duration::from_millis(200)) == Look::Gone {
+            return;
+        }
+        // Everything crossterm has parsed from what is waiting, and a resize (crossterm learns
+        // of those from a signal, not from the terminal's input).
+        loop {
+            match event::poll(Duration::ZERO) {
+                Ok(true) => match event::read() {
+                    Ok(event) => {
+                        if keys.blocking_send(event).is_err() {
+                            return;
+                        }
                     }
-                }
+                    Err(_) => return,
+                },
+                Ok(false) => break,
                 Err(_) => return,
-            },
-            Ok(false) => {}
-            Err(_) => return,
+            }
         }
     }
 }

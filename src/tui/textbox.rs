@@ -9,7 +9,7 @@ use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::classify::Assessment;
 use crate::core::prompter::HumanAnswer;
 use crate::core::rules::{Pattern, SessionAllow};
-use crate::core::shell::Safety;
+use crate::core::shell::{Command, Safety};
 
 /// What a box is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,9 +24,22 @@ pub enum BoxKind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AllowKind {
-    ShellPrefix,
+    /// A shell command: exactly the words typed, or every command starting with them when
+    /// they end in a lone `*`.
+    Shell,
     Tool,
     Path,
+}
+
+/// What pressing Enter in a box does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Submit {
+    /// Send this answer.
+    Send(HumanAnswer),
+    /// The pattern is broad: the box now asks for Enter once more.
+    Confirm,
+    /// Nothing to send (an empty pattern).
+    Nothing,
 }
 
 impl BoxKind {
@@ -55,8 +68,8 @@ impl BoxKind {
                 }
                 NoteEffect::None => format!(" {allow}: note (nothing carries it) "),
             },
-            BoxKind::Pattern(AllowKind::ShellPrefix) => {
-                format!(" {always}: shell commands starting with ")
+            BoxKind::Pattern(AllowKind::Shell) => {
+                format!(" {always} in this session (end with * for a prefix) ")
             }
             BoxKind::Pattern(AllowKind::Tool) => format!(" {always}: every call of the tool "),
             BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
@@ -88,6 +101,11 @@ pub struct TextBox {
     /// What the answer can do where the call came from: words the title.
     pub caps: Caps,
     pub area: TextArea<'static>,
+    /// For an allow-always box on a shell line: the command in front that is not read-only,
+    /// so a pattern covering it with other operands asks twice.
+    pub writer: Option<Command>,
+    /// The broad pattern the human was warned about; Enter on the same text sends it.
+    confirming: Option<String>,
 }
 
 impl TextBox {
@@ -103,7 +121,63 @@ impl TextBox {
             kind,
             caps,
             area,
+            writer: None,
+            confirming: None,
         }
+    }
+
+    /// The session allow the box's text means, for a pattern box.
+    pub fn allow(&self) -> Option<SessionAllow> {
+        let BoxKind::Pattern(kind) = self.kind else {
+            return None;
+        };
+        let text = self.text();
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return None;
+        }
+        match kind {
+            AllowKind::Shell => SessionAllow::shell(trimmed),
+            AllowKind::Tool => Some(SessionAllow::Tool(trimmed.to_string())),
+            AllowKind::Path => Some(SessionAllow::Path(trimmed.to_string())),
+        }
+    }
+
+    /// For a pattern box, what its text will match, in words; a warning when it is broad.
+    pub fn meaning(&self) -> Option<String> {
+        if !matches!(self.kind, BoxKind::Pattern(_)) {
+            return None;
+        }
+        Some(match self.allow() {
+            None => " matches nothing: type a pattern ".to_string(),
+            Some(allow) if self.confirming.as_deref() == Some(self.text().trim()) => format!(
+                " BROAD: {}. Enter again to allow it, or edit ",
+                allow.describe()
+            ),
+            Some(allow) => format!(" will allow {} ", allow.describe()),
+        })
+    }
+
+    /// The text changed: a warning given about a broad pattern no longer stands.
+    pub fn edited(&mut self) {
+        self.confirming = None;
+    }
+
+    /// Enter: the answer to send, or a second confirmation first for a broad pattern.
+    pub fn submit(&mut self) -> Submit {
+        let Some(answer) = self.answer() else {
+            return Submit::Nothing;
+        };
+        if let HumanAnswer::AllowAlways { allow, .. } = &answer
+            && allow.is_broad(self.writer.as_ref())
+        {
+            let text = self.text().trim().to_string();
+            if self.confirming.as_deref() != Some(text.as_str()) {
+                self.confirming = Some(text);
+                return Submit::Confirm;
+            }
+        }
+        Submit::Send(answer)
     }
 
     pub fn title(&self) -> String {
@@ -125,41 +199,38 @@ impl TextBox {
             BoxKind::Note => Some(HumanAnswer::Allow {
                 note: (!trimmed.is_empty()).then(|| trimmed.to_string()),
             }),
-            BoxKind::Pattern(kind) => {
-                if trimmed.is_empty() {
-                    return None;
-                }
-                let allow = match kind {
-                    AllowKind::ShellPrefix => SessionAllow::ShellPrefix(Pattern::new(trimmed)),
-                    AllowKind::Tool => SessionAllow::Tool(trimmed.to_string()),
-                    AllowKind::Path => SessionAllow::Path(trimmed.to_string()),
-                };
-                Some(HumanAnswer::AllowAlways { allow, note: None })
-            }
+            BoxKind::Pattern(_) => self
+                .allow()
+                .map(|allow| HumanAnswer::AllowAlways { allow, note: None }),
         }
     }
 }
 
-/// What "allow always" offers to remember for a call: for a shell line, the program and its
-/// subcommand of the first command that is not read-only (`cargo build`); for an edit, its
-/// file; for anything else, the tool.
-pub fn suggest_allow(call: &Call, assessment: &Assessment) -> (AllowKind, String) {
+/// What "allow always" offers to remember for a call, and the command it is about. For a
+/// shell line, the first command that is not read-only: exactly that command (a writer or an
+/// unverified command is allowed again only as it was seen), or for a read-only one its
+/// program and subcommand with any operands (`git log *`). For an edit, its file; for
+/// anything else, the tool.
+pub fn suggest_allow(call: &Call, assessment: &Assessment) -> (AllowKind, String, Option<Command>) {
     match &assessment.kind {
         ToolKind::Shell => {
-            let words: Vec<String> = assessment
-                .shell
-                .as_ref()
-                .and_then(|s| {
-                    s.commands
-                        .iter()
-                        .find(|c| c.safety != Safety::ReadOnly)
-                        .or(s.commands.first())
-                })
-                .map(|c| c.words.clone())
-                .unwrap_or_else(|| {
-                    let line = call.shell_line().unwrap_or("");
-                    line.split_whitespace().map(str::to_string).collect()
-                });
+            let command = assessment.shell.as_ref().and_then(|s| {
+                s.commands
+                    .iter()
+                    .find(|c| c.safety != Safety::ReadOnly)
+                    .or(s.commands.first())
+            });
+            let Some(command) = command else {
+                let line = call.shell_line().unwrap_or("");
+                let words: Vec<&str> = line.split_whitespace().collect();
+                return (AllowKind::Shell, words.join(" "), None);
+            };
+            if command.safety != Safety::ReadOnly {
+                let words = Pattern::from_words(command.words.clone());
+                let text = words.as_str().to_string();
+                return (AllowKind::Shell, text, Some(command.clone()));
+            }
+            let words = &command.words;
             let mut prefix: Vec<&str> = words.iter().take(1).map(String::as_str).collect();
             if let Some(sub) = words.get(1)
                 && sub
@@ -169,12 +240,14 @@ pub fn suggest_allow(call: &Call, assessment: &Assessment) -> (AllowKind, String
             {
                 prefix.push(sub);
             }
-            (AllowKind::ShellPrefix, prefix.join(" "))
+            prefix.push("*");
+            (AllowKind::Shell, prefix.join(" "), None)
         }
         ToolKind::Edit => (
             AllowKind::Path,
             call.file_path().unwrap_or_default().to_string(),
+            None,
         ),
-        _ => (AllowKind::Tool, call.tool.clone()),
+        _ => (AllowKind::Tool, call.tool.clone(), None),
     }
 }

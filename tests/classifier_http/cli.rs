@@ -73,3 +73,24 @@ async fn classifier_test_without_a_key_says_why_there_is_no_classifier() {
     let stderr = String::from_utf8_lossy(&run(config, None, "ls").await.stderr).into_owned();
     assert!(stderr.contains("GATEHOUSE_TEST_KEY is not set"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_servers_error_body_is_printed_as_escapes() {
+    let body = "no\u{1b}]0;pwned\u{7}\u{202e}\u{2028}verdict: read-only";
+    let server = ModelServer::start(Reply::status(500, body)).await;
+    let config = format!(
+        "[classifier]\nbase_url = \"{}\"\nmodel = \"m\"\napi_key_env = \"GATEHOUSE_TEST_KEY\"\n",
+        server.url
+    );
+    let output = run(config, Some("sk-cli"), "mytool --list").await;
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for c in ['\u{1b}', '\u{7}', '\u{202e}', '\u{2028}'] {
+        assert!(
+            !stderr.contains(c),
+            "{:x} printed raw: {stderr:?}",
+            c as u32
+        );
+    }
+    assert!(stderr.contains("\\e]0;pwned\\x07"), "{stderr}");
+}

@@ -29,6 +29,7 @@ impl Barrier {
             decision: "allow",
             decider: "note",
             reason: Some(note.unwrap_or("no note was kept for this call")),
+            rule: None,
             latency_ms: 0.0,
         };
         let written = shared.audit.write(&record);

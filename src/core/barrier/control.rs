@@ -73,16 +73,17 @@ impl Shared {
         let Some(allow) = remember else {
             return self.resolve(id, |_| true, decision, Decider::Human);
         };
+        let text = allow.text();
         let session = {
             let mut state = self.lock();
             let Some(pending) = state.pending.get(&id) else {
                 return false;
             };
             let call = pending.dialog.call.clone();
-            state.allows.add(&call.agent, &call.session, allow);
+            state.allows.add(&call.agent, &call.session, allow, id.0);
             call
         };
-        let won = self.resolve(id, |_| true, decision, Decider::Human);
+        let won = self.resolve_noting(id, |_| true, decision, Decider::Human, Some(text));
         if won {
             self.settle_newly_allowed(&session);
         }
@@ -111,7 +112,9 @@ impl Shared {
         for (id, call) in open {
             let fresh = assess(&call, &self.rules, &allows);
             if fresh.row == Row::Listed && route(mode, Row::Listed) == Route::Allow {
-                self.resolve(id, |_| true, Decision::allow(), Decider::SessionAllow);
+                let rule = Some(self.hit(&call, &fresh));
+                let decision = Decision::allow();
+                self.resolve_noting(id, |_| true, decision, Decider::SessionAllow, rule);
             }
         }
     }
@@ -200,6 +203,14 @@ impl Shared {
             .values()
             .map(|p| p.dialog.clone())
             .collect()
+    }
+
+    pub(in crate::core) fn session_rules(&self) -> Vec<crate::core::rules::SessionRule> {
+        self.lock().allows.list()
+    }
+
+    pub(in crate::core) fn revoke(&self, id: crate::core::rules::RuleId) -> bool {
+        self.lock().allows.revoke(id)
     }
 
     pub(in crate::core) fn mode(&self) -> Mode {

@@ -45,6 +45,7 @@ impl Shared {
         decider: Decider,
         started: Instant,
     ) -> Answer {
+        let rule = (decider == Decider::SessionAllow).then(|| self.hit(&call, assessment));
         let mut outcome = Outcome {
             id,
             call,
@@ -55,7 +56,7 @@ impl Shared {
             decider,
             latency: started.elapsed(),
         };
-        self.audit(&mut outcome);
+        self.audit_noting(&mut outcome, rule);
         let answer = Answer {
             id,
             decision: outcome.decision.clone(),
@@ -76,6 +77,18 @@ impl Shared {
         decision: Decision,
         decider: Decider,
     ) -> bool {
+        self.resolve_noting(id, only_if, decision, decider, None)
+    }
+
+    /// As [`Shared::resolve`], with the session rule(s) for the audit record.
+    pub(super) fn resolve_noting(
+        &self,
+        id: CallId,
+        only_if: impl FnOnce(&Pending) -> bool,
+        decision: Decision,
+        decider: Decider,
+        rule: Option<String>,
+    ) -> bool {
         let Some((pending, mode)) = self.take(id, only_if) else {
             return false;
         };
@@ -92,7 +105,7 @@ impl Shared {
             decider,
             latency: pending.started.elapsed(),
         };
-        self.audit(&mut outcome);
+        self.audit_noting(&mut outcome, rule);
         let _ = pending.reply.send(Answer {
             id,
             decision: outcome.decision.clone(),
@@ -102,6 +115,23 @@ impl Shared {
         });
         self.emit(Event::Resolved(Arc::new(outcome)));
         true
+    }
+
+    /// Counts a call let through by its session's rules; returns the rules, for the audit.
+    pub(super) fn hit(&self, call: &Call, assessment: &Assessment) -> String {
+        let commands = assessment
+            .shell
+            .as_ref()
+            .map_or(&[][..], |s| s.commands.as_slice());
+        let mut state = self.lock();
+        let hits = state.allows.hit(
+            &call.agent,
+            &call.session,
+            commands,
+            &call.tool,
+            call.file_path(),
+        );
+        hits.join("; ")
     }
 
     pub(super) fn take(
@@ -138,6 +168,7 @@ impl Shared {
             decision: "withdrawn",
             decider: "agent",
             reason: Some("the agent went away before anyone answered"),
+            rule: None,
             latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
         };
         let written = self.audit.write(&record);
@@ -145,10 +176,12 @@ impl Shared {
         self.emit(Event::Withdrawn { id });
     }
 
-    /// Appends the outcome to the audit log. An allow that cannot be audited becomes a deny:
-    /// nothing passes unrecorded.
-    pub(super) fn audit(&self, outcome: &mut Outcome) {
-        let result = self.audit.write(&record_of(outcome));
+    /// Appends the outcome to the audit log, naming the session rule(s) the decision made or
+    /// used. An allow that cannot be audited becomes a deny: nothing passes unrecorded.
+    pub(super) fn audit_noting(&self, outcome: &mut Outcome, rule: Option<String>) {
+        let mut record = record_of(outcome);
+        record.rule = rule;
+        let result = self.audit.write(&record);
         self.report_audit(&result);
         if let Err(err) = result
             && matches!(outcome.decision, Decision::Allow { .. })
@@ -200,6 +233,7 @@ fn record_of(outcome: &Outcome) -> Record<'_> {
         decision: outcome.decision.name(),
         decider: outcome.decider.name(),
         reason: outcome.decision.text(),
+        rule: None,
         latency_ms: outcome.latency.as_secs_f64() * 1e3,
     }
 }

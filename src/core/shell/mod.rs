@@ -173,23 +173,8 @@ fn program_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
 
-/// Makes source text safe to show on one line: control characters become visible escapes and
-/// long text is cut.
+/// Makes source text safe to show on one line: the console's one escaper, cut at 80
+/// characters.
 pub(crate) fn escape(text: &str) -> String {
-    const LIMIT: usize = 80;
-    let mut out = String::new();
-    for (count, ch) in text.chars().enumerate() {
-        if count == LIMIT {
-            out.push('…');
-            break;
-        }
-        match ch {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::core::escape::visible_cut(text, 80)
 }

@@ -3,12 +3,12 @@
 
 use super::*;
 use crate::core::event::AuditHealth;
+use crate::core::decision::Decider;
 
 impl App {
     pub(super) fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
         let call = &dialog.call;
-        self.sessions
-            .insert(format!("{}:{}", call.agent, call.session));
+        self.heard_from(call);
         let open = Open {
             short: Preview::short(call),
             route: dialog.route,
@@ -49,7 +49,14 @@ impl App {
             Event::Resolved(outcome) => {
                 // A dialog still in the queue was settled by someone other than this console's
                 // human (the classifier, the mode, a timeout): say so, not just in the log.
-                if self.remove(outcome.id) {
+                if outcome.decider == Decider::Mode {
+                    // Counted for the notice that says what the mode change did.
+                    match outcome.decision.name() {
+                        "allow" => self.tally.allowed += 1,
+                        _ => self.tally.denied += 1,
+                    }
+                    self.remove(outcome.id);
+                } else if self.remove(outcome.id) {
                     let done = match outcome.decision.name() {
                         "allow" => "allowed",
                         "deny" => "denied",
@@ -61,16 +68,14 @@ impl App {
                 self.push_log(&outcome);
             }
             Event::Passed(outcome) => {
-                let call = &outcome.call;
-                self.sessions
-                    .insert(format!("{}:{}", call.agent, call.session));
+                self.heard_from(&outcome.call);
                 self.push_log(&outcome);
             }
             Event::Withdrawn { id } => {
                 if let Some(open) = self.find(id) {
                     let line = LogLine {
                         time: clock(self.now.wall),
-                        agent: open.dialog.call.agent.to_string(),
+                        agent: visible(&open.dialog.call.agent.to_string()).into_owned(),
                         tool: visible(&open.dialog.call.tool).into_owned(),
                         subject: open.short.clone(),
                         decision: "withdrawn",
@@ -84,13 +89,7 @@ impl App {
             // The console is the only one that changes the mode, and it already shows the mode
             // its last key asked for: an event can lag behind several quick presses, so it
             // only reports what a change settled.
-            Event::ModeChanged { mode, resolved } => {
-                let text = match resolved {
-                    0 => format!("mode: {}", mode.name()),
-                    n => format!("mode: {} ({n} resolved by {})", mode.name(), mode.name()),
-                };
-                self.notify(text);
-            }
+            Event::ModeChanged { mode, .. } => self.mode_changed(mode),
             Event::Audit(health) => self.notify(match health {
                 AuditHealth::Failing(why) => {
                     format!("AUDIT FAILING: {why}; allows are refused until it works again")
@@ -100,9 +99,31 @@ impl App {
         }
     }
 
+    /// Notes that the call's agent session is alive now.
+    pub(super) fn heard_from(&mut self, call: &crate::core::call::Call) {
+        let key = format!("{}:{}", call.agent, call.session);
+        self.sessions.insert(key, self.now.at);
+    }
+
+    /// Forgets the sessions quiet for [`SESSION_IDLE`] that have no dialog open.
+    pub(super) fn forget_idle_sessions(&mut self) {
+        let now = self.now.at;
+        let idle = |last: &Instant| now.duration_since(*last) >= SESSION_IDLE;
+        if !self.sessions.values().any(idle) {
+            return;
+        }
+        let open: std::collections::HashSet<String> = self
+            .dialogs
+            .iter()
+            .map(|o| format!("{}:{}", o.dialog.call.agent, o.dialog.call.session))
+            .collect();
+        self.sessions
+            .retain(|key, last| !idle(last) || open.contains(key));
+    }
+
     /// Removes dialog `id` if it is open; returns whether it was.
     pub(super) fn remove(&mut self, id: CallId) -> bool {
-        let Some(at) = self.dialogs.iter().position(|o| o.dialog.id == id) else {
+        let Some(at) = self.index_of(id) else {
             return false;
         };
         self.dialogs.remove(at);
@@ -128,19 +149,24 @@ impl App {
         self.notice = Some((text, self.now.at + NOTICE_FOR));
     }
 
+    /// Where dialog `id` is in the queue, which is kept in id order.
+    fn index_of(&self, id: CallId) -> Option<usize> {
+        self.dialogs.binary_search_by_key(&id, |o| o.dialog.id).ok()
+    }
+
     pub(super) fn find(&self, id: CallId) -> Option<&Open> {
-        self.dialogs.iter().find(|o| o.dialog.id == id)
+        self.index_of(id).map(|at| &self.dialogs[at])
     }
 
     pub(super) fn find_mut(&mut self, id: CallId) -> Option<&mut Open> {
-        self.dialogs.iter_mut().find(|o| o.dialog.id == id)
+        self.index_of(id).map(|at| &mut self.dialogs[at])
     }
 
     pub(super) fn push_log(&mut self, outcome: &Outcome) {
         let call = &outcome.call;
         let line = LogLine {
             time: clock(self.now.wall),
-            agent: call.agent.to_string(),
+            agent: visible(&call.agent.to_string()).into_owned(),
             tool: visible(&call.tool).into_owned(),
             subject: Preview::short(call),
             decision: outcome.decision.name(),
@@ -159,7 +185,7 @@ impl App {
 }
 
 /// `HH:MM:SS` (UTC) of a wall-clock time.
-fn clock(wall: SystemTime) -> String {
+pub(crate) fn clock(wall: SystemTime) -> String {
     let secs = wall
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

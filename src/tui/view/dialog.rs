@@ -46,19 +46,39 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
     }
     if let (Some(box_area), DialogState::Writing(b)) = (box_area, &app.state) {
         let mut area_widget = b.area.clone();
-        area_widget.set_block(
-            Block::bordered()
-                .title(b.title())
-                .border_style(Style::default().fg(Color::Cyan)),
-        );
+        let block = Block::bordered()
+            .title(b.title())
+            .border_style(Style::default().fg(Color::Cyan));
+        let inner = block.inner(box_area);
+        area_widget.set_block(block);
         frame.render_widget(&area_widget, box_area);
+        // What a pattern will match, in words, on the box's last two rows (the pattern itself
+        // is one line).
+        if let Some(meaning) = b.meaning()
+            && inner.height >= 2
+        {
+            let style = if meaning.starts_with(" BROAD") {
+                theme::notice()
+            } else {
+                Style::default().fg(Color::Cyan)
+            };
+            let rows = inner.height.saturating_sub(1).min(2);
+            let [_, words] =
+                Layout::vertical([Constraint::Min(1), Constraint::Length(rows)]).areas(inner);
+            let text = Paragraph::new(Line::styled(visible(meaning.trim()).into_owned(), style))
+                .wrap(Wrap { trim: true });
+            frame.render_widget(text, words);
+        }
     }
 }
 
 fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     let call = &open.dialog.call;
     let mut lines = vec![Line::from(vec![
-        Span::styled(call.agent.to_string(), theme::title()),
+        Span::styled(
+            visible(&call.agent.to_string()).into_owned(),
+            theme::title(),
+        ),
         Span::styled(
             format!(
                 " · session {} · {}",
@@ -85,7 +105,7 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
         lines.push(Line::styled(
             format!(
                 "allowing here only passes the call on: {} still applies its own checks",
-                call.agent
+                visible(&call.agent.to_string())
             ),
             theme::dim(),
         ));

@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Paragraph};
 use super::dialog::short_id;
 use super::theme;
 use crate::core::call::ToolKind;
+use crate::core::escape::visible;
 use crate::tui::app::App;
 
 pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
@@ -47,9 +48,9 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
             };
             let text = format!(
                 "{} {} {} {}",
-                call.agent,
+                visible(&call.agent.to_string()),
                 short_id(&call.session),
-                tool,
+                visible(tool),
                 open.short
             );
             let room = (area.width as usize).saturating_sub(3 + age.len());

@@ -38,9 +38,15 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Main => {}
         Screen::Help => overlay::draw_help(frame, area, app),
         Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
+        Screen::ConfirmAllowAll => overlay::draw_confirm_allow_all(frame, area, app),
+        Screen::Rules => overlay::draw_rules(frame, area, app),
     }
 }
 
 #[cfg(test)]
 #[path = "snapshot_tests.rs"]
 mod snapshot_tests;
+
+#[cfg(test)]
+#[path = "snapshot_guard_tests.rs"]
+mod snapshot_guard_tests;

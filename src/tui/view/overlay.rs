@@ -1,13 +1,15 @@
-//! Screens drawn over the console: the help, drawn from the key table, and the quit
-//! confirmation.
+//! Screens drawn over the console: the help, drawn from the key table, the quit and
+//! allow-all confirmations, and the session rules panel.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
+use super::dialog::short_id;
 use super::theme;
-use crate::tui::app::App;
+use crate::core::escape::visible;
+use crate::tui::app::{App, clock};
 use crate::tui::keymap::{self, BOX_KEYS};
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
@@ -89,6 +91,90 @@ pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .block(Block::bordered().title(" quit? ")),
+        popup,
+    );
+}
+
+/// Allow-all is due while dialogs are open: it allows them only if the human says so.
+pub fn draw_confirm_allow_all(frame: &mut Frame, area: Rect, app: &App) {
+    let n = app.dialogs.len();
+    let lines = vec![
+        Line::raw(format!(
+            "Allow-all allows the {n} open dialog{} now, and every call that is not denied \
+             until the mode changes.",
+            if n == 1 { "" } else { "s" },
+        )),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y/Enter", theme::key()),
+            Span::raw(" enter allow-all   "),
+            Span::styled("any other key", theme::key()),
+            Span::raw(format!(" stay in {}", app.mode.name())),
+        ]),
+    ];
+    let popup = centered(area, 64, 6);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" allow all? ")),
+        popup,
+    );
+}
+
+/// The session rules: what each allows, where it came from, how often it let a call through.
+pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
+    let mut lines = Vec::new();
+    if app.rules.is_empty() {
+        lines.push(Line::raw(
+            "No session rules: nothing was allowed always yet.",
+        ));
+    }
+    for (i, rule) in app.rules.iter().enumerate() {
+        let style = if i == app.rules_focus {
+            theme::focus()
+        } else {
+            ratatui::style::Style::default()
+        };
+        lines.push(Line::styled(
+            format!(
+                "#{} {} {}: {}",
+                rule.id.0,
+                visible(&rule.agent.to_string()),
+                short_id(&rule.session),
+                visible(&rule.allow.describe()),
+            ),
+            style,
+        ));
+        lines.push(Line::styled(
+            format!(
+                "    from call #{} by the {} at {} · {} hit{}",
+                rule.origin_call,
+                rule.by,
+                clock(rule.origin_at),
+                rule.hits,
+                if rule.hits == 1 { "" } else { "s" },
+            ),
+            theme::dim(),
+        ));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("j/k", theme::key()),
+        Span::raw(" move   "),
+        Span::styled("x", theme::key()),
+        Span::raw(" revoke   "),
+        Span::styled("s/Esc", theme::key()),
+        Span::raw(" close"),
+    ]));
+    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" session rules ")),
         popup,
     );
 }

@@ -16,7 +16,7 @@ use crate::core::route::{Class, Route};
 use crate::tui::app::tests::{dialog, dialog_of, later, start};
 use crate::tui::app::{App, Msg, Now};
 
-fn app(now: Now) -> App {
+pub(super) fn app(now: Now) -> App {
     App::new(
         Mode::AllowRead,
         ModeCycle::default(),
@@ -26,16 +26,16 @@ fn app(now: Now) -> App {
     )
 }
 
-fn open(app: &mut App, id: u64, tool: &str, input: Value, now: Now) {
+pub(super) fn open(app: &mut App, id: u64, tool: &str, input: Value, now: Now) {
     let (d, p) = dialog(id, tool, input, now);
     app.update(Msg::Opened(d, p), now);
 }
 
-fn key(app: &mut App, code: KeyCode, now: Now) {
+pub(super) fn key(app: &mut App, code: KeyCode, now: Now) {
     app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)), now);
 }
 
-fn draw(app: &App, width: u16, height: u16) -> String {
+pub(super) fn draw(app: &App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|f| super::draw(f, app)).unwrap();
     terminal.backend().to_string()

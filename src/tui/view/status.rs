@@ -11,11 +11,19 @@ use crate::tui::keymap::{self, BOX_KEYS, Intent, KEYMAP};
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let open = app.dialogs.len();
-    let line = Line::from(vec![
-        Span::styled(
-            format!(" {} ", app.mode.label()),
-            theme::mode_badge(app.mode),
-        ),
+    let mut spans = vec![Span::styled(
+        format!(" {} ", app.mode.label()),
+        theme::mode_badge(app.mode),
+    )];
+    if let Some(pending) = app.pending {
+        spans.push(Span::raw(" → "));
+        spans.push(Span::styled(
+            format!(" {} ", pending.mode.label()),
+            theme::mode_badge(pending.mode),
+        ));
+        spans.push(Span::styled(" pending ·", theme::dim()));
+    }
+    spans.extend([
         Span::raw(format!(
             " {open} open · {} session{} · classifier: {} · ",
             app.sessions.len(),
@@ -24,11 +32,15 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         )),
         Span::styled(app.socket.clone(), theme::dim()),
     ]);
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
     let mut spans = Vec::new();
+    if let Some(text) = &app.mode_notice {
+        spans.push(Span::styled(format!(" {text} "), theme::notice()));
+        spans.push(Span::raw(" "));
+    }
     if let Some((text, _)) = &app.notice {
         spans.push(Span::styled(format!(" {text} "), theme::notice()));
         spans.push(Span::raw(" "));
