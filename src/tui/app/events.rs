@@ -2,8 +2,8 @@
 //! classifier's progress, mode changes, and the activity log.
 
 use super::*;
-use crate::core::event::AuditHealth;
 use crate::core::decision::Decider;
+use crate::core::event::AuditHealth;
 
 impl App {
     pub(super) fn on_opened(&mut self, dialog: Arc<Dialog>, preview: Preview) -> Vec<Effect> {
