@@ -12,6 +12,7 @@ use tree_sitter::Node;
 
 use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
 use super::programs::Verdict;
+use super::redirect::FdTable;
 use super::{Command, Finding, Safety, escape};
 
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
@@ -83,6 +84,13 @@ pub(super) struct Walker<'s> {
     pub(super) in_arithmetic: bool,
     /// How many wrappers deep the command being judged is (`nice timeout 5 ls` is two).
     pub(super) wrapped: usize,
+    /// The descriptor table commands start from: the enclosing groups' redirections and
+    /// earlier `exec`s applied.
+    pub(super) fds: FdTable,
+    /// The table of the command being judged, all its redirections applied.
+    pub(super) command_fds: FdTable,
+    /// How many bare `exec`s changed `fds` so far.
+    pub(super) execs: usize,
 }
 
 impl<'s> Walker<'s> {
@@ -97,6 +105,9 @@ impl<'s> Walker<'s> {
             changed_dir: false,
             in_arithmetic: false,
             wrapped: 0,
+            fds: FdTable::default(),
+            command_fds: FdTable::default(),
+            execs: 0,
         }
     }
 
@@ -174,7 +185,8 @@ impl<'s> Walker<'s> {
                 self.children(node);
             }
             "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
-                let extra = self.redirect(node, None);
+                let mut table = self.fds.clone();
+                let extra = self.redirect(node, None, &mut table);
                 if !extra.is_empty() {
                     self.finding(
                         self.text(node),
@@ -243,8 +255,9 @@ impl<'s> Walker<'s> {
         let redirects: Vec<Node> = node
             .children_by_field_name("redirect", &mut cursor)
             .collect();
+        let mut table = self.fds.clone();
         for redirect in redirects {
-            self.redirect(redirect, None);
+            self.redirect(redirect, None, &mut table);
         }
         let top_level = node.parent().is_some_and(|p| p.kind() == "program");
         if let Some(name) = name {
