@@ -62,6 +62,7 @@ pub(super) fn analyse_source(
                 );
             }
             walker.visit(root);
+            walker.check_arith_uses();
         }
         None => walker.finding(source, Safety::Unverified, "could not be parsed"),
     }
@@ -91,6 +92,14 @@ pub(super) struct Walker<'s> {
     pub(super) command_fds: FdTable,
     /// How many bare `exec`s changed `fds` so far.
     pub(super) execs: usize,
+    /// Names this line set to a number (see [`super::arith`]).
+    pub(super) integers: HashSet<String>,
+    /// Names this line set to anything else, anywhere.
+    pub(super) non_integers: HashSet<String>,
+    /// Names given the integer attribute (`declare -i`): their values are arithmetic.
+    pub(super) integer_names: HashSet<String>,
+    /// Names evaluated as numbers, checked against `non_integers` after the walk.
+    pub(super) arith_uses: Vec<String>,
 }
 
 impl<'s> Walker<'s> {
@@ -108,6 +117,10 @@ impl<'s> Walker<'s> {
             fds: FdTable::default(),
             command_fds: FdTable::default(),
             execs: 0,
+            integers: HashSet::new(),
+            non_integers: HashSet::new(),
+            integer_names: HashSet::new(),
+            arith_uses: Vec::new(),
         }
     }
 
@@ -170,17 +183,24 @@ impl<'s> Walker<'s> {
             "variable_assignment" => self.assignment(node),
             "declaration_command" => self.declaration(node),
             "unset_command" => {
+                self.unset_words(node);
                 self.children(node);
                 self.push_builtin(node, "unsets variables");
             }
             "test_command" => {
+                self.test_arith(node);
                 self.children(node);
                 self.push_builtin(node, "tests a condition");
             }
             "for_statement" => {
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = self.text(name);
-                    self.judge_variable(name, name, None, false);
+                    let mut cursor = node.walk();
+                    let integers = node
+                        .children_by_field_name("value", &mut cursor)
+                        .all(|v| super::arith::is_integer_word(self.text(v)));
+                    // A list of integers stands for itself; anything else is unknown.
+                    self.judge_variable(name, name, integers.then_some("0"), false);
                 }
                 self.children(node);
             }
@@ -196,14 +216,19 @@ impl<'s> Walker<'s> {
                 }
             }
             "compound_statement" if self.text(node).starts_with("((") => {
+                self.arith_root(node);
                 self.arithmetic(node);
                 self.push_builtin(node, "evaluates arithmetic");
             }
             "expansion" => {
                 self.expansion_assignment(node);
+                self.expansion_arith(node);
                 self.children(node);
             }
-            "arithmetic_expansion" | "c_style_for_statement" => self.arithmetic(node),
+            "arithmetic_expansion" | "c_style_for_statement" => {
+                self.arith_root(node);
+                self.arithmetic(node);
+            }
             "binary_expression" | "unary_expression" | "postfix_expression"
                 if self.in_arithmetic =>
             {
