@@ -126,6 +126,11 @@ pub(crate) fn simple(name: &str) -> Option<Verdict> {
     None
 }
 
+/// True for programs that are read-only whatever their arguments.
+pub(crate) fn reads_whatever(name: &str) -> bool {
+    READERS.contains(&name)
+}
+
 /// True for runtimes and build tools (used to accept `-V` as a version query).
 pub(crate) fn is_runner(name: &str) -> bool {
     RUNNERS.contains(&name) || name.starts_with("python3.")

@@ -85,6 +85,11 @@ fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if parsed.args.len() > 1 && writes_to_file(walker, parsed.args.get(1)) {
         return Err(Verdict::writer("uniq: writes its second operand"));
     }
+    if parsed.args.iter().any(|a| a.many) {
+        return Err(Verdict::unverified(
+            "uniq: a glob or expansion may give it a second operand, which it writes",
+        ));
+    }
     Ok(Verdict::read_only("filters repeated lines"))
 }
 
@@ -135,6 +140,11 @@ fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if parsed.args.len() > 1 && writes_to_file(walker, parsed.args.get(1)) {
         return Err(Verdict::writer("xxd: writes its second operand"));
     }
+    if parsed.args.iter().any(|a| a.many) {
+        return Err(Verdict::unverified(
+            "xxd: a glob or expansion may give it a second operand, which it writes",
+        ));
+    }
     Ok(Verdict::read_only("dumps bytes"))
 }
 
@@ -171,7 +181,8 @@ fn tee(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const TREE: Spec = Spec {
-    short: "adlfxLRPIpugshDFqNQvtrcUSnCAiJX",
+    // `-R` re-runs tree through system() for each level deeper than `-L`.
+    short: "adlfxLPIpugshDFqNQvtrcUSnCAiJX",
     short_value: "LPIHTo",
     long: &[
         "noreport", "dirsfirst", "filesfirst", "du", "si", "inodes", "device", "prune", "matchdirs",
@@ -194,12 +205,13 @@ fn tree(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const FILE: Spec = Spec {
-    short: "biLhzZsknN0pErdlSI",
+    // `-p` (`--preserve-date`) sets the access time back: it changes file metadata.
+    short: "biLhzZsknN0ErdlSI",
     short_value: "eFfmP",
     long: &[
         "brief", "mime", "mime-type", "mime-encoding", "dereference", "no-dereference",
         "uncompress", "uncompress-noreport", "special-files", "keep-going", "no-pad", "no-buffer",
-        "print0", "preserve-date", "raw", "extension", "apple", "no-sandbox",
+        "print0", "raw", "extension", "apple", "no-sandbox",
     ],
     long_value: &[
         "exclude", "exclude-quiet", "separator", "files-from", "magic-file", "parameter",
