@@ -34,6 +34,8 @@ const NUMERIC: &[&str] = &[
     "HISTCMD",
 ];
 
+const INDIRECT: &str = "indirect expansion evaluates a name the line cannot see";
+
 const WHY: &str = "evaluated as arithmetic, a value the line cannot see can run commands";
 
 /// True for a literal number as bash's arithmetic reads it (`10`, `0x1f`, `8#17`).
@@ -90,6 +92,12 @@ impl Walker<'_> {
         for name in uses {
             if self.non_integers.contains(&name) {
                 self.finding(&name, Safety::Unverified, WHY);
+            }
+        }
+        let uses = std::mem::take(&mut self.indirect_uses);
+        for name in uses {
+            if self.other_values.contains(&name) {
+                self.finding(&name, Safety::Unverified, INDIRECT);
             }
         }
     }
@@ -323,12 +331,20 @@ impl Walker<'_> {
             }
         }
         if indirect && !listing {
-            let what = self.text(node);
-            self.finding(
-                what,
-                Safety::Unverified,
-                "indirect expansion evaluates a name the line cannot see",
-            );
+            // `r=HOME; ${!r}` is fine: the line set `r` to a plain name and nothing else.
+            let name = children
+                .iter()
+                .find(|c| c.kind() == "variable_name")
+                .map(|c| self.text(*c));
+            match name {
+                Some(name) if self.name_values.contains(name) && children.len() == 4 => {
+                    self.indirect_uses.push(name.to_string());
+                }
+                _ => {
+                    let what = self.text(node);
+                    self.finding(what, Safety::Unverified, INDIRECT);
+                }
+            }
         }
     }
 }

@@ -100,6 +100,11 @@ pub(super) struct Walker<'s> {
     pub(super) integer_names: HashSet<String>,
     /// Names evaluated as numbers, checked against `non_integers` after the walk.
     pub(super) arith_uses: Vec<String>,
+    /// Names this line set to a plain variable name (`r=HOME`), and to anything else.
+    pub(super) name_values: HashSet<String>,
+    pub(super) other_values: HashSet<String>,
+    /// Names expanded indirectly (`${!r}`), checked against `other_values` after the walk.
+    pub(super) indirect_uses: Vec<String>,
 }
 
 impl<'s> Walker<'s> {
@@ -121,6 +126,9 @@ impl<'s> Walker<'s> {
             non_integers: HashSet::new(),
             integer_names: HashSet::new(),
             arith_uses: Vec::new(),
+            name_values: HashSet::new(),
+            other_values: HashSet::new(),
+            indirect_uses: Vec::new(),
         }
     }
 

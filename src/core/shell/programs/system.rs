@@ -33,7 +33,7 @@ pub(super) fn texts(args: &[Word]) -> Option<Vec<&str>> {
 }
 
 const DATE: Spec = Spec {
-    short: "uRI",
+    short: "uR",
     short_value: "dfr",
     long: &["utc", "universal", "rfc-2822", "rfc-email", "debug"],
     long_value: &["date", "file", "reference", "rfc-3339"],
@@ -49,7 +49,20 @@ fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Verdict::writer("date -s: sets the clock"));
     }
-    let parsed = flags::parse(&DATE, args)?;
+    // `-I[FMT]` and `-R` take their format attached: `-Iseconds` is one option.
+    let args: Vec<Word> = args
+        .iter()
+        .map(
+            |w| match w.literal_text().and_then(|t| t.strip_prefix("-I")) {
+                Some("") => Word::literal("--iso-8601"),
+                Some(format) if format.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                    Word::literal(&format!("--iso-8601={format}"))
+                }
+                _ => w.clone(),
+            },
+        )
+        .collect();
+    let parsed = flags::parse(&DATE, &args)?;
     if parsed.args.iter().any(|a| !a.prefix.starts_with('+')) {
         return Err(Verdict::writer("date: sets the clock"));
     }
