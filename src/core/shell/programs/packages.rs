@@ -13,6 +13,7 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "apt" => apt,
         "pip" | "pip3" => pip,
+        "npm" => npm,
         "cargo" => cargo,
         "update-alternatives" => update_alternatives,
         "tmux" => tmux,
@@ -53,7 +54,7 @@ const PIP: Spec = Spec {
     long: &[
         "files", "verbose", "quiet", "local", "user", "all", "exclude-editable", "not-required",
         "editable", "disable-pip-version-check", "no-color", "no-input", "isolated",
-        "no-python-version-warning", "include-editable",
+        "no-python-version-warning", "include-editable", "no-index",
     ],
     long_value: &["format", "exclude", "path"],
     ..Spec::EMPTY
@@ -64,7 +65,7 @@ const PIP: Spec = Spec {
 fn pip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&PIP, args)
         .map_err(|_| Verdict::unverified(format!("{name}: runs project code or a script")))?;
-    let quiet_index = parsed.has(&["--disable-pip-version-check"]);
+    let quiet_index = parsed.has(&["--disable-pip-version-check", "--no-index"]);
     match parsed.args.first().and_then(Word::literal_text) {
         Some("show" | "freeze") => Ok(Verdict::read_only("lists installed packages")),
         Some("list") if quiet_index => Ok(Verdict::read_only("lists installed packages")),
@@ -75,6 +76,41 @@ fn pip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             "{name}: runs project code or a script"
         ))),
     }
+}
+
+#[rustfmt::skip]
+const NPM_LS: Spec = Spec {
+    short: "aglp",
+    long: &[
+        "all", "global", "long", "parseable", "json", "link", "production", "dev",
+        "package-lock-only", "unicode", "no-unicode", "no-update-notifier", "no-color",
+    ],
+    long_value: &["depth", "omit", "include", "workspace", "update-notifier"],
+    ..Spec::EMPTY
+};
+
+/// `npm ls` reads the installed tree, but npm checks the registry for a newer npm first
+/// unless the update notifier is off.
+fn npm(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let runs = || Verdict::unverified("runs project code or a script");
+    let Some((verb, rest)) = args.split_first() else {
+        return Err(runs());
+    };
+    if !matches!(verb.literal_text(), Some("ls" | "list" | "ll" | "la")) {
+        return Err(runs());
+    }
+    let parsed = flags::parse(&NPM_LS, rest)?;
+    let notifier_off = parsed.has(&["--no-update-notifier"])
+        || parsed
+            .value(&["--update-notifier"])
+            .and_then(Word::literal_text)
+            == Some("false");
+    if !notifier_off {
+        return Err(Verdict::unverified(
+            "npm ls: npm checks the registry for a newer npm (add --no-update-notifier)",
+        ));
+    }
+    Ok(Verdict::read_only("lists installed packages"))
 }
 
 const CARGO_TREE: Spec = Spec {
