@@ -281,9 +281,7 @@ impl<'s> Walker<'s> {
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string());
-        if let Some(body) = node.child_by_field_name("body") {
-            self.visit(body);
-        }
+        // The definition's redirections apply to the body each time it runs.
         let mut cursor = node.walk();
         let redirects: Vec<Node> = node
             .children_by_field_name("redirect", &mut cursor)
@@ -291,6 +289,16 @@ impl<'s> Walker<'s> {
         let mut table = self.fds.clone();
         for redirect in redirects {
             self.redirect(redirect, None, &mut table);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            let saved = std::mem::replace(&mut self.fds, table);
+            let execs = self.execs;
+            self.visit(body);
+            self.fds = if self.execs == execs {
+                saved
+            } else {
+                saved.merge(&self.fds)
+            };
         }
         let top_level = node.parent().is_some_and(|p| p.kind() == "program");
         if let Some(name) = name {
