@@ -137,11 +137,17 @@ fn tar_opens_host_colon_path_archives_through_a_remote_shell() {
         "tar tf h:x",
         "tar -tf \"$ARCHIVE\"",
         "TAPE=host:/a.tar tar -t",
+        "tar tfC host:a.tar dir",
+        "tar tbf 20 host:a.tar",
+        "tar -tIsh -f a.tar",
+        "tar tIf sh a.tar",
     ]);
     assert_read_only(&[
         "tar -tf archive.tar",
         "tar -tf ./dir:x.tar",
         "tar --force-local -tf c:x.tar",
+        "tar tfC a.tar dir",
+        "tar ztf archive.tar.gz",
     ]);
 }
 
