@@ -135,7 +135,7 @@ const COMPRESSOR: Spec = Spec {
     long: &[
         "stdout", "to-stdout", "decompress", "uncompress", "test", "list", "keep", "force",
         "no-name", "name", "quiet", "verbose", "recursive", "fast", "best", "rsyncable",
-        "no-progress", "progress", "rm",
+        "no-progress", "progress",
     ],
     long_value: &["suffix", "threads", "memlimit", "format"],
     ..Spec::EMPTY
@@ -143,6 +143,11 @@ const COMPRESSOR: Spec = Spec {
 
 fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&COMPRESSOR, args)?;
+    if name.contains("lz4") && parsed.args.len() > 1 {
+        return Err(Verdict::writer(format!(
+            "{name}: writes its second operand"
+        )));
+    }
     if parsed.has(&["-r", "--recursive"]) {
         return Err(Verdict::writer(format!("{name} -r: replaces files")));
     }

@@ -162,3 +162,20 @@ fn options_that_rerun_the_program_or_change_metadata_are_not_read_only() {
     ]);
     assert_read_only(&["tree -L 2", "tree -J", "file -b f"]);
 }
+
+#[test]
+fn options_that_reach_another_host_or_another_program_are_not_on_the_lists() {
+    assert_not_read_only(&[
+        "systemctl -H host status",
+        "systemctl --host=h status",
+        "systemctl --ho h status",
+        "patch --dry-run -e -i x.ed f",
+        "zstd -c --rm f",
+        "lz4 -c in out",
+    ]);
+    assert_read_only(&[
+        "systemctl status x",
+        "patch --dry-run -p1 -i x.diff",
+        "zstd -c f",
+    ]);
+}

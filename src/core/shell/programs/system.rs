@@ -180,14 +180,15 @@ fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const SYSTEMCTL: Spec = Spec {
+    // `-H`/`--host` reaches another machine over ssh and is left out.
     short: "alqr",
-    short_value: "tpPHMn",
+    short_value: "tpPMn",
     long: &[
         "no-pager", "full", "all", "user", "system", "quiet", "plain", "no-legend", "value",
         "recursive", "failed", "show-types", "reverse", "after", "before", "global",
     ],
     long_value: &[
-        "type", "state", "property", "lines", "output", "host", "machine",
+        "type", "state", "property", "lines", "output", "machine",
     ],
     ..Spec::EMPTY
 };
@@ -289,7 +290,8 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const PATCH: Spec = Spec {
-    short: "RNsltfucnEZTe",
+    // `-e` (`--ed`) hands the patch to `ed`, which can run commands.
+    short: "RNsltfucnEZT",
     short_value: "pFid",
     long: &[
         "dry-run", "reverse", "forward", "silent", "quiet", "ignore-whitespace", "batch", "force",
