@@ -126,6 +126,8 @@ fn iptables_bundles_are_read_letter_by_letter() {
         "nft flush ruleset",
         "nft -f rules.nft",
         "nft add table inet x",
+        "nft -N list ruleset",
+        "nft --reversedns list ruleset",
     ]);
 }
 
