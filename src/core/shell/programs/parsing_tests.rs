@@ -237,3 +237,26 @@ fn listings_that_look_names_up_in_dns_are_network() {
         "ss -tlnp",
     ]);
 }
+
+#[test]
+fn comparers_that_run_another_program_are_not_read_only() {
+    assert_not_read_only(&[
+        "diff -l a b",
+        "diff -ul a b",
+        "diff --paginate a b",
+        "diff --pag a b",
+        "diff \"$A\" b",
+        "diff3 --diff-program=./x a b c",
+        "diff3 --diff-prog ./x a b c",
+        "git verify-commit HEAD",
+        "git verify-tag v1",
+    ]);
+    assert_read_only(&[
+        "diff -u old.rs new.rs",
+        "diff -I local a b",
+        "diff -Ilocal a b",
+        "diff <(sort a.txt) <(sort b.txt)",
+        "diff3 a b c",
+        "diff -- \"$A\" b",
+    ]);
+}
