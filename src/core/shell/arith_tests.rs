@@ -137,3 +137,9 @@ fn compgen_expands_its_word_list_and_runs_completion_commands() {
     ]);
     assert_read_only(&["compgen -c", "compgen -W 'a b c' a", "compgen -v B"]);
 }
+
+#[test]
+fn xtrace_expands_ps4_which_may_come_from_the_environment() {
+    assert_not_read_only(&["set -x; ls", "set -ex", "set -o xtrace"]);
+    assert_read_only(&["set -e", "set -euo pipefail", "set +x"]);
+}
