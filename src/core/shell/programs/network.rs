@@ -86,6 +86,7 @@ const RSYNC: Spec = Spec {
         "ignore-existing", "existing", "size-only", "no-perms", "no-owner", "no-group",
         "hard-links", "acls", "xattrs", "one-file-system", "sparse", "whole-file", "copy-links",
         "safe-links", "prune-empty-dirs", "ignore-times", "inplace", "append", "mkpath", "info",
+        "force",
     ],
     long_value: &[
         "exclude", "include", "exclude-from", "include-from", "filter", "max-size", "min-size",
@@ -203,9 +204,12 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let shows = args
-        .iter()
-        .all(|w| matches!(w.literal_text(), Some("-n" | "-e" | "-v" | "-a" | "-ee")));
+    // Display flags, alone or bundled (`arp -an`, `route -nee`).
+    let shows = args.iter().all(|w| {
+        w.literal_text()
+            .and_then(|t| t.strip_prefix('-'))
+            .is_some_and(|l| !l.is_empty() && l.chars().all(|c| "naev".contains(c)))
+    });
     if shows && numeric(args) {
         return Ok(Verdict::read_only("shows network tables"));
     }

@@ -214,6 +214,7 @@ fn listings_that_look_names_up_in_dns_are_network() {
         "netstat -tulp",
         "route",
         "arp -a",
+        "arp -as 10.0.0.1 00:11:22:33:44:55",
         "last -d",
         "ss -r",
         "ss --resolve",
@@ -231,7 +232,9 @@ fn listings_that_look_names_up_in_dns_are_network() {
         "netstat -tulpn",
         "netstat -i",
         "route -n",
+        "route -nee",
         "arp -n",
+        "arp -an",
         "last",
         "ss -tlnp",
     ]);

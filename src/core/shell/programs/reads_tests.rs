@@ -48,8 +48,19 @@ fn signal_zero_only_checks_that_a_process_exists() {
 #[test]
 fn a_dry_run_wins_over_force() {
     check(
-        &["git clean -fn", "git clean -n -f", "git clean -ndx"],
-        &["git clean -f", "git clean -fd", "git clean -n -i"],
+        &[
+            "git clean -fn",
+            "git clean -n -f",
+            "git clean -ndx",
+            "rsync -n --delete --force src/ dst/",
+            "patch --dry-run --force -p1 -i x.diff",
+        ],
+        &[
+            "git clean -f",
+            "git clean -fd",
+            "git clean -n -i",
+            "rsync --delete --force src/ dst/",
+        ],
     );
 }
 
