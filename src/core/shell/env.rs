@@ -41,7 +41,7 @@ const DANGER_MARKS: &[&str] = &[
     "LIB", "PLUGIN", "TMPDIR", "DOTDIR", "PS0", "PS1", "PS2", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
     "TERMINFO", "MAGIC", "INPUTRC", "HIST", "CDPATH", "GLOBIGNORE", "FUNCNEST", "MAIL", "OLDPWD",
     "PWD", "SHLVL", "BROWSER", "DIFF", "MERGE", "TOOL", "HELPER", "SECCOMP", "TAR_", "GZIP", "ZSTD",
-    "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN",
+    "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN", "TAPE",
 ];
 
 /// Judges assigning `value` to `name` where it could affect later commands (a prefix of a
@@ -92,6 +92,25 @@ pub(super) fn is_valid_name(name: &str) -> bool {
 impl Walker<'_> {
     pub(super) fn assignment(&mut self, node: Node) {
         self.children(node);
+        // `a[i]=x` and `a=([i]=x)` evaluate the subscripts.
+        if let Some(name) = node.child_by_field_name("name")
+            && name.kind() == "subscript"
+            && let Some(index) = name.child_by_field_name("index")
+        {
+            self.arith_node(index);
+        }
+        if let Some(value) = node.child_by_field_name("value")
+            && value.kind() == "array"
+        {
+            let mut cursor = value.walk();
+            let elements: Vec<Node> = value.named_children(&mut cursor).collect();
+            for element in elements {
+                let text = self.text(element);
+                if let Some((index, _)) = text.strip_prefix('[').and_then(|t| t.split_once("]=")) {
+                    self.arith_text(index);
+                }
+            }
+        }
         let source = self.text(node);
         let name = node
             .child_by_field_name("name")
@@ -102,15 +121,51 @@ impl Walker<'_> {
         let substitution = node
             .child_by_field_name("value")
             .is_some_and(has_substitution);
-        let literal = value
+        let mut literal = value
             .as_ref()
             .and_then(|v| v.literal_text().map(str::to_string));
+        // `x=$(( … ))` always holds a number (its operands are judged where they stand).
+        let arithmetic = node.child_by_field_name("value").is_some_and(|v| {
+            v.kind() == "arithmetic_expansion"
+                || (v.kind() == "string"
+                    && v.named_child_count() == 1
+                    && v.named_child(0)
+                        .is_some_and(|c| c.kind() == "arithmetic_expansion")
+                    && self.text(v).starts_with("\"$"))
+        });
+        if arithmetic && !substitution {
+            literal = Some("0".to_string());
+        }
         self.judge_variable(source, name, literal.as_deref(), substitution);
     }
 
     pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
         let (safety, why) = judge_assignment(name, value, subst);
-        let _ = name;
+        if !self.in_arithmetic {
+            let names_integer = |v: &str| {
+                is_valid_name(v) && self.integers.contains(v) && !self.non_integers.contains(v)
+            };
+            let integer = !subst
+                && value.is_some_and(|v| super::arith::is_integer_word(v) || names_integer(v));
+            match value {
+                Some(v) if !subst && is_valid_name(v) && self.conditional == 0 => {
+                    self.name_values.insert(name.to_string())
+                }
+                _ => self.other_values.insert(name.to_string()),
+            };
+            if self.integer_names.contains(name) && !integer {
+                // An integer name evaluates what it is given.
+                match value {
+                    Some(text) => self.arith_text(text),
+                    None => self.finding(
+                        what,
+                        Safety::Unverified,
+                        "an integer variable evaluates its value",
+                    ),
+                }
+            }
+            self.note_value(name, integer || self.integer_names.contains(name));
+        }
         self.finding(what, safety, &why);
     }
 
@@ -120,6 +175,27 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut words = Vec::new();
         let mut verdict = Verdict::read_only("declares variables");
+        let integer = children.iter().any(|c| {
+            c.kind() == "word" && {
+                let t = self.text(*c);
+                t.starts_with(['-', '+']) && t.contains('i')
+            }
+        });
+        if integer {
+            for child in &children {
+                if child.kind() == "variable_assignment"
+                    && let Some(name) = child.child_by_field_name("name")
+                {
+                    let name = self.text(name).to_string();
+                    self.integer_names.insert(name);
+                } else if child.kind() == "variable_name" || child.kind() == "word" {
+                    let name = self.text(*child);
+                    if is_valid_name(name) {
+                        self.integer_names.insert(name.to_string());
+                    }
+                }
+            }
+        }
         for child in children {
             if !child.is_named() {
                 words.push(child.kind().to_string());
@@ -155,9 +231,15 @@ impl Walker<'_> {
 }
 
 impl Walker<'_> {
+    /// Walks an arithmetic node with `in_arithmetic` set, except a C-style `for`'s body.
     pub(super) fn arithmetic(&mut self, node: Node) {
-        let outer = std::mem::replace(&mut self.in_arithmetic, true);
-        self.children(node);
+        let outer = self.in_arithmetic;
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for child in children {
+            self.in_arithmetic = !matches!(child.kind(), "do_group" | "compound_statement");
+            self.visit_child(node, child);
+        }
         self.in_arithmetic = outer;
     }
 

@@ -25,7 +25,8 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
 #[rustfmt::skip]
 const TAR: Spec = Spec {
     short: "tcxruAdvzjJaOkmpPhSWiBlZ",
-    short_value: "fCbHIKLTVXN",
+    // `-I` (`--use-compress-program`) runs a program and is left out.
+    short_value: "fCbHKLTVXN",
     long: &[
         "list", "create", "extract", "get", "append", "update", "delete", "catenate", "concatenate",
         "diff", "compare", "verbose", "gzip", "gunzip", "bzip2", "xz", "lzma", "zstd", "lzip",
@@ -35,7 +36,7 @@ const TAR: Spec = Spec {
         "dereference", "keep-old-files", "skip-old-files", "no-recursion", "recursion",
         "one-file-system", "sparse", "preserve-permissions", "same-owner", "no-same-owner",
         "exclude-vcs", "exclude-vcs-ignores", "exclude-backups", "exclude-caches", "no-xattrs",
-        "no-acls", "no-selinux", "quiet",
+        "no-acls", "no-selinux", "quiet", "force-local",
     ],
     long_value: &[
         "file", "directory", "exclude", "exclude-from", "files-from", "strip-components",
@@ -63,15 +64,48 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             )));
         }
     }
-    // Old style: a first word without a dash is a cluster of letters.
-    let mut owned: Vec<Word> = args.to_vec();
-    if let Some(first) = owned.first()
+    // Old style: a first word without a dash is a cluster of letters, and each letter that
+    // takes a value takes the next word, in order (`tar tfC a.tar dir`).
+    let mut owned: Vec<Word> = Vec::new();
+    let mut rest = args;
+    if let Some((first, tail)) = args.split_first()
         && first.is_static
         && !first.text.starts_with('-')
     {
-        owned[0] = Word::literal(&format!("-{}", first.text));
+        rest = tail;
+        for letter in first.text.chars() {
+            owned.push(Word::literal(&format!("-{letter}")));
+            if TAR.short_value.contains(letter) {
+                let (value, tail) = rest
+                    .split_first()
+                    .ok_or_else(|| Verdict::unverified("tar: an option lacks its value"))?;
+                owned.push(value.clone());
+                rest = tail;
+            }
+        }
     }
+    owned.extend(rest.iter().cloned());
     let parsed = flags::parse(&TAR, &owned)?;
+    // GNU tar opens an archive named `host:path` through a remote shell.
+    if !parsed.has(&["--force-local"]) {
+        for archive in parsed
+            .opts
+            .iter()
+            .filter(|o| o.name == "-f" || o.name == "--file")
+        {
+            let remote = match archive.value.as_ref().and_then(Word::literal_text) {
+                Some(name) => name
+                    .split_once(':')
+                    .is_some_and(|(host, _)| !host.contains('/')),
+                None => true,
+            };
+            if remote {
+                return Err(Verdict::unverified(
+                    "tar: an archive named host:path is opened through a remote shell",
+                ));
+            }
+        }
+    }
     let to_stdout = parsed.value(&["-f", "--file"]).and_then(Word::literal_text) == Some("-");
     if parsed.has(&["-t", "--list"]) {
         return Ok(Verdict::read_only("lists an archive"));
@@ -101,7 +135,7 @@ const COMPRESSOR: Spec = Spec {
     long: &[
         "stdout", "to-stdout", "decompress", "uncompress", "test", "list", "keep", "force",
         "no-name", "name", "quiet", "verbose", "recursive", "fast", "best", "rsyncable",
-        "no-progress", "progress", "rm",
+        "no-progress", "progress",
     ],
     long_value: &["suffix", "threads", "memlimit", "format"],
     ..Spec::EMPTY
@@ -109,6 +143,11 @@ const COMPRESSOR: Spec = Spec {
 
 fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&COMPRESSOR, args)?;
+    if name.contains("lz4") && parsed.args.len() > 1 {
+        return Err(Verdict::writer(format!(
+            "{name}: writes its second operand"
+        )));
+    }
     if parsed.has(&["-r", "--recursive"]) {
         return Err(Verdict::writer(format!("{name} -r: replaces files")));
     }

@@ -125,18 +125,33 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         "cat-file" => cat_file(args)?,
         "rev-parse" | "describe" | "name-rev" | "merge-base" | "show-ref" | "for-each-ref"
         | "count-objects" | "var" | "check-ignore" | "check-attr" | "show-branch" | "cherry"
-        | "version" | "check-ref-format" | "verify-commit" | "verify-tag" => {
-            read(&MISC, args, "reads repository data")?
-        }
+        | "version" | "check-ref-format" => read(&MISC, args, "reads repository data")?,
         "symbolic-ref" => {
             let parsed = flags::parse(&MISC, args)?;
-            if parsed.args.len() > 1 || parsed.has(&["-d", "--delete"]) {
+            if parsed.args.len() > 1
+                || parsed.args.iter().any(|a| a.many)
+                || parsed.has(&["-d", "--delete"])
+            {
                 return Ok(Verdict::writer("git symbolic-ref: changes a ref"));
             }
             Verdict::read_only("reads a ref")
         }
         "branch" => listing(&BRANCH, args, "branch", BRANCH_WRITES, BRANCH_LIST)?,
-        "tag" => listing(&TAG, args, "tag", TAG_WRITES, TAG_LIST)?,
+        "tag" => {
+            // `-n<num>` lists tags with that many annotation lines.
+            let args: Vec<Word> = args
+                .iter()
+                .map(
+                    |w| match w.literal_text().and_then(|t| t.strip_prefix("-n")) {
+                        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                            Word::literal("-n")
+                        }
+                        _ => w.clone(),
+                    },
+                )
+                .collect();
+            listing(&TAG, &args, "tag", TAG_WRITES, TAG_LIST)?
+        }
         "remote" => remote(args)?,
         "stash" => stash(args)?,
         "config" => config(args)?,
@@ -160,9 +175,8 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         },
         "clean" => {
             let parsed = flags::parse(&CLEAN, args)?;
-            if !parsed.has(&["-n", "--dry-run"])
-                || parsed.has(&["-f", "--force", "-i", "--interactive"])
-            {
+            // A dry run wins over `--force`; interactive mode still asks and removes.
+            if !parsed.has(&["-n", "--dry-run"]) || parsed.has(&["-i", "--interactive"]) {
                 return Ok(Verdict::writer("git clean: removes untracked files"));
             }
             Verdict::read_only("lists what clean would remove")
@@ -183,6 +197,11 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Verdict::read_only("writes an archive to its output")
         }
         "push" => return Ok(Verdict::writer("git push: changes the remote")),
+        "verify-commit" | "verify-tag" => {
+            return Err(Verdict::unverified(format!(
+                "git {sub}: runs gpg, which may fetch keys and update its trust database"
+            )));
+        }
         _ => {
             return Ok(Verdict::writer(format!(
                 "git {}: changes the repository or files",
@@ -325,6 +344,13 @@ fn remote(args: &[Word]) -> Judged {
     {
         [] | [Some("-v" | "--verbose")] => Ok(Verdict::read_only("lists remotes")),
         [Some("get-url"), ..] => Ok(Verdict::read_only("shows a remote's URL")),
+        // `-n` shows the configured remote without querying it.
+        [Some("show"), Some("-n"), rest @ ..]
+        | [Some("-v"), Some("show"), Some("-n"), rest @ ..]
+            if rest.iter().all(|r| r.is_some_and(|r| !r.starts_with('-'))) =>
+        {
+            Ok(Verdict::read_only("shows a remote without querying it"))
+        }
         [Some("show" | "update" | "prune"), ..] | [Some("-v"), Some("show" | "update"), ..] => {
             Err(Verdict::unverified("git remote: reaches the network"))
         }
@@ -361,8 +387,14 @@ fn config(args: &[Word]) -> Judged {
         flags::parse(&CONFIG, &args[1..])?;
         return Ok(Verdict::read_only("reads settings"));
     }
-    let parsed = flags::parse(&CONFIG, args)?;
-    let lone_key = parsed.args.len() == 1 && !parsed.has(&["--add", "--replace-all"]);
+    // `git config` stops at its first operand: `git config key value --get` sets `key`.
+    let (parsed, operands) = flags::parse_leading(&CONFIG, args)?;
+    if operands.iter().any(|w| w.many) {
+        return Err(Verdict::unverified(
+            "git config: a glob or expansion may give it a value to set",
+        ));
+    }
+    let lone_key = operands.len() == 1 && !parsed.has(&["--add", "--replace-all"]);
     if (parsed.has(CONFIG_READS) || lone_key) && !parsed.has(CONFIG_WRITES) {
         return Ok(Verdict::read_only("reads settings"));
     }

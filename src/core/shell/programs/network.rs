@@ -1,5 +1,4 @@
-//! Network configuration and transfer tools with a read form: interfaces and routes, the
-//! firewall, sockets, file users, `rsync --dry-run` and `openssl` inspection. Their changing
+//! Network configuration and transfer tools with a read form: routes, sockets, file users, `rsync --dry-run` and `openssl` inspection. Their changing
 //! forms write; reaching another host is unverified.
 
 use super::flags::{self, Spec};
@@ -11,83 +10,26 @@ use crate::core::shell::words::Word;
 
 pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
-        "ip" => ip,
-        "iptables" | "ip6tables" => iptables,
         "ss" => ss,
         "fuser" => fuser,
         "rsync" => rsync,
         "openssl" => openssl,
         "route" | "arp" => route,
+        "netstat" | "lsof" => resolver_lister,
+        "last" | "lastb" => last,
         "ifconfig" => ifconfig,
         _ => return None,
     })
 }
 
 #[rustfmt::skip]
-const IP_OBJECTS: &[&str] = &[
-    "address", "addr", "a", "link", "l", "route", "r", "ro", "rou", "neighbour", "neighbor",
-    "neigh", "n", "rule", "ru", "maddress", "maddr", "m", "tunnel", "tun", "netns", "monitor",
-    "mroute", "ntable", "token", "tcp_metrics", "l2tp", "fou", "macsec", "vrf", "mptcp", "stats",
-    "nexthop",
-];
-
-fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic ip argument"))?;
-    let mut rest = texts.as_slice();
-    while let Some((first, tail)) = rest.split_first() {
-        match *first {
-            "-s" | "-d" | "-4" | "-6" | "-j" | "-p" | "-c" | "-br" | "-o" | "-h" | "-stats"
-            | "-details" | "-brief" | "-json" | "-pretty" | "-color" | "-oneline" | "-human"
-            | "-0" => rest = tail,
-            _ => break,
-        }
-    }
-    match rest {
-        [] => Ok(Verdict::read_only("prints usage")),
-        [object, tail @ ..] if IP_OBJECTS.contains(object) => match tail.first() {
-            None | Some(&("show" | "list" | "ls" | "lst" | "get" | "sh" | "s")) => {
-                Ok(Verdict::read_only("shows network configuration"))
-            }
-            Some(_) if *object == "monitor" => Ok(Verdict::read_only("shows network events")),
-            Some(verb) => Err(Verdict::writer(format!(
-                "ip {object} {}: changes the network",
-                escape(verb)
-            ))),
-        },
-        _ => Err(Verdict::unverified("ip: unknown form")),
-    }
-}
-
-fn iptables(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic iptables argument"))?;
-    let mut listing = false;
-    let mut words = texts.iter();
-    while let Some(word) = words.next() {
-        match *word {
-            "-L" | "--list" | "-S" | "--list-rules" => listing = true,
-            "-n" | "--numeric" | "-v" | "--verbose" | "-x" | "--exact" | "--line-numbers"
-            | "-w" | "--wait" => {}
-            "-t" | "--table" => {
-                words.next();
-            }
-            w if !w.starts_with('-') && listing => {}
-            _ => return Err(Verdict::writer("iptables: changes the firewall")),
-        }
-    }
-    if listing {
-        Ok(Verdict::read_only("lists firewall rules"))
-    } else {
-        Err(Verdict::writer("iptables: changes the firewall"))
-    }
-}
-
-#[rustfmt::skip]
 const SS: Spec = Spec {
-    short: "tulnpaxwsemoirHOZz46SMdE0",
+    // `-r` (`--resolve`) looks names up in DNS and is left out.
+    short: "tulnpaxwsemoiHOZz46SMdE0",
     short_value: "fAFN",
     long: &[
         "tcp", "udp", "listening", "numeric", "processes", "all", "unix", "raw", "summary",
-        "extended", "memory", "options", "info", "resolve", "no-header", "oneline", "context",
+        "extended", "memory", "options", "info", "no-header", "oneline", "context",
         "contexts", "ipv4", "ipv6", "sctp", "dccp", "vsock", "tipc", "xdp", "tos", "cgroup",
         "threads", "events", "bpf",
     ],
@@ -126,6 +68,8 @@ fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Verdict::writer("fuser -k: kills processes"));
     }
+    // `PORT/tcp` goes through getaddrinfo, whose UDP connects to loopback only sort
+    // addresses and send nothing; fuser then reads /proc/net.
     flags::parse(&FUSER, args)?;
     Ok(Verdict::read_only("shows which processes use files"))
 }
@@ -142,6 +86,7 @@ const RSYNC: Spec = Spec {
         "ignore-existing", "existing", "size-only", "no-perms", "no-owner", "no-group",
         "hard-links", "acls", "xattrs", "one-file-system", "sparse", "whole-file", "copy-links",
         "safe-links", "prune-empty-dirs", "ignore-times", "inplace", "append", "mkpath", "info",
+        "force",
     ],
     long_value: &[
         "exclude", "include", "exclude-from", "include-from", "filter", "max-size", "min-size",
@@ -259,13 +204,80 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let shows = args
-        .iter()
-        .all(|w| matches!(w.literal_text(), Some("-n" | "-e" | "-v" | "-a" | "-ee")));
-    if shows {
+    // Display flags, alone or bundled (`arp -an`, `route -nee`).
+    let shows = args.iter().all(|w| {
+        w.literal_text()
+            .and_then(|t| t.strip_prefix('-'))
+            .is_some_and(|l| !l.is_empty() && l.chars().all(|c| "naev".contains(c)))
+    });
+    if shows && numeric(args) {
         return Ok(Verdict::read_only("shows network tables"));
     }
+    if shows {
+        return Err(Verdict::unverified(format!(
+            "{name} without -n: looks addresses up in DNS"
+        )));
+    }
     Err(Verdict::writer(format!("{name}: changes network tables")))
+}
+
+/// True when a short-option bundle holds `n` (`-n`, `-tan`) or `--numeric` is given: the
+/// tool then prints addresses without asking DNS for their names.
+pub(super) fn numeric(args: &[Word]) -> bool {
+    args.iter().filter_map(Word::literal_text).any(|w| {
+        w == "--numeric" || (w.starts_with('-') && !w.starts_with("--") && w.contains('n'))
+    })
+}
+
+/// `netstat` and `lsof` look every address up in DNS unless told `-n`; netstat's interface
+/// and statistics tables show no addresses.
+fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    if let Some(word) = args.iter().find(|w| !w.is_static) {
+        if name == "netstat" || word.may_be_option() {
+            return Err(flags::could_be_option(word));
+        }
+    }
+    let no_addresses = name == "netstat"
+        && !args.is_empty()
+        && args.iter().all(|w| {
+            matches!(
+                w.literal_text(),
+                Some("-i" | "-s" | "-ie" | "--interfaces" | "--statistics")
+            )
+        });
+    if name == "netstat" {
+        let known = args.iter().filter_map(Word::literal_text).all(|w| {
+            w.starts_with("--") || w.chars().skip(1).all(|c| "atulpnwxseirgcoWv46".contains(c))
+        });
+        if !known {
+            return Err(Verdict::unverified(
+                "netstat: an option not on the read-only list",
+            ));
+        }
+    }
+    if no_addresses || numeric(args) {
+        return Ok(Verdict::read_only("lists sockets or open files"));
+    }
+    Err(Verdict::unverified(format!(
+        "{name} without -n: looks addresses up in DNS"
+    )))
+}
+
+/// `last` reads the login records; `-d` looks their addresses up in DNS.
+fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    for word in args {
+        let Some(text) = word.literal_text() else {
+            return Err(flags::could_be_option(word));
+        };
+        if text == "--dns"
+            || (text.starts_with('-') && !text.starts_with("--") && text.contains('d'))
+        {
+            return Err(Verdict::unverified(format!(
+                "{name} -d: looks addresses up in DNS"
+            )));
+        }
+    }
+    Ok(Verdict::read_only("shows login records"))
 }
 
 fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {

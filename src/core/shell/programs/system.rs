@@ -33,7 +33,7 @@ pub(super) fn texts(args: &[Word]) -> Option<Vec<&str>> {
 }
 
 const DATE: Spec = Spec {
-    short: "uRI",
+    short: "uR",
     short_value: "dfr",
     long: &["utc", "universal", "rfc-2822", "rfc-email", "debug"],
     long_value: &["date", "file", "reference", "rfc-3339"],
@@ -49,22 +49,51 @@ fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Verdict::writer("date -s: sets the clock"));
     }
-    let parsed = flags::parse(&DATE, args)?;
+    // `-I[FMT]` and `-R` take their format attached: `-Iseconds` is one option.
+    let args: Vec<Word> = args
+        .iter()
+        .map(
+            |w| match w.literal_text().and_then(|t| t.strip_prefix("-I")) {
+                Some("") => Word::literal("--iso-8601"),
+                Some(format) if format.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                    Word::literal(&format!("--iso-8601={format}"))
+                }
+                _ => w.clone(),
+            },
+        )
+        .collect();
+    let parsed = flags::parse(&DATE, &args)?;
     if parsed.args.iter().any(|a| !a.prefix.starts_with('+')) {
         return Err(Verdict::writer("date: sets the clock"));
     }
     Ok(Verdict::read_only("prints the date"))
 }
 
+/// `hostname` options that print without the resolver; `-f`, `-d`, `-a`, `-A`, `-i` and
+/// `-y` ask DNS or NIS, `-F`/`--file` and an operand set the name.
+const HOSTNAME: Spec = Spec {
+    short: "Isvh",
+    long: &["all-ip-addresses", "short", "verbose"],
+    ..Spec::EMPTY
+};
+
 fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic hostname argument"))?;
-    if texts
-        .iter()
-        .all(|t| t.starts_with('-') && !matches!(*t, "-F" | "--file" | "-b" | "--boot"))
-    {
-        return Ok(Verdict::read_only("prints the host name"));
+    let parsed = flags::parse(&HOSTNAME, args).map_err(|refused| {
+        if args
+            .iter()
+            .any(|w| w.prefix.starts_with("-F") || w.prefix.starts_with("--fi"))
+        {
+            Verdict::writer("hostname -F: sets the host name from a file")
+        } else if refused.why.contains("is not on the read-only list") {
+            Verdict::unverified("looks names up in DNS or NIS")
+        } else {
+            refused
+        }
+    })?;
+    if !parsed.args.is_empty() {
+        return Err(Verdict::writer("hostname: sets the host name"));
     }
-    Err(Verdict::writer("hostname: sets the host name"))
+    Ok(Verdict::read_only("prints the host name"))
 }
 
 #[rustfmt::skip]
@@ -142,14 +171,15 @@ fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const SYSTEMCTL: Spec = Spec {
+    // `-H`/`--host` reaches another machine over ssh and is left out.
     short: "alqr",
-    short_value: "tpPHMn",
+    short_value: "tpPMn",
     long: &[
         "no-pager", "full", "all", "user", "system", "quiet", "plain", "no-legend", "value",
         "recursive", "failed", "show-types", "reverse", "after", "before", "global",
     ],
     long_value: &[
-        "type", "state", "property", "lines", "output", "host", "machine",
+        "type", "state", "property", "lines", "output", "machine",
     ],
     ..Spec::EMPTY
 };
@@ -251,7 +281,8 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const PATCH: Spec = Spec {
-    short: "RNsltfucnEZTe",
+    // `-e` (`--ed`) hands the patch to `ed`, which can run commands.
+    short: "RNsltfucnEZT",
     short_value: "pFid",
     long: &[
         "dry-run", "reverse", "forward", "silent", "quiet", "ignore-whitespace", "batch", "force",

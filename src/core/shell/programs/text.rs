@@ -27,11 +27,17 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     })
 }
 
-/// Output targets that are not files.
-const STDOUT: &[&str] = &["-", "/dev/stdout", "/dev/stderr", "/dev/null"];
+/// True when `value` names an output that is a file: anything but `/dev/null` and the
+/// standard devices while their descriptors point where the line inherited them. `sort -o -`,
+/// `shuf -o -` and `tee -` create a file named `-` (tried with coreutils 9).
+pub(super) fn writes_to_file(walker: &Walker, value: Option<&Word>) -> bool {
+    value.is_some_and(|w| !w.literal_text().is_some_and(|t| walker.passes_through(t)))
+}
 
-fn writes_to_file(value: Option<&Word>) -> bool {
-    value.is_some_and(|w| !w.literal_text().is_some_and(|t| STDOUT.contains(&t)))
+/// Like [`writes_to_file`] for programs that read `-` as standard output (`uniq in -`,
+/// `xxd in -`, `iconv -o -`).
+fn writes_to_file_or_dash(walker: &Walker, value: Option<&Word>) -> bool {
+    value.is_some_and(|w| w.literal_text() != Some("-")) && writes_to_file(walker, value)
 }
 
 #[rustfmt::skip]
@@ -51,7 +57,7 @@ const SORT: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn sort(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn sort(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -62,7 +68,7 @@ fn sort(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         ));
     }
     let parsed = flags::parse(&SORT, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("sort -o: writes a file"));
     }
     Ok(Verdict::read_only("sorts lines"))
@@ -81,10 +87,15 @@ const UNIQ: Spec = Spec {
     extends: None,
 };
 
-fn uniq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&UNIQ, args)?;
-    if parsed.args.len() > 1 && writes_to_file(parsed.args.get(1)) {
+    if parsed.args.len() > 1 && writes_to_file_or_dash(walker, parsed.args.get(1)) {
         return Err(Verdict::writer("uniq: writes its second operand"));
+    }
+    if parsed.args.iter().any(|a| a.many) {
+        return Err(Verdict::unverified(
+            "uniq: a glob or expansion may give it a second operand, which it writes",
+        ));
     }
     Ok(Verdict::read_only("filters repeated lines"))
 }
@@ -97,9 +108,9 @@ const BASE64: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn base64(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn base64(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BASE64, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("base64 -o: writes a file"));
     }
     if parsed.args.len() > 1 {
@@ -114,7 +125,7 @@ const XXD: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn xxd(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     // xxd spells long options with one dash (`-cols 8`); map them to their short letters.
     let args: Vec<Word> = args
         .iter()
@@ -132,9 +143,18 @@ fn xxd(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             _ => w.clone(),
         })
         .collect();
-    let parsed = flags::parse(&XXD, &args)?;
-    if parsed.args.len() > 1 && writes_to_file(parsed.args.get(1)) {
-        return Err(Verdict::writer("xxd: writes its second operand"));
+    // xxd reads options only before its first operand: `xxd in -u` writes a file named -u.
+    let (_, operands) = flags::parse_leading(&XXD, &args)?;
+    if operands.len() > 1 && writes_to_file_or_dash(walker, operands.get(1)) {
+        return Err(Verdict::writer("writes its second operand"));
+    }
+    if operands.len() > 2 {
+        return Err(Verdict::unverified("xxd: more than two operands"));
+    }
+    if operands.iter().any(|a| a.many) {
+        return Err(Verdict::unverified(
+            "xxd: a glob or expansion may give it a second operand, which it writes",
+        ));
     }
     Ok(Verdict::read_only("dumps bytes"))
 }
@@ -147,9 +167,9 @@ const SHUF: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn shuf(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn shuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SHUF, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("shuf -o: writes a file"));
     }
     Ok(Verdict::read_only("shuffles lines"))
@@ -162,9 +182,9 @@ const TEE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn tee(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn tee(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TEE, args)?;
-    if parsed.args.iter().any(|a| writes_to_file(Some(a))) {
+    if parsed.args.iter().any(|a| writes_to_file(walker, Some(a))) {
         return Err(Verdict::writer("tee: writes files"));
     }
     Ok(Verdict::read_only("copies input to output"))
@@ -172,7 +192,8 @@ fn tee(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const TREE: Spec = Spec {
-    short: "adlfxLRPIpugshDFqNQvtrcUSnCAiJX",
+    // `-R` re-runs tree through system() for each level deeper than `-L`.
+    short: "adlfxLPIpugshDFqNQvtrcUSnCAiJX",
     short_value: "LPIHTo",
     long: &[
         "noreport", "dirsfirst", "filesfirst", "du", "si", "inodes", "device", "prune", "matchdirs",
@@ -185,9 +206,9 @@ const TREE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn tree(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn tree(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TREE, args)?;
-    if writes_to_file(parsed.value(&["-o"])) {
+    if writes_to_file(walker, parsed.value(&["-o"])) {
         return Err(Verdict::writer("tree -o: writes a file"));
     }
     Ok(Verdict::read_only("lists a directory tree"))
@@ -195,12 +216,13 @@ fn tree(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const FILE: Spec = Spec {
-    short: "biLhzZsknN0pErdlSI",
+    // `-p` (`--preserve-date`) sets the access time back: it changes file metadata.
+    short: "biLhzZsknN0ErdlSI",
     short_value: "eFfmP",
     long: &[
         "brief", "mime", "mime-type", "mime-encoding", "dereference", "no-dereference",
         "uncompress", "uncompress-noreport", "special-files", "keep-going", "no-pad", "no-buffer",
-        "print0", "preserve-date", "raw", "extension", "apple", "no-sandbox",
+        "print0", "raw", "extension", "apple", "no-sandbox",
     ],
     long_value: &[
         "exclude", "exclude-quiet", "separator", "files-from", "magic-file", "parameter",
@@ -252,9 +274,9 @@ const ICONV: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn iconv(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&ICONV, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file_or_dash(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("iconv -o: writes a file"));
     }
     Ok(Verdict::read_only("converts text encodings"))
