@@ -36,8 +36,10 @@ impl Walker<'_> {
         }
         redirects.extend_from_slice(outer);
         redirects.sort_by_key(|r| r.start_byte());
-        // Redirections in source order; words tree-sitter hung on them belong to the command,
-        // and a number written right against a redirection is its descriptor (`cat 0<in`).
+        // Redirections in source order, each applied to the table the ones before it left;
+        // words tree-sitter hung on them belong to the command, and a number written right
+        // against a redirection is its descriptor (`cat 0<in`).
+        let mut table = self.fds.clone();
         for redirect in redirects {
             let fd = match args.last() {
                 Some(last)
@@ -50,7 +52,7 @@ impl Walker<'_> {
                 }
                 _ => None,
             };
-            let extra = self.redirect(redirect, fd.as_deref());
+            let extra = self.redirect(redirect, fd.as_deref(), &mut table);
             args.extend(extra);
         }
         for prefix in &prefixes {
@@ -59,6 +61,7 @@ impl Walker<'_> {
         let Some(name_node) = name_node else {
             return;
         };
+        let outer_command_fds = std::mem::replace(&mut self.command_fds, table.clone());
         self.visit(name_node);
         let name = word_of(name_node, self.src);
         if name.is_static && name.text.is_empty() && self.text(name_node).is_empty() {
@@ -80,9 +83,16 @@ impl Walker<'_> {
                     "subshell as an argument",
                 );
             }
+            self.command_fds = outer_command_fds;
             return;
         }
+        // A bare `exec` applies its redirections to the shell, for every later command.
+        if argv.len() == 1 && argv[0].literal_text() == Some("exec") {
+            self.fds = table;
+            self.execs += 1;
+        }
         self.run_top(&argv);
+        self.command_fds = outer_command_fds;
     }
 
     /// A command as the shell looks it up: functions and aliases defined earlier in the line

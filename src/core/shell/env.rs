@@ -41,7 +41,7 @@ const DANGER_MARKS: &[&str] = &[
     "LIB", "PLUGIN", "TMPDIR", "DOTDIR", "PS0", "PS1", "PS2", "XDG", "DOCKER", "KUBE", "PROXY", "SOCK", "HOST", "EXEC", "SUDO",
     "TERMINFO", "MAGIC", "INPUTRC", "HIST", "CDPATH", "GLOBIGNORE", "FUNCNEST", "MAIL", "OLDPWD",
     "PWD", "SHLVL", "BROWSER", "DIFF", "MERGE", "TOOL", "HELPER", "SECCOMP", "TAR_", "GZIP", "ZSTD",
-    "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN",
+    "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN", "TAPE",
 ];
 
 /// Judges assigning `value` to `name` where it could affect later commands (a prefix of a
@@ -92,6 +92,25 @@ pub(super) fn is_valid_name(name: &str) -> bool {
 impl Walker<'_> {
     pub(super) fn assignment(&mut self, node: Node) {
         self.children(node);
+        // `a[i]=x` and `a=([i]=x)` evaluate the subscripts.
+        if let Some(name) = node.child_by_field_name("name")
+            && name.kind() == "subscript"
+            && let Some(index) = name.child_by_field_name("index")
+        {
+            self.arith_node(index);
+        }
+        if let Some(value) = node.child_by_field_name("value")
+            && value.kind() == "array"
+        {
+            let mut cursor = value.walk();
+            let elements: Vec<Node> = value.named_children(&mut cursor).collect();
+            for element in elements {
+                let text = self.text(element);
+                if let Some((index, _)) = text.strip_prefix('[').and_then(|t| t.split_once("]=")) {
+                    self.arith_text(index);
+                }
+            }
+        }
         let source = self.text(node);
         let name = node
             .child_by_field_name("name")
@@ -110,7 +129,21 @@ impl Walker<'_> {
 
     pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
         let (safety, why) = judge_assignment(name, value, subst);
-        let _ = name;
+        if !self.in_arithmetic {
+            let integer = value.is_some_and(super::arith::is_integer_word) && !subst;
+            if self.integer_names.contains(name) && !integer {
+                // An integer name evaluates what it is given.
+                match value {
+                    Some(text) => self.arith_text(text),
+                    None => self.finding(
+                        what,
+                        Safety::Unverified,
+                        "an integer variable evaluates its value",
+                    ),
+                }
+            }
+            self.note_value(name, integer || self.integer_names.contains(name));
+        }
         self.finding(what, safety, &why);
     }
 
@@ -120,6 +153,27 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut words = Vec::new();
         let mut verdict = Verdict::read_only("declares variables");
+        let integer = children.iter().any(|c| {
+            c.kind() == "word" && {
+                let t = self.text(*c);
+                t.starts_with(['-', '+']) && t.contains('i')
+            }
+        });
+        if integer {
+            for child in &children {
+                if child.kind() == "variable_assignment"
+                    && let Some(name) = child.child_by_field_name("name")
+                {
+                    let name = self.text(name).to_string();
+                    self.integer_names.insert(name);
+                } else if child.kind() == "variable_name" || child.kind() == "word" {
+                    let name = self.text(*child);
+                    if is_valid_name(name) {
+                        self.integer_names.insert(name.to_string());
+                    }
+                }
+            }
+        }
         for child in children {
             if !child.is_named() {
                 words.push(child.kind().to_string());
@@ -155,9 +209,15 @@ impl Walker<'_> {
 }
 
 impl Walker<'_> {
+    /// Walks an arithmetic node with `in_arithmetic` set, except a C-style `for`'s body.
     pub(super) fn arithmetic(&mut self, node: Node) {
-        let outer = std::mem::replace(&mut self.in_arithmetic, true);
-        self.children(node);
+        let outer = self.in_arithmetic;
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for child in children {
+            self.in_arithmetic = !matches!(child.kind(), "do_group" | "compound_statement");
+            self.visit(child);
+        }
         self.in_arithmetic = outer;
     }
 

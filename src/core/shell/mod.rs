@@ -15,10 +15,12 @@
 //! - `words`: quote removal and what can be known about a word before the line runs.
 //! - `redirect`: redirections by operator, descriptor and target.
 //! - `env`: which variable assignments cannot change what runs.
+//! - `arith`: arithmetic contexts, and whether the values they evaluate are inert.
 //! - `programs`: per-program judgements; simple tables, option allow-lists by family
 //!   (git, text tools, sed, awk, searchers, find, archivers, system and network tools) and
 //!   wrappers that run another command.
 
+mod arith;
 mod command;
 mod env;
 mod parse;

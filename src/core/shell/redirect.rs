@@ -1,7 +1,13 @@
-//! Redirections, judged by their exact operator, descriptor and target.
+//! Redirections, judged by their exact operator, descriptor and target, against a table of
+//! where each descriptor points.
 //!
-//! Reading (`< file`), duplicating (`2>&1`, `>&2`) and closing (`2>&-`) descriptors are
-//! harmless, and so is writing to `/dev/null`, `/dev/stdout` or `/dev/stderr`. Every other
+//! Bash applies a command's redirections left to right, each to the table the previous ones
+//! left, starting from the table of the enclosing group (and of earlier `exec`s). Reading
+//! (`< file`), duplicating (`2>&1`) and closing (`2>&-`) are harmless, and so is writing to
+//! `/dev/null`. `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` reopen whatever that descriptor
+//! points at, so writing to them is harmless only while it still points where the line
+//! inherited it (or at `/dev/null`): after `1<file`, `> /dev/stdout` truncates `file`.
+//! `/dev/tcp/…` and `/dev/udp/…` open network connections in every direction. Every other
 //! write, append, clobber or read-write opening of a path writes a file.
 
 use tree_sitter::Node;
@@ -10,34 +16,183 @@ use super::Safety;
 use super::walk::Walker;
 use super::words::{Word, word_of};
 
-/// Targets that swallow or pass through output without touching a file.
-const HARMLESS_TARGETS: &[&str] = &[
-    "/dev/null",
-    "/dev/stdout",
-    "/dev/stderr",
-    "/dev/fd/1",
-    "/dev/fd/2",
-];
+/// Where one descriptor points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Points {
+    /// Where the line inherited it (the terminal or pipe of standard input, output, error).
+    Inherited,
+    /// At `/dev/null`, or closed: writing through it touches nothing.
+    Nowhere,
+    /// At a file, a heredoc, a socket or something the line cannot see.
+    Elsewhere,
+}
 
-/// Judges one redirection: `operator` as written (`>`, `>>`, `&>`, `>&`, `<`, `<>`…) and its
-/// target word (absent for `>&-`).
-pub(super) fn judge(operator: &str, target: Option<&Word>) -> (Safety, &'static str) {
+/// The descriptor table of one command: descriptors 0 to 2 start inherited, others unknown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct FdTable {
+    set: Vec<(u32, Points)>,
+}
+
+impl Default for FdTable {
+    fn default() -> Self {
+        FdTable {
+            set: vec![
+                (0, Points::Inherited),
+                (1, Points::Inherited),
+                (2, Points::Inherited),
+            ],
+        }
+    }
+}
+
+impl FdTable {
+    /// Where `fd` points; a descriptor the line never opened could be anything.
+    pub fn get(&self, fd: u32) -> Points {
+        self.set
+            .iter()
+            .find(|(n, _)| *n == fd)
+            .map_or(Points::Elsewhere, |(_, p)| *p)
+    }
+
+    fn put(&mut self, fd: u32, points: Points) {
+        match self.set.iter_mut().find(|(n, _)| *n == fd) {
+            Some(entry) => entry.1 = points,
+            None => self.set.push((fd, points)),
+        }
+    }
+
+    /// True when opening `path` for writing touches no file: `/dev/null`, or a device that
+    /// reopens a descriptor still pointing where it was inherited (or nowhere). `-` is a
+    /// program's own name for its standard output.
+    pub fn passes_through(&self, path: &str) -> bool {
+        if path == "/dev/null" {
+            return true;
+        }
+        let fd = match path {
+            "-" | "/dev/stdout" => 1,
+            "/dev/stderr" => 2,
+            _ => match path.strip_prefix("/dev/fd/").map(str::parse::<u32>) {
+                Some(Ok(fd)) if fd != 0 => fd,
+                _ => return false,
+            },
+        };
+        matches!(self.get(fd), Points::Inherited | Points::Nowhere)
+    }
+
+    /// The table after either of two paths: a descriptor points elsewhere if it does on
+    /// either.
+    pub fn merge(&self, other: &FdTable) -> FdTable {
+        let mut merged = self.clone();
+        for (fd, points) in &other.set {
+            if *points == Points::Elsewhere || merged.get(*fd) == Points::Elsewhere {
+                merged.put(*fd, Points::Elsewhere);
+            } else if merged.set.iter().all(|(n, _)| n != fd) {
+                merged.put(*fd, *points);
+            }
+        }
+        merged
+    }
+
+    /// What a write opening of `path` leaves the descriptor pointing at.
+    fn opened(&self, path: &str) -> Points {
+        match path {
+            "/dev/null" => Points::Nowhere,
+            "/dev/stdout" => self.get(1),
+            "/dev/stderr" => self.get(2),
+            _ => match path.strip_prefix("/dev/fd/").map(str::parse::<u32>) {
+                Some(Ok(fd)) => self.get(fd),
+                _ => Points::Elsewhere,
+            },
+        }
+    }
+}
+
+/// True when a path, or (unless `whole`) a word that starts with `prefix` and is only known
+/// when the line runs, may name bash's network devices. A dynamic output target is judged a
+/// write anyway.
+fn may_be_network(prefix: &str, whole: bool) -> bool {
+    ["/dev/tcp/", "/dev/udp/"]
+        .iter()
+        .any(|device| prefix.starts_with(device) || (!whole && device.starts_with(prefix)))
+}
+
+/// Judges one redirection onto descriptor `fd`: `operator` as written (`>`, `>>`, `&>`, `>&`,
+/// `<`, `<>`…) and its target word (absent for `>&-`), and updates `table`.
+pub(super) fn judge(
+    operator: &str,
+    fd: Option<u32>,
+    target: Option<&Word>,
+    table: &mut FdTable,
+) -> (Safety, &'static str) {
     let target_text = target.and_then(Word::literal_text);
+    let reads = operator.starts_with('<');
+    let fd = fd.unwrap_or(if reads { 0 } else { 1 });
+    if let Some(word) = target
+        && !matches!(operator, ">&-" | "<&-")
+        && !(matches!(operator, ">&" | "<&") && target_text.is_some_and(is_descriptor))
+        && may_be_network(&word.prefix, word.is_static || !reads)
+    {
+        table.put(fd, Points::Elsewhere);
+        return (Safety::Unverified, "opens a network connection");
+    }
     match operator {
-        "<" | "<<<" => (Safety::ReadOnly, "reads a file"),
-        ">&-" | "<&-" => (Safety::ReadOnly, "closes a descriptor"),
+        "<" => {
+            let points = if target_text == Some("/dev/null") {
+                Points::Nowhere
+            } else {
+                Points::Elsewhere
+            };
+            table.put(fd, points);
+            (Safety::ReadOnly, "reads a file")
+        }
+        ">&-" | "<&-" => {
+            table.put(fd, Points::Nowhere);
+            (Safety::ReadOnly, "closes a descriptor")
+        }
         "<&" | ">&" if target_text.is_some_and(is_descriptor) => {
-            (Safety::ReadOnly, "duplicates a descriptor")
+            let text = target_text.unwrap_or("-");
+            if text == "-" {
+                table.put(fd, Points::Nowhere);
+                return (Safety::ReadOnly, "closes a descriptor");
+            }
+            let from = text.parse::<u32>().ok();
+            let points = from.map_or(Points::Elsewhere, |from| table.get(from));
+            let opened_here = from.is_some_and(|from| table.set.iter().any(|(n, _)| *n == from));
+            table.put(fd, points);
+            if opened_here {
+                (Safety::ReadOnly, "duplicates a descriptor")
+            } else {
+                (
+                    Safety::Unverified,
+                    "duplicates a descriptor the line did not open",
+                )
+            }
         }
         "<&" => (Safety::Unverified, "reads from an unknown descriptor"),
-        ">" | ">>" | ">|" | "&>" | "&>>" | ">&" | "1>" => match target_text {
-            Some(path) if HARMLESS_TARGETS.contains(&path) => {
-                (Safety::ReadOnly, "discards or passes on output")
+        ">" | ">>" | ">|" | "&>" | "&>>" | ">&" | "1>" => {
+            let both = matches!(operator, "&>" | "&>>" | ">&");
+            let (safety, why, points) = match target_text {
+                Some(path) if table.passes_through(path) => (
+                    Safety::ReadOnly,
+                    "discards or passes on output",
+                    table.opened(path),
+                ),
+                _ => (Safety::Writer, "writes a file", Points::Elsewhere),
+            };
+            table.put(fd, points);
+            if both {
+                table.put(2, points);
             }
-            _ => (Safety::Writer, "writes a file"),
-        },
-        "<>" => (Safety::Writer, "opens a file for writing"),
-        _ => (Safety::Unverified, "unknown redirection"),
+            (safety, why)
+        }
+        "<>" => {
+            table.put(fd, Points::Elsewhere);
+            (Safety::Writer, "opens a file for writing")
+        }
+        _ => {
+            table.put(fd, Points::Elsewhere);
+            (Safety::Unverified, "unknown redirection")
+        }
     }
 }
 
@@ -50,17 +205,32 @@ impl Walker<'_> {
         match node.child_by_field_name("body") {
             Some(body) if body.kind() == "command" => self.command(body, &redirects),
             body => {
-                if let Some(body) = body {
-                    self.visit(body);
-                }
+                // A group's redirections apply first, to every command inside it.
+                let mut table = self.fds.clone();
                 for redirect in redirects {
-                    if !self.redirect(redirect, None).is_empty() {
+                    if !self.redirect(redirect, None, &mut table).is_empty() {
                         let what = self.text(redirect);
                         self.finding(what, Safety::Unverified, "words after a redirection");
                     }
                 }
+                let saved = std::mem::replace(&mut self.fds, table);
+                let execs = self.execs;
+                if let Some(body) = body {
+                    self.visit(body);
+                }
+                self.fds = if self.execs == execs {
+                    saved
+                } else {
+                    saved.merge(&self.fds)
+                };
             }
         }
+    }
+
+    /// True when the command being judged may open `path` for writing without touching a
+    /// file (see [`FdTable::passes_through`]).
+    pub fn passes_through(&self, path: &str) -> bool {
+        self.command_fds.passes_through(path)
     }
 
     /// Judges one redirection and returns the words tree-sitter hung on it that bash gives to
@@ -69,9 +239,20 @@ impl Walker<'_> {
         &mut self,
         node: Node<'t>,
         descriptor: Option<&str>,
+        table: &mut FdTable,
     ) -> Vec<Node<'t>> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
+        if matches!(node.kind(), "heredoc_redirect" | "herestring_redirect") {
+            let fd = children
+                .iter()
+                .find(|c| c.kind() == "file_descriptor")
+                .map(|c| self.text(*c))
+                .or(descriptor)
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0);
+            table.put(fd, Points::Elsewhere);
+        }
         match node.kind() {
             "heredoc_redirect" => {
                 let quoted = node
@@ -106,7 +287,12 @@ impl Walker<'_> {
             }
         }
         let target = targets.first().map(|t| word_of(*t, self.src));
-        let (safety, why) = judge(&operator, target.as_ref());
+        let number = fd.as_deref().and_then(|f| f.parse::<u32>().ok());
+        let (safety, why) = if fd.is_some() && number.is_none() {
+            (Safety::Unverified, "a descriptor held in a variable")
+        } else {
+            judge(&operator, number, target.as_ref(), table)
+        };
         let what = format!(
             "{}{}{}{}",
             fd.unwrap_or_default(),
@@ -125,35 +311,5 @@ fn is_descriptor(text: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writing_to_dev_null_is_harmless_but_to_a_disk_is_not() {
-        assert_eq!(
-            judge(">", Some(&Word::literal("/dev/null"))).0,
-            Safety::ReadOnly
-        );
-        assert_eq!(
-            judge(">", Some(&Word::literal("/dev/sda"))).0,
-            Safety::Writer
-        );
-    }
-
-    #[test]
-    fn descriptor_duplication_is_harmless_but_ampersand_to_a_file_writes() {
-        assert_eq!(judge(">&", Some(&Word::literal("2"))).0, Safety::ReadOnly);
-        assert_eq!(
-            judge(">&", Some(&Word::literal("out.txt"))).0,
-            Safety::Writer
-        );
-    }
-
-    #[test]
-    fn a_dynamic_target_is_a_write() {
-        assert_eq!(
-            judge(">", Some(&Word::dynamic("$(mktemp)"))).0,
-            Safety::Writer
-        );
-    }
-}
+#[path = "redirect_tests.rs"]
+mod tests;

@@ -259,7 +259,7 @@ fn assignments_hidden_in_expansions_and_arithmetic_are_judged() {
     assert_read_only(&[
         "(( i = 1 ))",
         "let x=1+2",
-        "echo $((x+1))",
+        "x=1; echo $((x+1))",
         "while IFS= read -r l; do echo \"$l\"; done < f",
     ]);
 }

@@ -12,6 +12,7 @@ use tree_sitter::Node;
 
 use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
 use super::programs::Verdict;
+use super::redirect::FdTable;
 use super::{Command, Finding, Safety, escape};
 
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
@@ -61,6 +62,7 @@ pub(super) fn analyse_source(
                 );
             }
             walker.visit(root);
+            walker.check_arith_uses();
         }
         None => walker.finding(source, Safety::Unverified, "could not be parsed"),
     }
@@ -83,6 +85,21 @@ pub(super) struct Walker<'s> {
     pub(super) in_arithmetic: bool,
     /// How many wrappers deep the command being judged is (`nice timeout 5 ls` is two).
     pub(super) wrapped: usize,
+    /// The descriptor table commands start from: the enclosing groups' redirections and
+    /// earlier `exec`s applied.
+    pub(super) fds: FdTable,
+    /// The table of the command being judged, all its redirections applied.
+    pub(super) command_fds: FdTable,
+    /// How many bare `exec`s changed `fds` so far.
+    pub(super) execs: usize,
+    /// Names this line set to a number (see [`super::arith`]).
+    pub(super) integers: HashSet<String>,
+    /// Names this line set to anything else, anywhere.
+    pub(super) non_integers: HashSet<String>,
+    /// Names given the integer attribute (`declare -i`): their values are arithmetic.
+    pub(super) integer_names: HashSet<String>,
+    /// Names evaluated as numbers, checked against `non_integers` after the walk.
+    pub(super) arith_uses: Vec<String>,
 }
 
 impl<'s> Walker<'s> {
@@ -97,6 +114,13 @@ impl<'s> Walker<'s> {
             changed_dir: false,
             in_arithmetic: false,
             wrapped: 0,
+            fds: FdTable::default(),
+            command_fds: FdTable::default(),
+            execs: 0,
+            integers: HashSet::new(),
+            non_integers: HashSet::new(),
+            integer_names: HashSet::new(),
+            arith_uses: Vec::new(),
         }
     }
 
@@ -159,22 +183,30 @@ impl<'s> Walker<'s> {
             "variable_assignment" => self.assignment(node),
             "declaration_command" => self.declaration(node),
             "unset_command" => {
+                self.unset_words(node);
                 self.children(node);
                 self.push_builtin(node, "unsets variables");
             }
             "test_command" => {
+                self.test_arith(node);
                 self.children(node);
                 self.push_builtin(node, "tests a condition");
             }
             "for_statement" => {
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = self.text(name);
-                    self.judge_variable(name, name, None, false);
+                    let mut cursor = node.walk();
+                    let integers = node
+                        .children_by_field_name("value", &mut cursor)
+                        .all(|v| super::arith::is_integer_word(self.text(v)));
+                    // A list of integers stands for itself; anything else is unknown.
+                    self.judge_variable(name, name, integers.then_some("0"), false);
                 }
                 self.children(node);
             }
             "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
-                let extra = self.redirect(node, None);
+                let mut table = self.fds.clone();
+                let extra = self.redirect(node, None, &mut table);
                 if !extra.is_empty() {
                     self.finding(
                         self.text(node),
@@ -184,14 +216,19 @@ impl<'s> Walker<'s> {
                 }
             }
             "compound_statement" if self.text(node).starts_with("((") => {
+                self.arith_root(node);
                 self.arithmetic(node);
                 self.push_builtin(node, "evaluates arithmetic");
             }
             "expansion" => {
                 self.expansion_assignment(node);
+                self.expansion_arith(node);
                 self.children(node);
             }
-            "arithmetic_expansion" | "c_style_for_statement" => self.arithmetic(node),
+            "arithmetic_expansion" | "c_style_for_statement" => {
+                self.arith_root(node);
+                self.arithmetic(node);
+            }
             "binary_expression" | "unary_expression" | "postfix_expression"
                 if self.in_arithmetic =>
             {
@@ -243,8 +280,9 @@ impl<'s> Walker<'s> {
         let redirects: Vec<Node> = node
             .children_by_field_name("redirect", &mut cursor)
             .collect();
+        let mut table = self.fds.clone();
         for redirect in redirects {
-            self.redirect(redirect, None);
+            self.redirect(redirect, None, &mut table);
         }
         let top_level = node.parent().is_some_and(|p| p.kind() == "program");
         if let Some(name) = name {

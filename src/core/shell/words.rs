@@ -21,6 +21,9 @@ pub(super) struct Word {
     pub prefix: String,
     /// True when an expansion outside double quotes may split the word into several.
     pub splits: bool,
+    /// True when the word may become several words or none: it is split, or holds an unquoted
+    /// glob or a brace expansion. Operand counts are then unknown.
+    pub many: bool,
 }
 
 impl Word {
@@ -31,6 +34,7 @@ impl Word {
             is_static: true,
             prefix: text.to_string(),
             splits: false,
+            many: false,
         }
     }
 
@@ -42,6 +46,7 @@ impl Word {
             is_static: false,
             prefix: String::new(),
             splits: false,
+            many: false,
         }
     }
 
@@ -53,6 +58,7 @@ impl Word {
             is_static: false,
             prefix: text.get(..at).unwrap_or("").to_string(),
             splits: false,
+            many: false,
         }
     }
 
@@ -76,6 +82,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
         dynamic: false,
         prefix_done: false,
         splits: false,
+        many: false,
     };
     builder.add(node, src);
     let source = slice(src, node.byte_range());
@@ -85,6 +92,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
             is_static: false,
             prefix: builder.prefix(),
             splits: builder.splits,
+            many: builder.many || builder.splits,
         }
     } else {
         Word {
@@ -92,6 +100,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
             is_static: true,
             prefix: builder.literal,
             splits: false,
+            many: false,
         }
     }
 }
@@ -103,6 +112,8 @@ struct Builder {
     prefix_done: bool,
     /// Set at an expansion outside double quotes.
     splits: bool,
+    /// Set at an unquoted glob or brace expansion.
+    many: bool,
 }
 
 impl Builder {
@@ -136,6 +147,7 @@ impl Builder {
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
                     if braces && slice(src, child.byte_range()) == "{" {
+                        self.many = true;
                         self.expansion();
                     }
                     self.add(child, src);
@@ -149,6 +161,10 @@ impl Builder {
                 }
             }
             "\"" | "$\"" => {}
+            "brace_expression" => {
+                self.many = true;
+                self.expansion();
+            }
             "simple_expansion" | "expansion" | "command_substitution" => {
                 self.splits = true;
                 self.expansion();
@@ -192,6 +208,7 @@ impl Builder {
                 '*' | '?' | '[' => {
                     self.push(&out);
                     out.clear();
+                    self.many = true;
                     self.expansion();
                 }
                 _ => out.push(c),

@@ -35,7 +35,7 @@ const TAR: Spec = Spec {
         "dereference", "keep-old-files", "skip-old-files", "no-recursion", "recursion",
         "one-file-system", "sparse", "preserve-permissions", "same-owner", "no-same-owner",
         "exclude-vcs", "exclude-vcs-ignores", "exclude-backups", "exclude-caches", "no-xattrs",
-        "no-acls", "no-selinux", "quiet",
+        "no-acls", "no-selinux", "quiet", "force-local",
     ],
     long_value: &[
         "file", "directory", "exclude", "exclude-from", "files-from", "strip-components",
@@ -72,6 +72,26 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         owned[0] = Word::literal(&format!("-{}", first.text));
     }
     let parsed = flags::parse(&TAR, &owned)?;
+    // GNU tar opens an archive named `host:path` through a remote shell.
+    if !parsed.has(&["--force-local"]) {
+        for archive in parsed
+            .opts
+            .iter()
+            .filter(|o| o.name == "-f" || o.name == "--file")
+        {
+            let remote = match archive.value.as_ref().and_then(Word::literal_text) {
+                Some(name) => name
+                    .split_once(':')
+                    .is_some_and(|(host, _)| !host.contains('/')),
+                None => true,
+            };
+            if remote {
+                return Err(Verdict::unverified(
+                    "tar: an archive named host:path is opened through a remote shell",
+                ));
+            }
+        }
+    }
     let to_stdout = parsed.value(&["-f", "--file"]).and_then(Word::literal_text) == Some("-");
     if parsed.has(&["-t", "--list"]) {
         return Ok(Verdict::read_only("lists an archive"));

@@ -68,6 +68,36 @@ impl Spec {
     fn takes_numeric(&self) -> bool {
         self.find(&|s| s.numeric)
     }
+
+    /// Every long option of the spec and the specs it extends.
+    fn long_names(&self, out: &mut Vec<&'static str>) {
+        out.extend(
+            self.long
+                .iter()
+                .chain(self.long_value)
+                .chain(self.long_optional),
+        );
+        if let Some(parent) = self.extends {
+            parent.long_names(out);
+        }
+    }
+
+    /// The long option `name` stands for, as GNU `getopt_long` reads it: an exact name, or
+    /// the one option it is an unambiguous prefix of. `None` when unknown or ambiguous (the
+    /// program then refuses the line, or we cannot tell which option it means).
+    pub fn resolve_long(&self, name: &str) -> Option<&'static str> {
+        let mut names = Vec::new();
+        self.long_names(&mut names);
+        if let Some(exact) = names.iter().find(|n| **n == name) {
+            return Some(exact);
+        }
+        if name.is_empty() {
+            return None;
+        }
+        let mut matches = names.iter().filter(|n| n.starts_with(name));
+        let first = matches.next()?;
+        matches.all(|n| n == first).then_some(*first)
+    }
 }
 
 /// One option as given: `-n` or `--name`, with its value if it has one.
@@ -174,9 +204,15 @@ fn parse_long<'a>(
     rest: &mut impl Iterator<Item = &'a Word>,
     parsed: &mut Parsed,
 ) -> Result<(), Verdict> {
-    let (name, attached) = match long.split_once('=') {
+    let (written, attached) = match long.split_once('=') {
         Some((name, _)) => (name, true),
         None => (long, false),
+    };
+    if !word.is_static && !attached {
+        return Err(could_be_option(word));
+    }
+    let Some(name) = spec.resolve_long(written) else {
+        return Err(unknown(&format!("--{written}")));
     };
     let flag = format!("--{name}");
     let attached_value = || {
@@ -187,9 +223,6 @@ fn parse_long<'a>(
             Word::dynamic(&word.text)
         }
     };
-    if !word.is_static && !attached {
-        return Err(could_be_option(word));
-    }
     if spec.takes_long(name) && !attached {
         parsed.opts.push(Opt {
             name: flag,
@@ -340,9 +373,27 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_flag_or_an_abbreviation_is_refused() {
+    fn an_unknown_flag_is_refused() {
         assert!(parse(&SORT, &words("-x")).is_err());
-        assert!(parse(&SORT, &words("--out=x")).is_err());
+        assert!(parse(&SORT, &words("--outside=x")).is_err());
+    }
+
+    #[test]
+    fn an_unambiguous_prefix_of_a_long_option_is_that_option() {
+        let parsed = parse(&SORT, &words("--out=x --rev --k 2")).unwrap();
+        assert_eq!(parsed.value(&["--output"]).unwrap().text, "x");
+        assert!(parsed.has(&["--reverse"]));
+        assert_eq!(parsed.value(&["--key"]).unwrap().text, "2");
+    }
+
+    #[test]
+    fn an_ambiguous_prefix_is_refused() {
+        const TWO: Spec = Spec {
+            long: &["output", "outline"],
+            ..Spec::EMPTY
+        };
+        assert!(parse(&TWO, &words("--out")).is_err());
+        assert!(parse(&TWO, &words("--outp")).is_ok());
     }
 
     #[test]

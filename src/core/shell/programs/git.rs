@@ -130,7 +130,10 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
         "symbolic-ref" => {
             let parsed = flags::parse(&MISC, args)?;
-            if parsed.args.len() > 1 || parsed.has(&["-d", "--delete"]) {
+            if parsed.args.len() > 1
+                || parsed.args.iter().any(|a| a.many)
+                || parsed.has(&["-d", "--delete"])
+            {
                 return Ok(Verdict::writer("git symbolic-ref: changes a ref"));
             }
             Verdict::read_only("reads a ref")
@@ -361,8 +364,14 @@ fn config(args: &[Word]) -> Judged {
         flags::parse(&CONFIG, &args[1..])?;
         return Ok(Verdict::read_only("reads settings"));
     }
-    let parsed = flags::parse(&CONFIG, args)?;
-    let lone_key = parsed.args.len() == 1 && !parsed.has(&["--add", "--replace-all"]);
+    // `git config` stops at its first operand: `git config key value --get` sets `key`.
+    let (parsed, operands) = flags::parse_leading(&CONFIG, args)?;
+    if operands.iter().any(|w| w.many) {
+        return Err(Verdict::unverified(
+            "git config: a glob or expansion may give it a value to set",
+        ));
+    }
+    let lone_key = operands.len() == 1 && !parsed.has(&["--add", "--replace-all"]);
     if (parsed.has(CONFIG_READS) || lone_key) && !parsed.has(CONFIG_WRITES) {
         return Ok(Verdict::read_only("reads settings"));
     }

@@ -10,9 +10,11 @@
 mod archive;
 mod awk;
 mod find;
+mod firewall;
 mod flags;
 mod git;
 mod git_tables;
+mod iproute;
 mod network;
 mod scripts;
 mod search;
@@ -26,6 +28,10 @@ mod wrappers;
 #[cfg(test)]
 #[path = "programs_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "parsing_tests.rs"]
+mod parsing_tests;
 
 use super::walk::Walker;
 use super::words::Word;
@@ -105,6 +111,11 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Verdict {
     {
         return Verdict::read_only("prints its help or version");
     }
+    if !tables::reads_whatever(name)
+        && let Some(word) = args.iter().find(|w| builds_option(w))
+    {
+        return Verdict::unverified(format!("{} could expand to any option", escape(&word.text)));
+    }
     match judge_program(walker, name, args) {
         Some(Ok(verdict) | Err(verdict)) => verdict,
         None => Verdict::unverified("unknown program"),
@@ -124,6 +135,16 @@ fn program_name(word: &str) -> Option<&str> {
         let rest = word.strip_prefix(dir)?;
         (!rest.is_empty() && !rest.contains('/')).then_some(rest)
     })
+}
+
+/// True for a word that starts with `-` and whose option is only known when the line runs:
+/// a glob or brace expansion (`-*`, `-{o,x}`, `--out{put,}`) matches or builds any option,
+/// and so does an expansion right after the dash (`-$X`, `--$X`). An expansion after a known
+/// letter (`-g"$V"`) is a value or more letters, which the program's option table decides.
+fn builds_option(word: &Word) -> bool {
+    !word.is_static
+        && word.prefix.starts_with('-')
+        && (word.many || word.prefix == "-" || word.prefix == "--")
 }
 
 fn is_known(name: &str) -> bool {
@@ -183,6 +204,8 @@ fn family(name: &str) -> Option<Judge> {
         .or_else(|| wrappers::lookup(name))
         .or_else(|| scripts::lookup(name))
         .or_else(|| network::lookup(name))
+        .or_else(|| iproute::lookup(name))
+        .or_else(|| firewall::lookup(name))
         .or_else(|| git::lookup(name))
         .or_else(|| text::lookup(name))
         .or_else(|| sed::lookup(name))

@@ -1,5 +1,4 @@
-//! Network configuration and transfer tools with a read form: interfaces and routes, the
-//! firewall, sockets, file users, `rsync --dry-run` and `openssl` inspection. Their changing
+//! Network configuration and transfer tools with a read form: routes, sockets, file users, `rsync --dry-run` and `openssl` inspection. Their changing
 //! forms write; reaching another host is unverified.
 
 use super::flags::{self, Spec};
@@ -11,8 +10,6 @@ use crate::core::shell::words::Word;
 
 pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
-        "ip" => ip,
-        "iptables" | "ip6tables" => iptables,
         "ss" => ss,
         "fuser" => fuser,
         "rsync" => rsync,
@@ -21,64 +18,6 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "ifconfig" => ifconfig,
         _ => return None,
     })
-}
-
-#[rustfmt::skip]
-const IP_OBJECTS: &[&str] = &[
-    "address", "addr", "a", "link", "l", "route", "r", "ro", "rou", "neighbour", "neighbor",
-    "neigh", "n", "rule", "ru", "maddress", "maddr", "m", "tunnel", "tun", "netns", "monitor",
-    "mroute", "ntable", "token", "tcp_metrics", "l2tp", "fou", "macsec", "vrf", "mptcp", "stats",
-    "nexthop",
-];
-
-fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic ip argument"))?;
-    let mut rest = texts.as_slice();
-    while let Some((first, tail)) = rest.split_first() {
-        match *first {
-            "-s" | "-d" | "-4" | "-6" | "-j" | "-p" | "-c" | "-br" | "-o" | "-h" | "-stats"
-            | "-details" | "-brief" | "-json" | "-pretty" | "-color" | "-oneline" | "-human"
-            | "-0" => rest = tail,
-            _ => break,
-        }
-    }
-    match rest {
-        [] => Ok(Verdict::read_only("prints usage")),
-        [object, tail @ ..] if IP_OBJECTS.contains(object) => match tail.first() {
-            None | Some(&("show" | "list" | "ls" | "lst" | "get" | "sh" | "s")) => {
-                Ok(Verdict::read_only("shows network configuration"))
-            }
-            Some(_) if *object == "monitor" => Ok(Verdict::read_only("shows network events")),
-            Some(verb) => Err(Verdict::writer(format!(
-                "ip {object} {}: changes the network",
-                escape(verb)
-            ))),
-        },
-        _ => Err(Verdict::unverified("ip: unknown form")),
-    }
-}
-
-fn iptables(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic iptables argument"))?;
-    let mut listing = false;
-    let mut words = texts.iter();
-    while let Some(word) = words.next() {
-        match *word {
-            "-L" | "--list" | "-S" | "--list-rules" => listing = true,
-            "-n" | "--numeric" | "-v" | "--verbose" | "-x" | "--exact" | "--line-numbers"
-            | "-w" | "--wait" => {}
-            "-t" | "--table" => {
-                words.next();
-            }
-            w if !w.starts_with('-') && listing => {}
-            _ => return Err(Verdict::writer("iptables: changes the firewall")),
-        }
-    }
-    if listing {
-        Ok(Verdict::read_only("lists firewall rules"))
-    } else {
-        Err(Verdict::writer("iptables: changes the firewall"))
-    }
 }
 
 #[rustfmt::skip]

@@ -14,10 +14,11 @@ use crate::core::shell::words::Word;
 pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "cd" | "pushd" | "popd" => change_dir,
-        "dirs" | "jobs" | "wait" | "times" | "caller" | "help" | "shift" | "exit" | "return"
-        | "break" | "continue" | "unalias" | "compgen" | "disown" => {
+        "dirs" | "jobs" | "times" | "caller" | "help" | "unalias" | "compgen" | "disown" => {
             |_, _, _| Ok(Verdict::read_only("shell builtin"))
         }
+        "shift" | "exit" | "return" | "break" | "continue" | "wait" => numeric_builtin,
+        "test" | "[" => test,
         "let" => let_,
         "getopts" => getopts,
         "type" => |_, _, _| Ok(Verdict::read_only("shows what a name runs")),
@@ -41,6 +42,26 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         }
         _ => return None,
     })
+}
+
+/// Builtins whose arguments are numbers, which bash evaluates as arithmetic.
+fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    for word in args {
+        if !(word.literal_text() == Some("-n") || word.literal_text() == Some("-f")) {
+            walker.arith_word(word);
+        }
+    }
+    Ok(Verdict::read_only("shell builtin"))
+}
+
+fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let args = match (name, args.split_last()) {
+        ("[", Some((last, rest))) if last.literal_text() == Some("]") => rest,
+        ("[", _) => return Err(Verdict::unverified("[ without its closing ]")),
+        _ => args,
+    };
+    walker.test_words(args);
+    Ok(Verdict::read_only("tests a condition"))
 }
 
 fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -130,6 +151,11 @@ fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    if args.iter().skip(1).any(|w| !w.is_static) {
+        return Err(Verdict::unverified(
+            "trap: a signal known only at run time is evaluated as arithmetic",
+        ));
+    }
     match args.first().map(|w| (w.literal_text(), w)) {
         None => Ok(Verdict::read_only("lists traps")),
         Some((Some("-p" | "-l"), _)) => Ok(Verdict::read_only("lists traps")),
@@ -208,6 +234,15 @@ fn mapfile(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged {
     let parsed = flags::parse(spec, args)?;
+    for opt in &parsed.opts {
+        if matches!(
+            opt.name.as_str(),
+            "-t" | "-n" | "-N" | "-u" | "-O" | "-s" | "-c"
+        ) && let Some(value) = &opt.value
+        {
+            walker.arith_word(value);
+        }
+    }
     let array = parsed.value(&["-a"]);
     for name in parsed.args.iter().chain(array) {
         let text = name
@@ -219,15 +254,49 @@ fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged 
 }
 
 fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    if let [flag, name, ..] = args
+    let mut rest = args;
+    if let [flag, name, tail @ ..] = args
         && flag.literal_text() == Some("-v")
     {
         let text = name
             .literal_text()
             .ok_or_else(|| Verdict::unverified("dynamic variable name"))?;
         walker.judge_variable(&format!("printf -v {text}"), text, None, false);
+        rest = tail;
+    }
+    if rest.first().and_then(Word::literal_text) == Some("--") {
+        rest = &rest[1..];
+    }
+    // Numeric conversions (`%d`, `%x`, `%f`, `*` widths, `%(…)T`) evaluate their arguments.
+    let Some((format, values)) = rest.split_first() else {
+        return Ok(Verdict::read_only("prints text"));
+    };
+    let strings_only = format.literal_text().is_some_and(only_string_conversions);
+    if !strings_only {
+        for value in values {
+            walker.arith_word(value);
+        }
     }
     Ok(Verdict::read_only("prints text"))
+}
+
+/// True when every conversion of a printf format is `%s`, `%b`, `%q` or `%%`, with literal
+/// flags, width and precision.
+fn only_string_conversions(format: &str) -> bool {
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        loop {
+            match chars.next() {
+                Some('s' | 'b' | 'q' | '%') => break,
+                Some('-' | '+' | ' ' | '#' | '0'..='9' | '.') => {}
+                _ => return false,
+            }
+        }
+    }
+    true
 }
 
 fn ulimit(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -254,11 +323,32 @@ fn umask(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-fn kill(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    match args.first().and_then(|w| w.literal_text()) {
-        Some("-l" | "-L") => Ok(Verdict::read_only("lists signals")),
-        _ => Ok(Verdict::writer("signals processes")),
+fn kill(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts: Vec<Option<&str>> = args.iter().map(Word::literal_text).collect();
+    let pids = match texts.as_slice() {
+        [Some("-l" | "-L"), ..] => return Ok(Verdict::read_only("lists signals")),
+        // Signal 0 only checks that the processes exist.
+        [Some("-0" | "-s0" | "-n0"), ..] => &args[1..],
+        [Some("-s" | "-n"), Some("0"), ..] => &args[2..],
+        _ => return Ok(Verdict::writer("signals processes")),
+    };
+    let pids = match pids.first().and_then(Word::literal_text) {
+        Some("--") => &pids[1..],
+        _ => pids,
+    };
+    if pids.is_empty() {
+        return Err(Verdict::unverified("kill -0 without a process"));
     }
+    for pid in pids {
+        match pid.literal_text() {
+            Some(text) if text.starts_with('-') => {
+                return Ok(Verdict::writer("signals processes"));
+            }
+            Some(text) if text.starts_with('%') => {}
+            _ => walker.arith_word(pid),
+        }
+    }
+    Ok(Verdict::read_only("checks that processes exist"))
 }
 
 fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -272,7 +362,8 @@ fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-/// `let NAME=expr`: every name in an assigning expression is judged as a variable.
+/// `let EXPR…`: each argument is an arithmetic expression; every name assigned is judged as
+/// a variable, and every name read must hold a number (see `arith`).
 fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word
@@ -283,14 +374,17 @@ fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             .replace("<=", "")
             .replace(">=", "")
             .replace("!=", "");
-        if !(bare.contains('=') || text.contains("++") || text.contains("--")) {
-            continue;
-        }
-        for name in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-            if crate::core::shell::env::is_valid_name(name) {
-                walker.judge_variable(text, name, None, false);
+        if bare.contains('=') || text.contains("++") || text.contains("--") {
+            // Judged as assignments only; `arith_text` tracks which names hold numbers.
+            let outer = std::mem::replace(&mut walker.in_arithmetic, true);
+            for name in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                if crate::core::shell::env::is_valid_name(name) {
+                    walker.judge_variable(text, name, None, false);
+                }
             }
+            walker.in_arithmetic = outer;
         }
+        walker.arith_text(text);
     }
     Ok(Verdict::read_only("evaluates arithmetic"))
 }

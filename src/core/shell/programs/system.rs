@@ -56,15 +56,40 @@ fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("prints the date"))
 }
 
+/// `hostname` options that print; `-F`/`--file` and an operand set the name.
+const HOSTNAME: Spec = Spec {
+    short: "aAdfiIsvyh",
+    long: &[
+        "alias",
+        "all-fqdns",
+        "domain",
+        "fqdn",
+        "long",
+        "ip-address",
+        "all-ip-addresses",
+        "short",
+        "verbose",
+        "yp",
+        "nis",
+    ],
+    ..Spec::EMPTY
+};
+
 fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic hostname argument"))?;
-    if texts
-        .iter()
-        .all(|t| t.starts_with('-') && !matches!(*t, "-F" | "--file" | "-b" | "--boot"))
-    {
-        return Ok(Verdict::read_only("prints the host name"));
+    let parsed = flags::parse(&HOSTNAME, args).map_err(|refused| {
+        if args
+            .iter()
+            .any(|w| w.prefix.starts_with("-F") || w.prefix.starts_with("--fi"))
+        {
+            Verdict::writer("hostname -F: sets the host name from a file")
+        } else {
+            refused
+        }
+    })?;
+    if !parsed.args.is_empty() {
+        return Err(Verdict::writer("hostname: sets the host name"));
     }
-    Err(Verdict::writer("hostname: sets the host name"))
+    Ok(Verdict::read_only("prints the host name"))
 }
 
 #[rustfmt::skip]

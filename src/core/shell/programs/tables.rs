@@ -14,7 +14,7 @@ const READERS: &[&str] = &[
     "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "stat", "cut", "tr", "nl",
     "rev", "tac", "dirname", "basename", "pwd", "true", "false", ":", "printenv", "id", "whoami",
     "groups", "uname", "arch", "nproc", "locale", "tty", "cal", "ncal", "factor", "seq", "yes",
-    "expr", "bc", "numfmt", "sleep", "realpath", "readlink", "test", "[", "paste", "join", "comm",
+    "expr", "bc", "numfmt", "sleep", "realpath", "readlink", "paste", "join", "comm",
     "column", "fold", "fmt", "expand", "unexpand", "od", "hexdump", "hd", "md5sum", "sha1sum",
     "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "diff", "diff3",
     "cmp", "ps", "pgrep", "pidof", "pstree", "du", "df", "free", "uptime", "w", "who", "users",
@@ -124,6 +124,11 @@ pub(crate) fn simple(name: &str) -> Option<Verdict> {
         return Some(Verdict::unverified("interactive program or pager"));
     }
     None
+}
+
+/// True for programs that are read-only whatever their arguments.
+pub(crate) fn reads_whatever(name: &str) -> bool {
+    READERS.contains(&name)
 }
 
 /// True for runtimes and build tools (used to accept `-V` as a version query).

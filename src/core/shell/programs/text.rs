@@ -27,11 +27,10 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     })
 }
 
-/// Output targets that are not files.
-const STDOUT: &[&str] = &["-", "/dev/stdout", "/dev/stderr", "/dev/null"];
-
-fn writes_to_file(value: Option<&Word>) -> bool {
-    value.is_some_and(|w| !w.literal_text().is_some_and(|t| STDOUT.contains(&t)))
+/// True when `value` names an output that is a file: anything but `-`, `/dev/null` and the
+/// standard devices while their descriptors point where the line inherited them.
+pub(super) fn writes_to_file(walker: &Walker, value: Option<&Word>) -> bool {
+    value.is_some_and(|w| !w.literal_text().is_some_and(|t| walker.passes_through(t)))
 }
 
 #[rustfmt::skip]
@@ -51,7 +50,7 @@ const SORT: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn sort(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn sort(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -62,7 +61,7 @@ fn sort(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         ));
     }
     let parsed = flags::parse(&SORT, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("sort -o: writes a file"));
     }
     Ok(Verdict::read_only("sorts lines"))
@@ -81,10 +80,15 @@ const UNIQ: Spec = Spec {
     extends: None,
 };
 
-fn uniq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&UNIQ, args)?;
-    if parsed.args.len() > 1 && writes_to_file(parsed.args.get(1)) {
+    if parsed.args.len() > 1 && writes_to_file(walker, parsed.args.get(1)) {
         return Err(Verdict::writer("uniq: writes its second operand"));
+    }
+    if parsed.args.iter().any(|a| a.many) {
+        return Err(Verdict::unverified(
+            "uniq: a glob or expansion may give it a second operand, which it writes",
+        ));
     }
     Ok(Verdict::read_only("filters repeated lines"))
 }
@@ -97,9 +101,9 @@ const BASE64: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn base64(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn base64(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BASE64, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("base64 -o: writes a file"));
     }
     if parsed.args.len() > 1 {
@@ -114,7 +118,7 @@ const XXD: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn xxd(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     // xxd spells long options with one dash (`-cols 8`); map them to their short letters.
     let args: Vec<Word> = args
         .iter()
@@ -133,8 +137,13 @@ fn xxd(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         })
         .collect();
     let parsed = flags::parse(&XXD, &args)?;
-    if parsed.args.len() > 1 && writes_to_file(parsed.args.get(1)) {
+    if parsed.args.len() > 1 && writes_to_file(walker, parsed.args.get(1)) {
         return Err(Verdict::writer("xxd: writes its second operand"));
+    }
+    if parsed.args.iter().any(|a| a.many) {
+        return Err(Verdict::unverified(
+            "xxd: a glob or expansion may give it a second operand, which it writes",
+        ));
     }
     Ok(Verdict::read_only("dumps bytes"))
 }
@@ -147,9 +156,9 @@ const SHUF: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn shuf(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn shuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SHUF, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("shuf -o: writes a file"));
     }
     Ok(Verdict::read_only("shuffles lines"))
@@ -162,9 +171,9 @@ const TEE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn tee(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn tee(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TEE, args)?;
-    if parsed.args.iter().any(|a| writes_to_file(Some(a))) {
+    if parsed.args.iter().any(|a| writes_to_file(walker, Some(a))) {
         return Err(Verdict::writer("tee: writes files"));
     }
     Ok(Verdict::read_only("copies input to output"))
@@ -172,7 +181,8 @@ fn tee(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const TREE: Spec = Spec {
-    short: "adlfxLRPIpugshDFqNQvtrcUSnCAiJX",
+    // `-R` re-runs tree through system() for each level deeper than `-L`.
+    short: "adlfxLPIpugshDFqNQvtrcUSnCAiJX",
     short_value: "LPIHTo",
     long: &[
         "noreport", "dirsfirst", "filesfirst", "du", "si", "inodes", "device", "prune", "matchdirs",
@@ -185,9 +195,9 @@ const TREE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn tree(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn tree(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TREE, args)?;
-    if writes_to_file(parsed.value(&["-o"])) {
+    if writes_to_file(walker, parsed.value(&["-o"])) {
         return Err(Verdict::writer("tree -o: writes a file"));
     }
     Ok(Verdict::read_only("lists a directory tree"))
@@ -195,12 +205,13 @@ fn tree(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const FILE: Spec = Spec {
-    short: "biLhzZsknN0pErdlSI",
+    // `-p` (`--preserve-date`) sets the access time back: it changes file metadata.
+    short: "biLhzZsknN0ErdlSI",
     short_value: "eFfmP",
     long: &[
         "brief", "mime", "mime-type", "mime-encoding", "dereference", "no-dereference",
         "uncompress", "uncompress-noreport", "special-files", "keep-going", "no-pad", "no-buffer",
-        "print0", "preserve-date", "raw", "extension", "apple", "no-sandbox",
+        "print0", "raw", "extension", "apple", "no-sandbox",
     ],
     long_value: &[
         "exclude", "exclude-quiet", "separator", "files-from", "magic-file", "parameter",
@@ -252,9 +263,9 @@ const ICONV: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn iconv(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&ICONV, args)?;
-    if writes_to_file(parsed.value(&["-o", "--output"])) {
+    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("iconv -o: writes a file"));
     }
     Ok(Verdict::read_only("converts text encodings"))

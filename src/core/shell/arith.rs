@@ -1,0 +1,468 @@
+//! Arithmetic: where bash evaluates text as an expression, and whether that can run code.
+//!
+//! Bash evaluates array subscripts inside every arithmetic context, and a name's value is
+//! itself evaluated as an expression, so `x='a[$(cmd)]'; (( x ))` runs `cmd`. The contexts are
+//! `(( ))`, `$(( ))`, `let`, the C-style `for`, the arithmetic tests of `[[ ]]`, `[ ]` and
+//! `test` (`-eq`…, and `-v` with a subscript), values assigned to `declare -i` names,
+//! substring offsets, indexed-array subscripts, indirect expansion, and the numeric arguments
+//! of builtins such as `shift`, `exit`, `read -t` or `printf %d`. An operand is inert when it
+//! is a literal number, a name bash keeps numeric (`RANDOM`, `$#`), or a name this line set to
+//! a number before the use and never to anything else. Anything else is unverified.
+
+#[cfg(test)]
+#[path = "arith_tests.rs"]
+mod tests;
+
+use tree_sitter::Node;
+
+use super::Safety;
+use super::env::is_valid_name;
+use super::walk::Walker;
+use super::words::Word;
+
+/// Names bash always expands to a number.
+const NUMERIC: &[&str] = &[
+    "RANDOM",
+    "SRANDOM",
+    "SECONDS",
+    "LINENO",
+    "BASHPID",
+    "PPID",
+    "UID",
+    "EUID",
+    "EPOCHSECONDS",
+    "HISTCMD",
+];
+
+const WHY: &str = "evaluated as arithmetic, a value the line cannot see can run commands";
+
+/// True for a literal number as bash's arithmetic reads it (`10`, `0x1f`, `8#17`).
+fn is_number(text: &str) -> bool {
+    let text = text.strip_prefix('-').unwrap_or(text);
+    text.starts_with(|c: char| c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '#' | '@' | '_'))
+}
+
+/// True for `N`, `{N..M}` and `{N..M..S}`: words that expand to integers only.
+pub(super) fn is_integer_word(text: &str) -> bool {
+    let digits = |t: &str| {
+        let t = t.strip_prefix('-').unwrap_or(t);
+        !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+    };
+    if digits(text) {
+        return true;
+    }
+    text.strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .is_some_and(|inner| {
+            let parts: Vec<&str> = inner.split("..").collect();
+            (2..=3).contains(&parts.len()) && parts.iter().all(|p| digits(p))
+        })
+}
+
+impl Walker<'_> {
+    /// Records that `name` now holds an integer (`true`) or something else.
+    pub(super) fn note_value(&mut self, name: &str, integer: bool) {
+        if integer {
+            self.integers.insert(name.to_string());
+        } else {
+            self.non_integers.insert(name.to_string());
+        }
+    }
+
+    /// A name whose value is evaluated: fine only when the line made it a number first.
+    fn arith_use(&mut self, name: &str) {
+        if NUMERIC.contains(&name) {
+            return;
+        }
+        if self.integers.contains(name) {
+            self.arith_uses.push(name.to_string());
+        } else {
+            self.finding(name, Safety::Unverified, WHY);
+        }
+    }
+
+    /// After the walk: a name used as a number that the line also set to something else.
+    pub(super) fn check_arith_uses(&mut self) {
+        let uses = std::mem::take(&mut self.arith_uses);
+        for name in uses {
+            if self.non_integers.contains(&name) {
+                self.finding(&name, Safety::Unverified, WHY);
+            }
+        }
+    }
+
+    /// Literal expression text (`let 'x = y + 1'`, a `[ a -eq b ]` operand): names are used,
+    /// names assigned become numbers; subscripts, expansions and quotes are refused.
+    pub(super) fn arith_text(&mut self, text: &str) {
+        if text.contains(['[', ']', '$', '`', '"', '\'', '\\']) {
+            self.finding(text, Safety::Unverified, WHY);
+            return;
+        }
+        let bytes = text.as_bytes();
+        let mut targets = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            let word = |j: usize| {
+                let mut end = j;
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric()
+                        || matches!(bytes[end], b'_' | b'#' | b'@'))
+                {
+                    end += 1;
+                }
+                end
+            };
+            if c.is_ascii_digit() {
+                i = word(i);
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                let end = word(i);
+                let name = &text[i..end];
+                let after = text[end..].trim_start();
+                let plain_assign = after.starts_with('=') && !after.starts_with("==");
+                if !plain_assign {
+                    self.arith_use(name);
+                }
+                if plain_assign
+                    || [
+                        "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
+                    ]
+                    .iter()
+                    .any(|op| after.starts_with(op))
+                    || text[..i].trim_end().ends_with("++")
+                    || text[..i].trim_end().ends_with("--")
+                {
+                    targets.push(name.to_string());
+                }
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+        for name in targets {
+            self.note_value(&name, true);
+        }
+    }
+
+    /// A numeric argument of a builtin (`shift N`, `read -t N`): a literal expression, or
+    /// `$NAME` of a name that holds a number.
+    pub(super) fn arith_word(&mut self, word: &Word) {
+        if let Some(text) = word.literal_text() {
+            self.arith_text(text);
+            return;
+        }
+        let bare = word.text.trim_matches('"');
+        let name = bare
+            .strip_prefix("${")
+            .and_then(|t| t.strip_suffix('}'))
+            .or_else(|| bare.strip_prefix('$'));
+        match name {
+            Some("#" | "?" | "$" | "!") => {}
+            Some(name) if is_valid_name(name) && !word.text.starts_with("\"\"") => {
+                self.arith_use(name)
+            }
+            _ => self.finding(&word.text, Safety::Unverified, WHY),
+        }
+    }
+
+    /// Checks a tree-sitter node that bash evaluates as arithmetic.
+    pub(super) fn arith_node(&mut self, node: Node) {
+        let text = self.text(node);
+        match node.kind() {
+            "number" if is_number(text) => {}
+            "variable_name" | "word" if is_number(text) => {}
+            "variable_name" | "word" if is_valid_name(text) => self.arith_use(text),
+            "word" | "raw_string" => {
+                let inner = if node.kind() == "raw_string" {
+                    text.trim_matches('\'')
+                } else {
+                    text
+                };
+                self.arith_text(inner);
+            }
+            "string" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    if child.kind() == "string_content" {
+                        let content = self.text(child);
+                        self.arith_text(content);
+                    } else {
+                        self.arith_node(child);
+                    }
+                }
+            }
+            "simple_expansion" => match node.named_child(0) {
+                Some(child) if child.kind() == "variable_name" => {
+                    let name = self.text(child);
+                    self.arith_use(name);
+                }
+                Some(child)
+                    if child.kind() == "special_variable_name"
+                        && matches!(self.text(child), "#" | "?" | "$" | "!") => {}
+                _ => self.finding(text, Safety::Unverified, WHY),
+            },
+            "expansion" => {
+                let name = text.strip_prefix("${").and_then(|t| t.strip_suffix('}'));
+                match name {
+                    Some(name) if is_valid_name(name) => self.arith_use(name),
+                    Some(name)
+                        if name.strip_prefix('#').is_some_and(is_valid_name)
+                            || matches!(name, "#" | "?" | "$" | "!") => {}
+                    _ => self.finding(text, Safety::Unverified, WHY),
+                }
+            }
+            "binary_expression"
+            | "unary_expression"
+            | "postfix_expression"
+            | "ternary_expression"
+            | "parenthesized_expression" => self.arith_expression(node),
+            "variable_assignment" => {
+                if let Some(value) = node.child_by_field_name("value") {
+                    self.arith_node(value);
+                }
+                match node.child_by_field_name("name") {
+                    Some(name) if name.kind() == "variable_name" => {
+                        let name = self.text(name);
+                        self.note_value(name, true);
+                    }
+                    _ => self.finding(text, Safety::Unverified, WHY),
+                }
+            }
+            // Walked as commands elsewhere; their output is a value the line cannot see.
+            _ => self.finding(text, Safety::Unverified, WHY),
+        }
+    }
+
+    fn arith_expression(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let operator = children
+            .iter()
+            .find(|c| !c.is_named())
+            .map(|c| c.kind())
+            .unwrap_or("");
+        let assigns = matches!(
+            operator,
+            "=" | "+="
+                | "-="
+                | "*="
+                | "/="
+                | "%="
+                | "<<="
+                | ">>="
+                | "&="
+                | "^="
+                | "|="
+                | "++"
+                | "--"
+        );
+        let mut targets = Vec::new();
+        for (index, child) in children.iter().filter(|c| c.is_named()).enumerate() {
+            let text = self.text(*child);
+            let is_name = matches!(child.kind(), "variable_name" | "word") && is_valid_name(text);
+            if assigns && is_name && (index == 0 || node.kind() != "binary_expression") {
+                if operator != "=" {
+                    self.arith_use(text);
+                }
+                targets.push(text.to_string());
+            } else if assigns && index == 0 {
+                // An assignment to a subscript or an expansion.
+                self.finding(text, Safety::Unverified, WHY);
+            } else {
+                self.arith_node(*child);
+            }
+        }
+        for name in targets {
+            self.note_value(&name, true);
+        }
+    }
+
+    /// Every named child of an arithmetic node, except a C-style `for`'s body.
+    pub(super) fn arith_root(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if child.kind() != "do_group" && child.kind() != "compound_statement" {
+                self.arith_node(child);
+            }
+        }
+    }
+
+    /// `${x:off:len}`, `${a[i]}` and `${!x}`: the parts of an expansion bash evaluates.
+    pub(super) fn expansion_arith(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut substring = false;
+        let mut indirect = false;
+        let mut listing = false;
+        for child in &children {
+            if !child.is_named() {
+                match child.kind() {
+                    "!" if !substring => indirect = true,
+                    ":" => substring = true,
+                    "@" | "*" => listing = true,
+                    _ => {}
+                }
+                continue;
+            }
+            if child.kind() == "subscript" {
+                if let Some(index) = child.child_by_field_name("index") {
+                    let text = self.text(index);
+                    if text == "@" || text == "*" {
+                        listing = true;
+                    } else {
+                        self.arith_node(index);
+                    }
+                }
+            } else if substring {
+                self.arith_node(*child);
+            }
+        }
+        if indirect && !listing {
+            let what = self.text(node);
+            self.finding(
+                what,
+                Safety::Unverified,
+                "indirect expansion evaluates a name the line cannot see",
+            );
+        }
+    }
+}
+
+/// The arithmetic operators of `test`, `[ ]` and `[[ ]]`.
+const TEST_ARITH: &[&str] = &["-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
+
+/// Unary tests that only look at their operand as a string or path.
+#[rustfmt::skip]
+const TEST_UNARY: &[&str] = &[
+    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w",
+    "-x", "-G", "-L", "-N", "-O", "-S", "-z", "-n", "-o", "!",
+];
+
+/// Binary tests that compare strings or files.
+const TEST_BINARY: &[&str] = &["=", "==", "!=", "<", ">", "-ef", "-nt", "-ot", "-a", "-o"];
+
+impl Walker<'_> {
+    /// `[[ … ]]` and `[ … ]`: the operands of arithmetic tests and `-v` are evaluated; in
+    /// `[ ]` an unquoted expansion may split into an operator and its operand.
+    pub(super) fn test_arith(&mut self, node: Node) {
+        let single = !self.text(node).starts_with("[[");
+        self.test_node(node, single);
+    }
+
+    fn test_node(&mut self, node: Node, single: bool) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        let operator = children
+            .iter()
+            .find(|c| c.kind() == "test_operator")
+            .map(|c| self.text(*c));
+        for child in &children {
+            match child.kind() {
+                "test_operator" => {}
+                "binary_expression" | "unary_expression" | "parenthesized_expression" => {
+                    self.test_node(*child, single)
+                }
+                _ if operator.is_some_and(|o| TEST_ARITH.contains(&o)) => self.arith_node(*child),
+                _ if operator == Some("-v") => {
+                    let text = self.text(*child);
+                    if !is_valid_name(text) {
+                        self.finding(text, Safety::Unverified, WHY);
+                    }
+                }
+                "simple_expansion" | "expansion" | "command_substitution" | "concatenation"
+                    if single =>
+                {
+                    let text = self.text(*child);
+                    self.finding(
+                        text,
+                        Safety::Unverified,
+                        "an unquoted expansion in [ ] may split into an arithmetic test",
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `test` and `[` run as commands: the same, word by word.
+    pub(super) fn test_words(&mut self, args: &[Word]) {
+        for (index, word) in args.iter().enumerate() {
+            if word.splits {
+                self.finding(
+                    &word.text,
+                    Safety::Unverified,
+                    "an unquoted expansion in test may split into an arithmetic test",
+                );
+                continue;
+            }
+            match word.literal_text() {
+                Some(op) if TEST_ARITH.contains(&op) && index > 0 && index + 1 < args.len() => {
+                    self.arith_word(&args[index - 1]);
+                    self.arith_word(&args[index + 1]);
+                }
+                Some("-v") => match args.get(index + 1).and_then(Word::literal_text) {
+                    Some(name) if is_valid_name(name) => {}
+                    _ => self.finding("-v", Safety::Unverified, WHY),
+                },
+                Some(_) => {}
+                None => {
+                    let literal = |i: usize| args.get(i).and_then(Word::literal_text);
+                    let beside_string_test = (index > 0
+                        && literal(index - 1)
+                            .is_some_and(|t| TEST_UNARY.contains(&t) || TEST_BINARY.contains(&t)))
+                        || literal(index + 1).is_some_and(|t| TEST_BINARY.contains(&t))
+                        || args.len() == 1;
+                    let arith_operand = (index > 0
+                        && literal(index - 1).is_some_and(|t| TEST_ARITH.contains(&t)))
+                        || literal(index + 1).is_some_and(|t| TEST_ARITH.contains(&t));
+                    if (!beside_string_test && !arith_operand) || (args.len() == 3 && index == 1) {
+                        self.finding(
+                            &word.text,
+                            Safety::Unverified,
+                            "a test operator may come from a variable",
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// `unset NAME…`: a subscript (`unset 'a[i]'`) is evaluated, and so is one that arrives
+    /// in a variable.
+    pub(super) fn unset_words(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if child.kind() == "variable_name" {
+                let name = self.text(child);
+                self.note_value(name, true);
+                continue;
+            }
+            let word = super::words::word_of(child, self.src);
+            match word.literal_text() {
+                Some(text) if is_valid_name(text) || text.starts_with('-') => {
+                    self.note_value(text, true);
+                }
+                Some(text) => match text
+                    .split_once('[')
+                    .and_then(|(name, rest)| Some((name, rest.strip_suffix(']')?)))
+                {
+                    Some((name, index)) if is_valid_name(name) => {
+                        if index != "@" && index != "*" {
+                            self.arith_text(index);
+                        }
+                    }
+                    _ => self.finding(text, Safety::Unverified, WHY),
+                },
+                None => self.finding(&word.text, Safety::Unverified, WHY),
+            }
+        }
+    }
+}
