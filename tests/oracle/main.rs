@@ -25,20 +25,44 @@ const FUZZ_LINES: usize = 4000;
 /// Parallel sandboxes (the machine has two cores).
 const WORKERS: usize = 2;
 
-/// Programs a line may run without naming them: the shell itself, and helpers a named
-/// program is documented to run for a read (tar's decompressors, xargs' default `echo`).
+/// Programs a line may run without naming them: the shell itself, the helpers a named program
+/// is built from (wrapper scripts such as `zgrep` and `git submodule`, tar's decompressors,
+/// xargs' default `echo`, dpkg's `dpkg-query`), and what a login shell's profile runs.
 fn implicitly_named(program: &str, named: &BTreeSet<String>) -> bool {
     const DECOMPRESSORS: &[&str] = &[
         "gzip", "bzip2", "xz", "lzma", "zstd", "lzip", "lzop", "unxz",
     ];
+    const SCRIPT_TOOLS: &[&str] = &["sed", "grep", "basename", "dirname", "uname", "cat", "expr"];
+    const PROFILE: &[&str] = &[
+        "id",
+        "tty",
+        "tput",
+        "dircolors",
+        "locale",
+        "uname",
+        "lesspipe",
+    ];
+    let names = |list: &[&str]| list.iter().any(|name| named.contains(*name));
+    let gzip_scripts = [
+        "gunzip", "zcat", "zgrep", "zegrep", "zfgrep", "zdiff", "zcmp", "zmore",
+    ];
     program == "bash"
-        || (named.contains("tar") && DECOMPRESSORS.contains(&program))
-        || (named.contains("xargs") && program == "echo")
+        || (names(&["tar"]) && DECOMPRESSORS.contains(&program))
+        || (names(&["xargs"]) && program == "echo")
+        || (names(&["egrep", "fgrep"]) && program == "grep")
+        || (names(&gzip_scripts) && (program == "gzip" || SCRIPT_TOOLS.contains(&program)))
+        || (names(&["git"]) && program.starts_with("git"))
+        || (names(&["submodule"]) && SCRIPT_TOOLS.contains(&program))
+        || (names(&["dpkg"]) && program == "dpkg-query")
+        || (names(&["-l", "-lc", "--login"]) && PROFILE.contains(&program))
 }
 
-/// The words of a line that could name a program: every run of name characters.
+/// The words of a line that could name a program: every run of name characters once quotes
+/// and backslashes are removed (`l's'` names `ls`).
 fn named_words(line: &str) -> BTreeSet<String> {
-    line.split(|c: char| !(c.is_ascii_alphanumeric() || "._+-".contains(c)))
+    let unquoted: String = line.chars().filter(|c| !"'\"\\".contains(*c)).collect();
+    unquoted
+        .split(|c: char| !(c.is_ascii_alphanumeric() || "._+-".contains(c)))
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect()

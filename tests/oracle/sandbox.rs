@@ -151,6 +151,9 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
         .args(["--setenv", "HOME", tripwire::HOME])
         .args(["--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb"])
         .args(["--setenv", "USER", "root", "--setenv", INIT_VAR, "1"])
+        // git's opportunistic index refresh (`git status` rewriting `.git/index` in a dirty
+        // tree) is git's own bookkeeping, not what a line asks for; IDEs turn it off the same way.
+        .args(["--setenv", "GIT_OPTIONAL_LOCKS", "0"])
         .args(["--chdir", tripwire::REPO, "--"])
         .arg(&exe)
         .args(["--exact", INIT_TEST, "--nocapture", "--test-threads", "1"])

@@ -120,7 +120,7 @@ fn judge_line(line: &str, trace: &mut Trace) {
                 trace.executed.insert(name);
             }
         }
-        "connect" | "sendto" | "sendmsg" if args.contains("AF_INET") => {
+        "connect" | "sendto" | "sendmsg" if args.contains("sa_family=AF_INET") => {
             trace.catches.push(format!("network: {short}"));
         }
         "open" | "openat" | "openat2" => {
