@@ -73,3 +73,43 @@ proptest! {
         prop_assert_ne!(analyse(&joined).safety, Safety::ReadOnly, "{:?}", joined);
     }
 }
+
+/// A read-only command, to put redirections and expansions around.
+fn reader() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "echo hi", "cat f", "ls", "printf x", "sort f", "uniq f", "wc -l f",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_device_reopened_after_its_descriptor_was_rebound_to_a_file_is_never_read_only(
+        command in reader(),
+        fd in 1u32..=2,
+        rebind in prop::sample::select(vec!["<victim", "<>victim"]),
+        group in any::<bool>(),
+    ) {
+        let device = if fd == 1 { "/dev/stdout" } else { "/dev/stderr" };
+        let line = if group {
+            format!("{{ {command} >{device}; }} {fd}{rebind}")
+        } else {
+            format!("exec {fd}{rebind}; {command} >{device}")
+        };
+        prop_assert_ne!(analyse(&line).safety, Safety::ReadOnly, "{:?}", line);
+    }
+
+    #[test]
+    fn arithmetic_on_a_name_the_line_never_set_is_never_read_only(
+        name in "[a-z][a-z0-9_]{0,6}",
+        context in prop::sample::select(vec![
+            "(( N + 1 ))", "echo $(( N ))", "let 'y = N'", "[[ $N -eq 1 ]]", "test \"$N\" -lt 2",
+            "declare -i y=N", "echo ${HOME:N}", "a=(1); echo ${a[N]}", "shift $N",
+            "printf '%d' \"$N\"", "for ((i=N; i<2; i++)); do :; done",
+        ]),
+    ) {
+        let line = context.replace('N', &name);
+        prop_assert_ne!(analyse(&line).safety, Safety::ReadOnly, "{:?}", line);
+    }
+}

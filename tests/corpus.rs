@@ -1,4 +1,4 @@
-//! The labelled corpus: no `write` line may be read-only, and at least 90% of the
+//! The labelled corpus: no `write` line may be read-only, and at least 97% of the
 //! `read_only` lines must be recognised.
 
 use gatehouse::core::shell::{Safety, analyse};
@@ -55,7 +55,7 @@ fn no_write_line_is_read_only_and_most_read_only_lines_are_recognised() {
         allowed_writes.join("\n")
     );
     assert!(
-        rate >= 90.0,
+        rate >= 97.0,
         "only {rate:.1}% of read_only lines recognised"
     );
 }

@@ -34,7 +34,10 @@ const NUMERIC: &[&str] = &[
     "HISTCMD",
 ];
 
-const WHY: &str = "evaluated as arithmetic, a value the line cannot see can run commands";
+const INDIRECT: &str = "indirect expansion evaluates a name the line cannot see";
+
+pub(super) const WHY: &str =
+    "evaluated as arithmetic, a value the line cannot see can run commands";
 
 /// True for a literal number as bash's arithmetic reads it (`10`, `0x1f`, `8#17`).
 fn is_number(text: &str) -> bool {
@@ -90,6 +93,12 @@ impl Walker<'_> {
         for name in uses {
             if self.non_integers.contains(&name) {
                 self.finding(&name, Safety::Unverified, WHY);
+            }
+        }
+        let uses = std::mem::take(&mut self.indirect_uses);
+        for name in uses {
+            if self.other_values.contains(&name) {
+                self.finding(&name, Safety::Unverified, INDIRECT);
             }
         }
     }
@@ -323,110 +332,18 @@ impl Walker<'_> {
             }
         }
         if indirect && !listing {
-            let what = self.text(node);
-            self.finding(
-                what,
-                Safety::Unverified,
-                "indirect expansion evaluates a name the line cannot see",
-            );
-        }
-    }
-}
-
-/// The arithmetic operators of `test`, `[ ]` and `[[ ]]`.
-const TEST_ARITH: &[&str] = &["-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
-
-/// Unary tests that only look at their operand as a string or path.
-#[rustfmt::skip]
-const TEST_UNARY: &[&str] = &[
-    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w",
-    "-x", "-G", "-L", "-N", "-O", "-S", "-z", "-n", "-o", "!",
-];
-
-/// Binary tests that compare strings or files.
-const TEST_BINARY: &[&str] = &["=", "==", "!=", "<", ">", "-ef", "-nt", "-ot", "-a", "-o"];
-
-impl Walker<'_> {
-    /// `[[ … ]]` and `[ … ]`: the operands of arithmetic tests and `-v` are evaluated; in
-    /// `[ ]` an unquoted expansion may split into an operator and its operand.
-    pub(super) fn test_arith(&mut self, node: Node) {
-        let single = !self.text(node).starts_with("[[");
-        self.test_node(node, single);
-    }
-
-    fn test_node(&mut self, node: Node, single: bool) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        let operator = children
-            .iter()
-            .find(|c| c.kind() == "test_operator")
-            .map(|c| self.text(*c));
-        for child in &children {
-            match child.kind() {
-                "test_operator" => {}
-                "binary_expression" | "unary_expression" | "parenthesized_expression" => {
-                    self.test_node(*child, single)
+            // `r=HOME; ${!r}` is fine: the line set `r` to a plain name and nothing else.
+            let name = children
+                .iter()
+                .find(|c| c.kind() == "variable_name")
+                .map(|c| self.text(*c));
+            match name {
+                Some(name) if self.name_values.contains(name) && children.len() == 4 => {
+                    self.indirect_uses.push(name.to_string());
                 }
-                _ if operator.is_some_and(|o| TEST_ARITH.contains(&o)) => self.arith_node(*child),
-                _ if operator == Some("-v") => {
-                    let text = self.text(*child);
-                    if !is_valid_name(text) {
-                        self.finding(text, Safety::Unverified, WHY);
-                    }
-                }
-                "simple_expansion" | "expansion" | "command_substitution" | "concatenation"
-                    if single =>
-                {
-                    let text = self.text(*child);
-                    self.finding(
-                        text,
-                        Safety::Unverified,
-                        "an unquoted expansion in [ ] may split into an arithmetic test",
-                    );
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// `test` and `[` run as commands: the same, word by word.
-    pub(super) fn test_words(&mut self, args: &[Word]) {
-        for (index, word) in args.iter().enumerate() {
-            if word.splits {
-                self.finding(
-                    &word.text,
-                    Safety::Unverified,
-                    "an unquoted expansion in test may split into an arithmetic test",
-                );
-                continue;
-            }
-            match word.literal_text() {
-                Some(op) if TEST_ARITH.contains(&op) && index > 0 && index + 1 < args.len() => {
-                    self.arith_word(&args[index - 1]);
-                    self.arith_word(&args[index + 1]);
-                }
-                Some("-v") => match args.get(index + 1).and_then(Word::literal_text) {
-                    Some(name) if is_valid_name(name) => {}
-                    _ => self.finding("-v", Safety::Unverified, WHY),
-                },
-                Some(_) => {}
-                None => {
-                    let literal = |i: usize| args.get(i).and_then(Word::literal_text);
-                    let beside_string_test = (index > 0
-                        && literal(index - 1)
-                            .is_some_and(|t| TEST_UNARY.contains(&t) || TEST_BINARY.contains(&t)))
-                        || literal(index + 1).is_some_and(|t| TEST_BINARY.contains(&t))
-                        || args.len() == 1;
-                    let arith_operand = (index > 0
-                        && literal(index - 1).is_some_and(|t| TEST_ARITH.contains(&t)))
-                        || literal(index + 1).is_some_and(|t| TEST_ARITH.contains(&t));
-                    if (!beside_string_test && !arith_operand) || (args.len() == 3 && index == 1) {
-                        self.finding(
-                            &word.text,
-                            Safety::Unverified,
-                            "a test operator may come from a variable",
-                        );
-                    }
+                _ => {
+                    let what = self.text(node);
+                    self.finding(what, Safety::Unverified, INDIRECT);
                 }
             }
         }

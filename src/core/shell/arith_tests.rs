@@ -102,3 +102,15 @@ fn a_value_from_outside_the_line_evaluated_as_arithmetic_is_not_read_only() {
         "echo $(( $(cat f) + 1 ))",
     ]);
 }
+
+#[test]
+fn compgen_expands_its_word_list_and_runs_completion_commands() {
+    assert_not_read_only(&[
+        "compgen -W '$(id)' x",
+        "compgen -W \"$x\"",
+        "compgen -C 'id' x",
+        "compgen -F f x",
+        "compgen -aW '`id`'",
+    ]);
+    assert_read_only(&["compgen -c", "compgen -W 'a b c' a", "compgen -v B"]);
+}

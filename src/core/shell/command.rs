@@ -100,6 +100,10 @@ impl Walker<'_> {
     pub(super) fn run_top(&mut self, argv: &[Word]) {
         let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
         let verdict = match name {
+            // The body was judged with the descriptors of its definition.
+            Some(name) if self.functions.contains(&name) && self.command_fds.rebinds_output() => {
+                Verdict::unverified("runs a function with its descriptors rebound")
+            }
             Some(name) if self.functions.contains(&name) => {
                 Verdict::read_only("runs a function judged above")
             }

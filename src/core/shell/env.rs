@@ -130,7 +130,15 @@ impl Walker<'_> {
     pub fn judge_variable(&mut self, what: &str, name: &str, value: Option<&str>, subst: bool) {
         let (safety, why) = judge_assignment(name, value, subst);
         if !self.in_arithmetic {
-            let integer = value.is_some_and(super::arith::is_integer_word) && !subst;
+            let names_integer = |v: &str| {
+                is_valid_name(v) && self.integers.contains(v) && !self.non_integers.contains(v)
+            };
+            let integer = !subst
+                && value.is_some_and(|v| super::arith::is_integer_word(v) || names_integer(v));
+            match value {
+                Some(v) if !subst && is_valid_name(v) => self.name_values.insert(name.to_string()),
+                _ => self.other_values.insert(name.to_string()),
+            };
             if self.integer_names.contains(name) && !integer {
                 // An integer name evaluates what it is given.
                 match value {

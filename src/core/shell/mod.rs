@@ -16,12 +16,14 @@
 //! - `redirect`: redirections by operator, descriptor and target.
 //! - `env`: which variable assignments cannot change what runs.
 //! - `arith`: arithmetic contexts, and whether the values they evaluate are inert.
+//! - `conditions`: the arithmetic tests of `[[ ]]`, `[ ]` and `test`.
 //! - `programs`: per-program judgements; simple tables, option allow-lists by family
 //!   (git, text tools, sed, awk, searchers, find, archivers, system and network tools) and
 //!   wrappers that run another command.
 
 mod arith;
 mod command;
+mod conditions;
 mod env;
 mod parse;
 mod programs;

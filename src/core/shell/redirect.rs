@@ -93,6 +93,14 @@ impl FdTable {
         merged
     }
 
+    /// True when a descriptor other than standard input points at a file or something
+    /// unknown.
+    pub fn rebinds_output(&self) -> bool {
+        self.set
+            .iter()
+            .any(|(fd, points)| *fd != 0 && *points == Points::Elsewhere)
+    }
+
     /// What a write opening of `path` leaves the descriptor pointing at.
     fn opened(&self, path: &str) -> Points {
         match path {

@@ -81,6 +81,9 @@ fn a_group_and_exec_rebind_descriptors_for_the_commands_inside_and_after() {
         "exec 1<victim; echo hi >/dev/stdout",
         "exec 1<victim\necho hi > /dev/stdout",
         "exec 2<victim; sort -o /dev/stderr f",
+        "f() { echo hi >/dev/stdout; } 1<victim; f",
+        "f() { echo hi >/dev/stdout; }; f 1<victim",
+        "f() { echo hi >/dev/stdout; }; exec 1<victim; f",
         "{ exec 1<victim; }; echo hi >/dev/stdout",
     ]);
     // A duplicate of a descriptor opened for reading cannot be written through.
@@ -89,6 +92,7 @@ fn a_group_and_exec_rebind_descriptors_for_the_commands_inside_and_after() {
         "echo hi 2<victim 1>&2",
         "{ echo hi >/dev/stdout; } 2>/dev/null",
         "exec 2>/dev/null; echo hi >/dev/stderr",
+        "f() { echo hi >/dev/stdout; }; f 2>/dev/null",
     ]);
 }
 

@@ -100,6 +100,11 @@ pub(super) struct Walker<'s> {
     pub(super) integer_names: HashSet<String>,
     /// Names evaluated as numbers, checked against `non_integers` after the walk.
     pub(super) arith_uses: Vec<String>,
+    /// Names this line set to a plain variable name (`r=HOME`), and to anything else.
+    pub(super) name_values: HashSet<String>,
+    pub(super) other_values: HashSet<String>,
+    /// Names expanded indirectly (`${!r}`), checked against `other_values` after the walk.
+    pub(super) indirect_uses: Vec<String>,
 }
 
 impl<'s> Walker<'s> {
@@ -121,6 +126,9 @@ impl<'s> Walker<'s> {
             non_integers: HashSet::new(),
             integer_names: HashSet::new(),
             arith_uses: Vec::new(),
+            name_values: HashSet::new(),
+            other_values: HashSet::new(),
+            indirect_uses: Vec::new(),
         }
     }
 
@@ -273,9 +281,7 @@ impl<'s> Walker<'s> {
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string());
-        if let Some(body) = node.child_by_field_name("body") {
-            self.visit(body);
-        }
+        // The definition's redirections apply to the body each time it runs.
         let mut cursor = node.walk();
         let redirects: Vec<Node> = node
             .children_by_field_name("redirect", &mut cursor)
@@ -283,6 +289,16 @@ impl<'s> Walker<'s> {
         let mut table = self.fds.clone();
         for redirect in redirects {
             self.redirect(redirect, None, &mut table);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            let saved = std::mem::replace(&mut self.fds, table);
+            let execs = self.execs;
+            self.visit(body);
+            self.fds = if self.execs == execs {
+                saved
+            } else {
+                saved.merge(&self.fds)
+            };
         }
         let top_level = node.parent().is_some_and(|p| p.kind() == "program");
         if let Some(name) = name {

@@ -25,7 +25,8 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
 #[rustfmt::skip]
 const TAR: Spec = Spec {
     short: "tcxruAdvzjJaOkmpPhSWiBlZ",
-    short_value: "fCbHIKLTVXN",
+    // `-I` (`--use-compress-program`) runs a program and is left out.
+    short_value: "fCbHKLTVXN",
     long: &[
         "list", "create", "extract", "get", "append", "update", "delete", "catenate", "concatenate",
         "diff", "compare", "verbose", "gzip", "gunzip", "bzip2", "xz", "lzma", "zstd", "lzip",
@@ -63,14 +64,27 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             )));
         }
     }
-    // Old style: a first word without a dash is a cluster of letters.
-    let mut owned: Vec<Word> = args.to_vec();
-    if let Some(first) = owned.first()
+    // Old style: a first word without a dash is a cluster of letters, and each letter that
+    // takes a value takes the next word, in order (`tar tfC a.tar dir`).
+    let mut owned: Vec<Word> = Vec::new();
+    let mut rest = args;
+    if let Some((first, tail)) = args.split_first()
         && first.is_static
         && !first.text.starts_with('-')
     {
-        owned[0] = Word::literal(&format!("-{}", first.text));
+        rest = tail;
+        for letter in first.text.chars() {
+            owned.push(Word::literal(&format!("-{letter}")));
+            if TAR.short_value.contains(letter) {
+                let (value, tail) = rest
+                    .split_first()
+                    .ok_or_else(|| Verdict::unverified("tar: an option lacks its value"))?;
+                owned.push(value.clone());
+                rest = tail;
+            }
+        }
     }
+    owned.extend(rest.iter().cloned());
     let parsed = flags::parse(&TAR, &owned)?;
     // GNU tar opens an archive named `host:path` through a remote shell.
     if !parsed.has(&["--force-local"]) {
@@ -121,7 +135,7 @@ const COMPRESSOR: Spec = Spec {
     long: &[
         "stdout", "to-stdout", "decompress", "uncompress", "test", "list", "keep", "force",
         "no-name", "name", "quiet", "verbose", "recursive", "fast", "best", "rsyncable",
-        "no-progress", "progress", "rm",
+        "no-progress", "progress",
     ],
     long_value: &["suffix", "threads", "memlimit", "format"],
     ..Spec::EMPTY
@@ -129,6 +143,11 @@ const COMPRESSOR: Spec = Spec {
 
 fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&COMPRESSOR, args)?;
+    if name.contains("lz4") && parsed.args.len() > 1 {
+        return Err(Verdict::writer(format!(
+            "{name}: writes its second operand"
+        )));
+    }
     if parsed.has(&["-r", "--recursive"]) {
         return Err(Verdict::writer(format!("{name} -r: replaces files")));
     }

@@ -139,7 +139,21 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Verdict::read_only("reads a ref")
         }
         "branch" => listing(&BRANCH, args, "branch", BRANCH_WRITES, BRANCH_LIST)?,
-        "tag" => listing(&TAG, args, "tag", TAG_WRITES, TAG_LIST)?,
+        "tag" => {
+            // `-n<num>` lists tags with that many annotation lines.
+            let args: Vec<Word> = args
+                .iter()
+                .map(
+                    |w| match w.literal_text().and_then(|t| t.strip_prefix("-n")) {
+                        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                            Word::literal("-n")
+                        }
+                        _ => w.clone(),
+                    },
+                )
+                .collect();
+            listing(&TAG, &args, "tag", TAG_WRITES, TAG_LIST)?
+        }
         "remote" => remote(args)?,
         "stash" => stash(args)?,
         "config" => config(args)?,
@@ -163,9 +177,8 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         },
         "clean" => {
             let parsed = flags::parse(&CLEAN, args)?;
-            if !parsed.has(&["-n", "--dry-run"])
-                || parsed.has(&["-f", "--force", "-i", "--interactive"])
-            {
+            // A dry run wins over `--force`; interactive mode still asks and removes.
+            if !parsed.has(&["-n", "--dry-run"]) || parsed.has(&["-i", "--interactive"]) {
                 return Ok(Verdict::writer("git clean: removes untracked files"));
             }
             Verdict::read_only("lists what clean would remove")
@@ -328,6 +341,13 @@ fn remote(args: &[Word]) -> Judged {
     {
         [] | [Some("-v" | "--verbose")] => Ok(Verdict::read_only("lists remotes")),
         [Some("get-url"), ..] => Ok(Verdict::read_only("shows a remote's URL")),
+        // `-n` shows the configured remote without querying it.
+        [Some("show"), Some("-n"), rest @ ..]
+        | [Some("-v"), Some("show"), Some("-n"), rest @ ..]
+            if rest.iter().all(|r| r.is_some_and(|r| !r.starts_with('-'))) =>
+        {
+            Ok(Verdict::read_only("shows a remote without querying it"))
+        }
         [Some("show" | "update" | "prune"), ..] | [Some("-v"), Some("show" | "update"), ..] => {
             Err(Verdict::unverified("git remote: reaches the network"))
         }

@@ -8,7 +8,8 @@ use super::flags::Spec;
 #[rustfmt::skip]
 pub(super) const DIFF: Spec = Spec {
     short: "pusazRbwWMCBDhtrmcN",
-    short_value: "USGl",
+    // `-O<orderfile>` only reads the file that orders the output.
+    short_value: "USGlO",
     long: &[
         "patch", "no-patch", "raw", "patch-with-raw", "patch-with-stat", "numstat", "shortstat",
         "summary", "name-only", "name-status", "check", "full-index", "binary", "minimal",

@@ -9,6 +9,7 @@
 
 mod archive;
 mod awk;
+mod dd;
 mod find;
 mod firewall;
 mod flags;
@@ -16,6 +17,7 @@ mod git;
 mod git_tables;
 mod iproute;
 mod network;
+mod packages;
 mod scripts;
 mod search;
 mod sed;
@@ -23,6 +25,7 @@ mod shell;
 mod system;
 mod tables;
 mod text;
+mod viewers;
 mod wrappers;
 
 #[cfg(test)]
@@ -32,6 +35,10 @@ mod tests;
 #[cfg(test)]
 #[path = "parsing_tests.rs"]
 mod parsing_tests;
+
+#[cfg(test)]
+#[path = "reads_tests.rs"]
+mod reads_tests;
 
 use super::walk::Walker;
 use super::words::Word;
@@ -206,6 +213,9 @@ fn family(name: &str) -> Option<Judge> {
         .or_else(|| network::lookup(name))
         .or_else(|| iproute::lookup(name))
         .or_else(|| firewall::lookup(name))
+        .or_else(|| dd::lookup(name))
+        .or_else(|| viewers::lookup(name))
+        .or_else(|| packages::lookup(name))
         .or_else(|| git::lookup(name))
         .or_else(|| text::lookup(name))
         .or_else(|| sed::lookup(name))

@@ -137,11 +137,17 @@ fn tar_opens_host_colon_path_archives_through_a_remote_shell() {
         "tar tf h:x",
         "tar -tf \"$ARCHIVE\"",
         "TAPE=host:/a.tar tar -t",
+        "tar tfC host:a.tar dir",
+        "tar tbf 20 host:a.tar",
+        "tar -tIsh -f a.tar",
+        "tar tIf sh a.tar",
     ]);
     assert_read_only(&[
         "tar -tf archive.tar",
         "tar -tf ./dir:x.tar",
         "tar --force-local -tf c:x.tar",
+        "tar tfC a.tar dir",
+        "tar ztf archive.tar.gz",
     ]);
 }
 
@@ -155,4 +161,21 @@ fn options_that_rerun_the_program_or_change_metadata_are_not_read_only() {
         "file --pres f",
     ]);
     assert_read_only(&["tree -L 2", "tree -J", "file -b f"]);
+}
+
+#[test]
+fn options_that_reach_another_host_or_another_program_are_not_on_the_lists() {
+    assert_not_read_only(&[
+        "systemctl -H host status",
+        "systemctl --host=h status",
+        "systemctl --ho h status",
+        "patch --dry-run -e -i x.ed f",
+        "zstd -c --rm f",
+        "lz4 -c in out",
+    ]);
+    assert_read_only(&[
+        "systemctl status x",
+        "patch --dry-run -p1 -i x.diff",
+        "zstd -c f",
+    ]);
 }

@@ -42,6 +42,10 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     }
     let parsed = flags::parse(&SED, args)?;
+    // `--in`, `--in-pl=.bak`: any prefix of `--in-place`.
+    if parsed.has(&["-i", "--in-place"]) {
+        return Err(Verdict::writer("sed -i: edits files in place"));
+    }
     if parsed.has(&["-f", "--file"]) {
         return Err(Verdict::unverified("sed -f: runs a script file"));
     }

@@ -14,7 +14,8 @@ use crate::core::shell::words::Word;
 pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "cd" | "pushd" | "popd" => change_dir,
-        "dirs" | "jobs" | "times" | "caller" | "help" | "unalias" | "compgen" | "disown" => {
+        "compgen" => compgen,
+        "dirs" | "jobs" | "times" | "caller" | "help" | "unalias" | "disown" => {
             |_, _, _| Ok(Verdict::read_only("shell builtin"))
         }
         "shift" | "exit" | "return" | "break" | "continue" | "wait" => numeric_builtin,
@@ -52,6 +53,32 @@ fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     }
     Ok(Verdict::read_only("shell builtin"))
+}
+
+/// `compgen` lists completions; its `-W` word list is expanded like a command line, and
+/// `-C` and `-F` run a command or function.
+fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.literal_text() {
+            Some("-C" | "-F") => return Err(Verdict::unverified("compgen -C/-F: runs code")),
+            Some("-W") => match words.next().and_then(Word::literal_text) {
+                Some(list) if !list.contains(['$', '`']) => {}
+                _ => {
+                    return Err(Verdict::unverified(
+                        "compgen -W: the word list is expanded, substitutions included",
+                    ));
+                }
+            },
+            Some(text) if text.starts_with('-') && text.contains(['C', 'F', 'W']) => {
+                return Err(Verdict::unverified(
+                    "compgen: an option that runs or expands code",
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(Verdict::read_only("lists completions"))
 }
 
 fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {

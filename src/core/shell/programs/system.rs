@@ -33,7 +33,7 @@ pub(super) fn texts(args: &[Word]) -> Option<Vec<&str>> {
 }
 
 const DATE: Spec = Spec {
-    short: "uRI",
+    short: "uR",
     short_value: "dfr",
     long: &["utc", "universal", "rfc-2822", "rfc-email", "debug"],
     long_value: &["date", "file", "reference", "rfc-3339"],
@@ -49,7 +49,20 @@ fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Verdict::writer("date -s: sets the clock"));
     }
-    let parsed = flags::parse(&DATE, args)?;
+    // `-I[FMT]` and `-R` take their format attached: `-Iseconds` is one option.
+    let args: Vec<Word> = args
+        .iter()
+        .map(
+            |w| match w.literal_text().and_then(|t| t.strip_prefix("-I")) {
+                Some("") => Word::literal("--iso-8601"),
+                Some(format) if format.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                    Word::literal(&format!("--iso-8601={format}"))
+                }
+                _ => w.clone(),
+            },
+        )
+        .collect();
+    let parsed = flags::parse(&DATE, &args)?;
     if parsed.args.iter().any(|a| !a.prefix.starts_with('+')) {
         return Err(Verdict::writer("date: sets the clock"));
     }
@@ -167,14 +180,15 @@ fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const SYSTEMCTL: Spec = Spec {
+    // `-H`/`--host` reaches another machine over ssh and is left out.
     short: "alqr",
-    short_value: "tpPHMn",
+    short_value: "tpPMn",
     long: &[
         "no-pager", "full", "all", "user", "system", "quiet", "plain", "no-legend", "value",
         "recursive", "failed", "show-types", "reverse", "after", "before", "global",
     ],
     long_value: &[
-        "type", "state", "property", "lines", "output", "host", "machine",
+        "type", "state", "property", "lines", "output", "machine",
     ],
     ..Spec::EMPTY
 };
@@ -276,7 +290,8 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 #[rustfmt::skip]
 const PATCH: Spec = Spec {
-    short: "RNsltfucnEZTe",
+    // `-e` (`--ed`) hands the patch to `ed`, which can run commands.
+    short: "RNsltfucnEZT",
     short_value: "pFid",
     long: &[
         "dry-run", "reverse", "forward", "silent", "quiet", "ignore-whitespace", "batch", "force",

@@ -23,7 +23,7 @@ const READERS: &[&str] = &[
     "logname", "hostid", "base32", "basenc", "look", "tsort", "pr", "colordiff", "wdiff", "getconf",
     "lsattr", "namei", "whatis", "apropos", "md5",
     "shasum", "sha1", "findmnt", "last", "lastlog", "locate",
-    "plocate", "zipinfo",
+    "plocate", "zipinfo", "lsb_release",
 ];
 
 /// Known writers and why.

@@ -1,0 +1,256 @@
+//! Package and system listings: `apt list`/`show`/`search`/`policy`, `pip show`/`freeze`
+//! (and `pip list` with the self-update check off), `cargo install --list` and
+//! `cargo tree --frozen`, `update-alternatives` queries and `tmux` listings. Forms that
+//! reach an index, start a server or run hooks stay unverified.
+
+use super::flags::{self, Spec};
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::escape;
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    Some(match name {
+        "apt" => apt,
+        "pip" | "pip3" => pip,
+        "npm" => npm,
+        "cargo" => cargo,
+        "update-alternatives" => update_alternatives,
+        "tmux" => tmux,
+        _ => return None,
+    })
+}
+
+const APT: Spec = Spec {
+    short: "aq",
+    long: &[
+        "installed",
+        "upgradable",
+        "all-versions",
+        "manual-installed",
+        "full",
+        "names-only",
+        "quiet",
+        "no-all-versions",
+        "recurse",
+    ],
+    ..Spec::EMPTY
+};
+
+/// `apt` reads its local cache and the dpkg database for these verbs.
+fn apt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&APT, args).map_err(|_| Verdict::writer("apt: installs packages"))?;
+    match parsed.args.first().and_then(Word::literal_text) {
+        Some("list" | "show" | "search" | "policy" | "depends" | "rdepends" | "showsrc") => {
+            Ok(Verdict::read_only("queries the package database"))
+        }
+        _ => Err(Verdict::writer("apt: installs packages")),
+    }
+}
+
+#[rustfmt::skip]
+const PIP: Spec = Spec {
+    short: "fvql",
+    long: &[
+        "files", "verbose", "quiet", "local", "user", "all", "exclude-editable", "not-required",
+        "editable", "disable-pip-version-check", "no-color", "no-input", "isolated",
+        "no-python-version-warning", "include-editable", "no-index",
+    ],
+    long_value: &["format", "exclude", "path"],
+    ..Spec::EMPTY
+};
+
+/// `pip show` and `pip freeze` read installed metadata; `pip list` checks the index for a
+/// newer pip unless told not to.
+fn pip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let parsed = flags::parse(&PIP, args)
+        .map_err(|_| Verdict::unverified(format!("{name}: runs project code or a script")))?;
+    let quiet_index = parsed.has(&["--disable-pip-version-check", "--no-index"]);
+    match parsed.args.first().and_then(Word::literal_text) {
+        Some("show" | "freeze") => Ok(Verdict::read_only("lists installed packages")),
+        Some("list") if quiet_index => Ok(Verdict::read_only("lists installed packages")),
+        Some("list") => Err(Verdict::unverified(format!(
+            "{name} list: checks the index for a newer pip"
+        ))),
+        _ => Err(Verdict::unverified(format!(
+            "{name}: runs project code or a script"
+        ))),
+    }
+}
+
+#[rustfmt::skip]
+const NPM_LS: Spec = Spec {
+    short: "aglp",
+    long: &[
+        "all", "global", "long", "parseable", "json", "link", "production", "dev",
+        "package-lock-only", "unicode", "no-unicode", "no-update-notifier", "no-color",
+    ],
+    long_value: &["depth", "omit", "include", "workspace", "update-notifier"],
+    ..Spec::EMPTY
+};
+
+/// `npm ls` reads the installed tree, but npm checks the registry for a newer npm first
+/// unless the update notifier is off.
+fn npm(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let runs = || Verdict::unverified("runs project code or a script");
+    let Some((verb, rest)) = args.split_first() else {
+        return Err(runs());
+    };
+    if !matches!(verb.literal_text(), Some("ls" | "list" | "ll" | "la")) {
+        return Err(runs());
+    }
+    let parsed = flags::parse(&NPM_LS, rest)?;
+    let notifier_off = parsed.has(&["--no-update-notifier"])
+        || parsed
+            .value(&["--update-notifier"])
+            .and_then(Word::literal_text)
+            == Some("false");
+    if !notifier_off {
+        return Err(Verdict::unverified(
+            "npm ls: npm checks the registry for a newer npm (add --no-update-notifier)",
+        ));
+    }
+    Ok(Verdict::read_only("lists installed packages"))
+}
+
+const CARGO_TREE: Spec = Spec {
+    short: "dq",
+    short_value: "eip",
+    long: &[
+        "frozen",
+        "workspace",
+        "all-features",
+        "no-default-features",
+        "no-dedupe",
+        "duplicates",
+        "quiet",
+        "locked",
+        "offline",
+    ],
+    long_value: &[
+        "edges",
+        "invert",
+        "depth",
+        "prefix",
+        "format",
+        "features",
+        "target",
+        "charset",
+        "package",
+        "manifest-path",
+        "color",
+    ],
+    ..Spec::EMPTY
+};
+
+/// `cargo install --list` reads its record; `cargo tree` may update the index and lock file
+/// unless `--frozen`. Everything else builds or runs project code.
+fn cargo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts: Vec<Option<&str>> = args.iter().map(Word::literal_text).collect();
+    match texts.as_slice() {
+        [Some("install"), Some("--list")] => Ok(Verdict::read_only("lists installed binaries")),
+        [Some("tree"), ..] => {
+            let parsed = flags::parse(&CARGO_TREE, &args[1..])?;
+            let frozen = parsed.has(&["--frozen"])
+                || (parsed.has(&["--offline"]) && parsed.has(&["--locked"]));
+            if !frozen {
+                return Err(Verdict::unverified(
+                    "cargo tree: may update the index and Cargo.lock (use --frozen)",
+                ));
+            }
+            if parsed.has(&["--manifest-path"]) || !parsed.args.is_empty() {
+                return Err(Verdict::unverified("cargo tree: another manifest"));
+            }
+            Ok(Verdict::read_only("shows the dependency tree"))
+        }
+        _ => Err(Verdict::unverified("runs project code or a script")),
+    }
+}
+
+/// `update-alternatives --display|--query|--list NAME` and `--get-selections` read.
+fn update_alternatives(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    match args
+        .iter()
+        .map(Word::literal_text)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [Some("--display" | "--query" | "--list"), Some(name)] if !name.starts_with('-') => {
+            Ok(Verdict::read_only("shows an alternatives group"))
+        }
+        [Some("--get-selections")] => Ok(Verdict::read_only("shows alternatives")),
+        _ => Err(Verdict::writer("update-alternatives: changes system links")),
+    }
+}
+
+/// `tmux` commands that list or print without changing the server, with their flags.
+#[rustfmt::skip]
+const TMUX_READS: &[(&str, &str, &str)] = &[
+    // (command, flags, flags with a value)
+    ("list-sessions", "", "Ff"), ("ls", "", "Ff"),
+    ("list-windows", "a", "Fft"), ("lsw", "a", "Fft"),
+    ("list-panes", "as", "Fft"), ("lsp", "as", "Fft"),
+    ("list-clients", "", "Ft"), ("lsc", "", "Ft"),
+    ("list-buffers", "", "Ff"), ("lsb", "", "Ff"),
+    ("list-commands", "", "F"), ("lscm", "", "F"),
+    ("list-keys", "1aN", "PTt"), ("lsk", "1aN", "PTt"),
+    ("has-session", "", "t"), ("has", "", "t"),
+    ("capture-pane", "paCeJNPqT", "bEStF"), ("capturep", "paCeJNPqT", "bEStF"),
+    ("show-options", "AgHpqsvw", "t"), ("show", "AgHpqsvw", "t"),
+    ("show-window-options", "gv", "t"), ("showw", "gv", "t"),
+    ("show-buffer", "", "b"), ("showb", "", "b"),
+];
+
+/// Reads a tmux server: no global options (`-L`, `-S`, `-f` pick another server or config),
+/// one listing command, and formats without `#( )`, which runs a shell command.
+fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let texts: Vec<&str> = args
+        .iter()
+        .map(Word::literal_text)
+        .collect::<Option<_>>()
+        .ok_or_else(|| Verdict::unverified("tmux: an argument known only at run time"))?;
+    let Some((command, rest)) = texts.split_first() else {
+        return Err(Verdict::unverified("tmux: starts a session"));
+    };
+    let Some((_, flags, values)) = TMUX_READS.iter().find(|(c, _, _)| c == command) else {
+        return Err(Verdict::unverified(format!(
+            "tmux {}: starts or changes sessions",
+            escape(command)
+        )));
+    };
+    if (*command == "capture-pane" || *command == "capturep")
+        && !rest.iter().any(|w| w.starts_with('-') && w.contains('p'))
+    {
+        return Err(Verdict::writer(
+            "tmux capture-pane without -p: fills a buffer",
+        ));
+    }
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        if word.contains("#(") || word.ends_with(';') {
+            return Err(Verdict::unverified(
+                "tmux: a format or command that runs a shell",
+            ));
+        }
+        let Some(letters) = word.strip_prefix('-') else {
+            continue;
+        };
+        for (at, letter) in letters.char_indices() {
+            if values.contains(letter) {
+                if at + 1 == letters.len() {
+                    let value = words
+                        .next()
+                        .ok_or_else(|| Verdict::unverified("tmux: missing value"))?;
+                    if value.contains("#(") {
+                        return Err(Verdict::unverified("tmux: a format that runs a shell"));
+                    }
+                }
+                break;
+            }
+            if !flags.contains(letter) {
+                return Err(flags::unknown(&format!("-{letter}")));
+            }
+        }
+    }
+    Ok(Verdict::read_only("lists the terminal multiplexer's state"))
+}
