@@ -33,6 +33,8 @@ fn literal_arithmetic_and_names_the_line_made_numbers_are_read_only() {
         "printf '%s\\n' \"$X\"",
         "kill -0 1234",
         "unset FOO; ls",
+        "x=$(( 1 + 2 )); shift $x 2>/dev/null; true",
+        "x=\"$((4 * 2))\"; echo $((x + 1))",
     ]);
 }
 
@@ -100,6 +102,8 @@ fn a_value_from_outside_the_line_evaluated_as_arithmetic_is_not_read_only() {
         "n=1; n=foo; echo $((n))",
         "for ((i=0;i<3;i++)); do i=foo; done",
         "echo $(( $(cat f) + 1 ))",
+        "x=$(( $(cat f) )); shift $x",
+        "x=\"$((1))$y\"; echo $((x))",
     ]);
 }
 

@@ -121,9 +121,21 @@ impl Walker<'_> {
         let substitution = node
             .child_by_field_name("value")
             .is_some_and(has_substitution);
-        let literal = value
+        let mut literal = value
             .as_ref()
             .and_then(|v| v.literal_text().map(str::to_string));
+        // `x=$(( … ))` always holds a number (its operands are judged where they stand).
+        let arithmetic = node.child_by_field_name("value").is_some_and(|v| {
+            v.kind() == "arithmetic_expansion"
+                || (v.kind() == "string"
+                    && v.named_child_count() == 1
+                    && v.named_child(0)
+                        .is_some_and(|c| c.kind() == "arithmetic_expansion")
+                    && self.text(v).starts_with("\"$"))
+        });
+        if arithmetic && !substitution {
+            literal = Some("0".to_string());
+        }
         self.judge_variable(source, name, literal.as_deref(), substitution);
     }
 

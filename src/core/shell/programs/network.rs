@@ -15,6 +15,8 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "rsync" => rsync,
         "openssl" => openssl,
         "route" | "arp" => route,
+        "netstat" | "lsof" => resolver_lister,
+        "last" | "lastb" => last,
         "ifconfig" => ifconfig,
         _ => return None,
     })
@@ -22,11 +24,12 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
 
 #[rustfmt::skip]
 const SS: Spec = Spec {
-    short: "tulnpaxwsemoirHOZz46SMdE0",
+    // `-r` (`--resolve`) looks names up in DNS and is left out.
+    short: "tulnpaxwsemoiHOZz46SMdE0",
     short_value: "fAFN",
     long: &[
         "tcp", "udp", "listening", "numeric", "processes", "all", "unix", "raw", "summary",
-        "extended", "memory", "options", "info", "resolve", "no-header", "oneline", "context",
+        "extended", "memory", "options", "info", "no-header", "oneline", "context",
         "contexts", "ipv4", "ipv6", "sctp", "dccp", "vsock", "tipc", "xdp", "tos", "cgroup",
         "threads", "events", "bpf",
     ],
@@ -65,6 +68,8 @@ fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Verdict::writer("fuser -k: kills processes"));
     }
+    // `PORT/tcp` makes glibc connect a UDP socket to loopback to sort addresses; that sends
+    // nothing, and fuser then reads /proc/net.
     flags::parse(&FUSER, args)?;
     Ok(Verdict::read_only("shows which processes use files"))
 }
@@ -201,10 +206,74 @@ fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let shows = args
         .iter()
         .all(|w| matches!(w.literal_text(), Some("-n" | "-e" | "-v" | "-a" | "-ee")));
-    if shows {
+    if shows && numeric(args) {
         return Ok(Verdict::read_only("shows network tables"));
     }
+    if shows {
+        return Err(Verdict::unverified(format!(
+            "{name} without -n: looks addresses up in DNS"
+        )));
+    }
     Err(Verdict::writer(format!("{name}: changes network tables")))
+}
+
+/// True when a short-option bundle holds `n` (`-n`, `-tan`) or `--numeric` is given: the
+/// tool then prints addresses without asking DNS for their names.
+pub(super) fn numeric(args: &[Word]) -> bool {
+    args.iter().filter_map(Word::literal_text).any(|w| {
+        w == "--numeric" || (w.starts_with('-') && !w.starts_with("--") && w.contains('n'))
+    })
+}
+
+/// `netstat` and `lsof` look every address up in DNS unless told `-n`; netstat's interface
+/// and statistics tables show no addresses.
+fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    if let Some(word) = args.iter().find(|w| !w.is_static) {
+        if name == "netstat" || word.may_be_option() {
+            return Err(flags::could_be_option(word));
+        }
+    }
+    let no_addresses = name == "netstat"
+        && !args.is_empty()
+        && args.iter().all(|w| {
+            matches!(
+                w.literal_text(),
+                Some("-i" | "-s" | "-ie" | "--interfaces" | "--statistics")
+            )
+        });
+    if name == "netstat" {
+        let known = args.iter().filter_map(Word::literal_text).all(|w| {
+            w.starts_with("--") || w.chars().skip(1).all(|c| "atulpnwxseirgcoWv46".contains(c))
+        });
+        if !known {
+            return Err(Verdict::unverified(
+                "netstat: an option not on the read-only list",
+            ));
+        }
+    }
+    if no_addresses || numeric(args) {
+        return Ok(Verdict::read_only("lists sockets or open files"));
+    }
+    Err(Verdict::unverified(format!(
+        "{name} without -n: looks addresses up in DNS"
+    )))
+}
+
+/// `last` reads the login records; `-d` looks their addresses up in DNS.
+fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    for word in args {
+        let Some(text) = word.literal_text() else {
+            return Err(flags::could_be_option(word));
+        };
+        if text == "--dns"
+            || (text.starts_with('-') && !text.starts_with("--") && text.contains('d'))
+        {
+            return Err(Verdict::unverified(format!(
+                "{name} -d: looks addresses up in DNS"
+            )));
+        }
+    }
+    Ok(Verdict::read_only("shows login records"))
 }
 
 fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {

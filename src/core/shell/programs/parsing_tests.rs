@@ -179,3 +179,57 @@ fn options_that_reach_another_host_or_another_program_are_not_on_the_lists() {
         "zstd -c f",
     ]);
 }
+
+#[test]
+fn xxd_reads_options_only_before_its_first_operand() {
+    // Found by the execution oracle: `xxd notes.txt -u` writes a file named `-u`.
+    assert_not_read_only(&[
+        "xxd notes.txt -u",
+        "xxd -p notes.txt -o",
+        "xxd -c - /etc/hostname -ip",
+        "xxd -i /dev/stderr -r",
+    ]);
+    assert_read_only(&[
+        "xxd -l 16 notes.txt",
+        "xxd -r -p f",
+        "xxd -p notes.txt | xxd -r -p",
+    ]);
+}
+
+#[test]
+fn listings_that_look_names_up_in_dns_are_network() {
+    // Found by the execution oracle: each of these sent a datagram to a resolver.
+    assert_not_read_only(&[
+        "hostname -f",
+        "hostname --fqdn",
+        "hostname -A",
+        "hostname -i",
+        "hostname -d",
+        "lsof -i",
+        "lsof -i :22",
+        "lsof",
+        "netstat -a",
+        "netstat -tulp",
+        "route",
+        "arp -a",
+        "last -d",
+        "ss -r",
+        "ss --resolve",
+    ]);
+    assert_read_only(&[
+        "hostname",
+        "hostname -s",
+        "hostname -I",
+        "fuser notes.txt",
+        "fuser 22/tcp",
+        "lsof -n -i :22",
+        "lsof -nP",
+        "netstat -an",
+        "netstat -tulpn",
+        "netstat -i",
+        "route -n",
+        "arp -n",
+        "last",
+        "ss -tlnp",
+    ]);
+}

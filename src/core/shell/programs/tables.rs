@@ -18,11 +18,11 @@ const READERS: &[&str] = &[
     "column", "fold", "fmt", "expand", "unexpand", "od", "hexdump", "hd", "md5sum", "sha1sum",
     "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "diff", "diff3",
     "cmp", "ps", "pgrep", "pidof", "pstree", "du", "df", "free", "uptime", "w", "who", "users",
-    "lscpu", "lsblk", "lsusb", "lspci", "lsmod", "netstat", "lsof", "jq", 
+    "lscpu", "lsblk", "lsusb", "lspci", "lsmod", "jq", 
     "readelf", "pdfinfo", "which", "whereis", "vmstat", "iostat", "mpstat",
     "logname", "hostid", "base32", "basenc", "look", "tsort", "pr", "colordiff", "wdiff", "getconf",
     "lsattr", "namei", "whatis", "apropos", "md5",
-    "shasum", "sha1", "findmnt", "last", "lastlog", "locate",
+    "shasum", "sha1", "findmnt", "lastlog", "locate",
     "plocate", "zipinfo", "lsb_release",
 ];
 

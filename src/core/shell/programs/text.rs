@@ -136,11 +136,15 @@ fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             _ => w.clone(),
         })
         .collect();
-    let parsed = flags::parse(&XXD, &args)?;
-    if parsed.args.len() > 1 && writes_to_file(walker, parsed.args.get(1)) {
-        return Err(Verdict::writer("xxd: writes its second operand"));
+    // xxd reads options only before its first operand: `xxd in -u` writes a file named -u.
+    let (_, operands) = flags::parse_leading(&XXD, &args)?;
+    if operands.len() > 1 && writes_to_file(walker, operands.get(1)) {
+        return Err(Verdict::writer("writes its second operand"));
     }
-    if parsed.args.iter().any(|a| a.many) {
+    if operands.len() > 2 {
+        return Err(Verdict::unverified("xxd: more than two operands"));
+    }
+    if operands.iter().any(|a| a.many) {
         return Err(Verdict::unverified(
             "xxd: a glob or expansion may give it a second operand, which it writes",
         ));
