@@ -27,12 +27,15 @@ const WORKERS: usize = 2;
 
 /// Programs a line may run without naming them: the shell itself, the helpers a named program
 /// is built from (wrapper scripts such as `zgrep` and `git submodule`, tar's decompressors,
-/// xargs' default `echo`, dpkg's `dpkg-query`), and what a login shell's profile runs.
+/// xargs' default `echo`, dpkg's `dpkg-query`, `diff -l`'s `pr`), and what a login shell's
+/// profile runs.
 fn implicitly_named(program: &str, named: &BTreeSet<String>) -> bool {
     const DECOMPRESSORS: &[&str] = &[
         "gzip", "bzip2", "xz", "lzma", "zstd", "lzip", "lzop", "unxz",
     ];
-    const SCRIPT_TOOLS: &[&str] = &["sed", "grep", "basename", "dirname", "uname", "cat", "expr"];
+    const SCRIPT_TOOLS: &[&str] = &[
+        "sed", "grep", "basename", "dirname", "uname", "cat", "expr", "tr", "cut", "head",
+    ];
     const PROFILE: &[&str] = &[
         "id",
         "tty",
@@ -54,6 +57,10 @@ fn implicitly_named(program: &str, named: &BTreeSet<String>) -> bool {
         || (names(&["git"]) && program.starts_with("git"))
         || (names(&["submodule"]) && SCRIPT_TOOLS.contains(&program))
         || (names(&["dpkg"]) && program == "dpkg-query")
+        || (names(&["apt"]) && program == "dpkg")
+        || (names(&["npm"]) && program == "node")
+        || (names(&["diff"]) && program == "pr")
+        || (names(&["lsb_release"]) && (program == "getopt" || SCRIPT_TOOLS.contains(&program)))
         || (names(&["-l", "-lc", "--login"]) && PROFILE.contains(&program))
 }
 

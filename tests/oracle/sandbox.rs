@@ -227,11 +227,15 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
     let after = tripwire::snapshot(&tmp);
     let mut changes = tripwire::differences(&before, &after);
     // `sort` leaves a temporary file in `/tmp` when it is stopped or its input is a pipe it
-    // cannot reread; its fixed name pattern is the only thing outside the tripwire let through.
-    changes.retain(|change| !is_sort_temporary(change));
+    // cannot reread, and any tmux client makes its socket directory: these two fixed names
+    // are the only things outside the tripwire let through.
+    changes.retain(|change| !is_sort_temporary(change) && change != TMUX_SOCKET_DIR);
     outcome.catches.extend(changes);
     outcome
 }
+
+/// The socket directory every tmux client creates, even one that only lists sessions.
+const TMUX_SOCKET_DIR: &str = "created /tmp/tmux-0";
 
 /// `created /tmp/sortXXXXXX`, the name GNU sort gives its temporary files.
 fn is_sort_temporary(change: &str) -> bool {
