@@ -5,7 +5,7 @@
 //! directory at `/run/oracle`, new user, mount, pid, network, UTS, IPC and cgroup namespaces,
 //! every capability dropped, a new session, the environment cleared. Inside, this test binary
 //! runs again as the sandbox's first process ([`init`]): it binds listeners on loopback ports,
-//! runs the line as `strace -ff -y bash -c LINE` with stdin from `/dev/null`, stops it after
+//! runs the line as `strace -ff -yy bash -c LINE` with stdin from `/dev/null`, stops it after
 //! the per-line timeout, and writes down every connection its listeners accepted.
 
 use std::fs;
@@ -269,7 +269,7 @@ pub fn init() {
         report.push("the listeners could not bind".to_string());
     }
     let spawned = Command::new("strace")
-        .args(["-ff", "-qq", "-y", "-s", "256", "--seccomp-bpf", "-e"])
+        .args(["-ff", "-qq", "-yy", "-s", "256", "--seccomp-bpf", "-e"])
         .arg(format!("trace={}", trace::SYSCALLS))
         .arg("-o")
         .arg(trace_dir.join("t"))

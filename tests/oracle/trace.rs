@@ -1,4 +1,4 @@
-//! Reading the `strace -ff -y` output of one line: programs executed, network attempts, and
+//! Reading the `strace -ff -yy` output of one line: programs executed, network attempts, and
 //! writes the read-only root refused or that landed outside the tripwire.
 //!
 //! Writes inside the sandbox's `/tmp` are left to the snapshot, which sees their net effect
@@ -14,7 +14,7 @@ use std::path::Path;
 pub const SYSCALLS: &str = "execve,execveat,open,openat,openat2,creat,mkdir,mkdirat,rename,\
 renameat,renameat2,unlink,unlinkat,rmdir,link,linkat,symlink,symlinkat,chmod,fchmod,fchmodat,\
 chown,fchown,lchown,fchownat,truncate,ftruncate,utimensat,utimes,utime,mknod,mknodat,setxattr,\
-lsetxattr,fsetxattr,removexattr,lremovexattr,fremovexattr,connect,sendto,sendmsg,mount";
+lsetxattr,fsetxattr,removexattr,lremovexattr,fremovexattr,connect,sendto,sendmsg,sendmmsg,mount";
 
 /// Syscalls that change a path (besides `open` with write flags).
 const MUTATORS: &[&str] = &[
@@ -120,7 +120,8 @@ fn judge_line(line: &str, trace: &mut Trace) {
                 trace.executed.insert(name);
             }
         }
-        "connect" | "sendto" | "sendmsg" if args.contains("sa_family=AF_INET") => {
+        "connect" if is_network_connect(args) => trace.catches.push(format!("network: {short}")),
+        "sendto" | "sendmsg" | "sendmmsg" if is_inet_send(args) => {
             trace.catches.push(format!("network: {short}"));
         }
         "open" | "openat" | "openat2" => {
@@ -168,6 +169,31 @@ fn judge_write(result: &str, ok: bool, short: &str, trace: &mut Trace) {
     trace
         .catches
         .push(format!("write outside the tripwire: {short}"));
+}
+
+/// A `connect` that reaches out: any TCP (or unknown) inet connect, and a UDP connect to an
+/// address that is not loopback. A UDP connect only sets the default peer and sends nothing, so
+/// one to loopback (`fuser 22/tcp` probes its own addresses that way) is not counted; a send
+/// on it would be. A resolver's UDP connect to its name server counts even when the sandbox's
+/// missing route makes it fail before the query is sent.
+fn is_network_connect(args: &str) -> bool {
+    if !args.contains("sa_family=AF_INET") {
+        return false;
+    }
+    let udp = args
+        .split_once('<')
+        .is_some_and(|(_, rest)| rest.starts_with("UDP"));
+    let loopback = args.contains("inet_addr(\"127.") || args.contains("\"::1\"");
+    !(udp && loopback)
+}
+
+/// A send on an inet socket (`-yy` shows `3<UDP:[...]>` or `3<TCP:[...]>`), or to an inet
+/// address.
+fn is_inet_send(args: &str) -> bool {
+    let on_inet = args
+        .split_once('<')
+        .is_some_and(|(_, rest)| rest.starts_with("UDP") || rest.starts_with("TCP"));
+    on_inet || args.contains("sa_family=AF_INET")
 }
 
 /// The first double-quoted string among the arguments, with strace's escapes left as they are.
