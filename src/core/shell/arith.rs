@@ -49,6 +49,7 @@ fn is_number(text: &str) -> bool {
 }
 
 /// True for `N`, `{N..M}` and `{N..M..S}`: words that expand to integers only.
+/// (A `for` over no words at all assigns nothing; its caller checks for that.)
 pub(super) fn is_integer_word(text: &str) -> bool {
     let digits = |t: &str| {
         let t = t.strip_prefix('-').unwrap_or(t);
@@ -69,7 +70,10 @@ impl Walker<'_> {
     /// Records that `name` now holds an integer (`true`) or something else.
     pub(super) fn note_value(&mut self, name: &str, integer: bool) {
         if integer {
-            self.integers.insert(name.to_string());
+            // A number assigned where it may not run proves nothing.
+            if self.conditional == 0 {
+                self.integers.insert(name.to_string());
+            }
         } else {
             self.non_integers.insert(name.to_string());
         }
@@ -151,9 +155,12 @@ impl Walker<'_> {
                 i += 1;
             }
         }
+        let short_circuit = text.contains("&&") || text.contains("||") || text.contains('?');
+        self.conditional += usize::from(short_circuit);
         for name in targets {
             self.note_value(&name, true);
         }
+        self.conditional -= usize::from(short_circuit);
     }
 
     /// A numeric argument of a builtin (`shift N`, `read -t N`): a literal expression, or
@@ -269,8 +276,12 @@ impl Walker<'_> {
                 | "++"
                 | "--"
         );
+        // `a && (x = 1)`, `c ? (x = 1) : 0`: only the first operand always runs.
+        let short_circuit = matches!(operator, "&&" | "||") || node.kind() == "ternary_expression";
         let mut targets = Vec::new();
         for (index, child) in children.iter().filter(|c| c.is_named()).enumerate() {
+            let skipped = short_circuit && index > 0;
+            self.conditional += usize::from(skipped);
             let text = self.text(*child);
             let is_name = matches!(child.kind(), "variable_name" | "word") && is_valid_name(text);
             if assigns && is_name && (index == 0 || node.kind() != "binary_expression") {
@@ -284,6 +295,7 @@ impl Walker<'_> {
             } else {
                 self.arith_node(*child);
             }
+            self.conditional -= usize::from(skipped);
         }
         for name in targets {
             self.note_value(&name, true);
@@ -294,9 +306,15 @@ impl Walker<'_> {
     pub(super) fn arith_root(&mut self, node: Node) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        let initializer = node.child_by_field_name("initializer");
+        let is_for = node.kind() == "c_style_for_statement";
         for child in children {
             if child.kind() != "do_group" && child.kind() != "compound_statement" {
+                // A C-style `for` always runs its initializer, the rest maybe not.
+                let later = is_for && Some(child) != initializer;
+                self.conditional += usize::from(later);
                 self.arith_node(child);
+                self.conditional -= usize::from(later);
             }
         }
     }

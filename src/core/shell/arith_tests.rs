@@ -34,6 +34,9 @@ fn literal_arithmetic_and_names_the_line_made_numbers_are_read_only() {
         "kill -0 1234",
         "unset FOO; ls",
         "x=$(( 1 + 2 )); shift $x 2>/dev/null; true",
+        "x=1 && echo $((x))",
+        "{ x=1; }; echo $((x))",
+        "if x=1; then echo $((x)); fi",
         "x=\"$((4 * 2))\"; echo $((x + 1))",
     ]);
 }
@@ -102,6 +105,22 @@ fn a_value_from_outside_the_line_evaluated_as_arithmetic_is_not_read_only() {
         "n=1; n=foo; echo $((n))",
         "for ((i=0;i<3;i++)); do i=foo; done",
         "echo $(( $(cat f) + 1 ))",
+        "if false; then x=1; fi; echo $((x))",
+        "false && x=1; echo $((x))",
+        "true || x=1; echo $((x))",
+        "(x=1); echo $((x))",
+        "x=1 | true; echo $((x))",
+        "x=1 true; echo $((x))",
+        "while false; do x=1; done; echo $((x))",
+        "for i in; do :; done; echo $((i))",
+        "for i; do :; done; echo $((i))",
+        "for ((;0;x=1)); do :; done; echo $((x))",
+        "f() { x=1; }; echo $((x))",
+        "case a in b) x=1;; esac; echo $((x))",
+        "(( 0 && (x = 1) )); echo $((x))",
+        "let '0 && (x = 1)'; echo $((x))",
+        "echo $(x=1) $((x))",
+        "if false; then r=HOME; fi; echo ${!r}",
         "x=$(( $(cat f) )); shift $x",
         "x=\"$((1))$y\"; echo $((x))",
     ]);
@@ -117,4 +136,10 @@ fn compgen_expands_its_word_list_and_runs_completion_commands() {
         "compgen -aW '`id`'",
     ]);
     assert_read_only(&["compgen -c", "compgen -W 'a b c' a", "compgen -v B"]);
+}
+
+#[test]
+fn xtrace_expands_ps4_which_may_come_from_the_environment() {
+    assert_not_read_only(&["set -x; ls", "set -ex", "set -o xtrace"]);
+    assert_read_only(&["set -e", "set -euo pipefail", "set +x"]);
 }

@@ -55,9 +55,13 @@ impl Walker<'_> {
             let extra = self.redirect(redirect, fd.as_deref(), &mut table);
             args.extend(extra);
         }
+        // A prefix assignment lasts only for the command it precedes.
+        let fleeting = usize::from(name_node.is_some());
+        self.conditional += fleeting;
         for prefix in &prefixes {
             self.assignment(*prefix);
         }
+        self.conditional -= fleeting;
         let Some(name_node) = name_node else {
             return;
         };

@@ -148,7 +148,9 @@ impl Walker<'_> {
             let integer = !subst
                 && value.is_some_and(|v| super::arith::is_integer_word(v) || names_integer(v));
             match value {
-                Some(v) if !subst && is_valid_name(v) => self.name_values.insert(name.to_string()),
+                Some(v) if !subst && is_valid_name(v) && self.conditional == 0 => {
+                    self.name_values.insert(name.to_string())
+                }
                 _ => self.other_values.insert(name.to_string()),
             };
             if self.integer_names.contains(name) && !integer {

@@ -105,6 +105,10 @@ pub(super) struct Walker<'s> {
     pub(super) other_values: HashSet<String>,
     /// Names expanded indirectly (`${!r}`), checked against `other_values` after the walk.
     pub(super) indirect_uses: Vec<String>,
+    /// How many enclosing parts of the line may not run, or run in a subshell whose
+    /// assignments do not last (a branch, a loop body, a pipeline, `&&`'s right side…).
+    /// Assignments there do not prove a value.
+    pub(super) conditional: usize,
 }
 
 impl<'s> Walker<'s> {
@@ -129,6 +133,7 @@ impl<'s> Walker<'s> {
             name_values: HashSet::new(),
             other_values: HashSet::new(),
             indirect_uses: Vec::new(),
+            conditional: 0,
         }
     }
 
@@ -172,6 +177,13 @@ impl<'s> Walker<'s> {
     }
 
     pub(super) fn visit(&mut self, node: Node) {
+        let conditional = runs_conditionally(node);
+        self.conditional += usize::from(conditional);
+        self.visit_node(node);
+        self.conditional -= usize::from(conditional);
+    }
+
+    fn visit_node(&mut self, node: Node) {
         if node.is_missing() {
             self.finding(node.kind(), Safety::Unverified, "the line is incomplete");
             return;
@@ -204,9 +216,12 @@ impl<'s> Walker<'s> {
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = self.text(name);
                     let mut cursor = node.walk();
-                    let integers = node
-                        .children_by_field_name("value", &mut cursor)
-                        .all(|v| super::arith::is_integer_word(self.text(v)));
+                    let values: Vec<Node> =
+                        node.children_by_field_name("value", &mut cursor).collect();
+                    let integers = !values.is_empty()
+                        && values
+                            .iter()
+                            .all(|v| super::arith::is_integer_word(self.text(*v)));
                     // A list of integers stands for itself; anything else is unknown.
                     self.judge_variable(name, name, integers.then_some("0"), false);
                 }
@@ -355,5 +370,29 @@ impl<'s> Walker<'s> {
             (_, None) => "runs an empty script".to_string(),
         };
         Verdict { safety, why }
+    }
+}
+
+/// True when `node` may not run, or runs in a subshell or as a prefix assignment, relative to
+/// its parent: what it assigns may not hold after it.
+fn runs_conditionally(node: Node) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let is_field = |field: &str| parent.child_by_field_name(field) == Some(node);
+    match parent.kind() {
+        "list" => parent.named_child(0) != Some(node),
+        "pipeline"
+        | "subshell"
+        | "command_substitution"
+        | "process_substitution"
+        | "function_definition"
+        | "case_item"
+        | "else_clause" => true,
+        "if_statement" | "elif_clause" => !is_field("condition"),
+        "while_statement" | "for_statement" => is_field("body"),
+        "c_style_for_statement" => !is_field("initializer"),
+        "command" => node.kind() == "variable_assignment",
+        _ => false,
     }
 }

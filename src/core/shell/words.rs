@@ -165,6 +165,11 @@ impl Builder {
                 self.many = true;
                 self.expansion();
             }
+            // Bash replaces `<(…)` and `>(…)` with a `/dev/fd/N` path.
+            "process_substitution" => {
+                self.push("/dev/fd/");
+                self.expansion();
+            }
             "simple_expansion" | "expansion" | "command_substitution" => {
                 self.splits = true;
                 self.expansion();

@@ -108,16 +108,15 @@ fn iptables_save(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("prints firewall rules"))
 }
 
-/// `nft` options that only change how a listing prints.
+/// `nft` options that only change how a listing prints; `-N` (`--reversedns`) asks DNS.
 const NFT: Spec = Spec {
-    short: "ajnstNSyuT",
+    short: "ajnstSyuT",
     long: &[
         "handle",
         "json",
         "numeric",
         "stateless",
         "terse",
-        "reversedns",
         "service",
         "guid",
         "numeric-priority",

@@ -125,9 +125,7 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         "cat-file" => cat_file(args)?,
         "rev-parse" | "describe" | "name-rev" | "merge-base" | "show-ref" | "for-each-ref"
         | "count-objects" | "var" | "check-ignore" | "check-attr" | "show-branch" | "cherry"
-        | "version" | "check-ref-format" | "verify-commit" | "verify-tag" => {
-            read(&MISC, args, "reads repository data")?
-        }
+        | "version" | "check-ref-format" => read(&MISC, args, "reads repository data")?,
         "symbolic-ref" => {
             let parsed = flags::parse(&MISC, args)?;
             if parsed.args.len() > 1
@@ -199,6 +197,11 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Verdict::read_only("writes an archive to its output")
         }
         "push" => return Ok(Verdict::writer("git push: changes the remote")),
+        "verify-commit" | "verify-tag" => {
+            return Err(Verdict::unverified(format!(
+                "git {sub}: runs gpg, which may fetch keys and update its trust database"
+            )));
+        }
         _ => {
             return Ok(Verdict::writer(format!(
                 "git {}: changes the repository or files",

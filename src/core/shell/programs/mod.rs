@@ -9,6 +9,7 @@
 
 mod archive;
 mod awk;
+mod compare;
 mod dd;
 mod find;
 mod firewall;
@@ -214,6 +215,7 @@ fn family(name: &str) -> Option<Judge> {
         .or_else(|| iproute::lookup(name))
         .or_else(|| firewall::lookup(name))
         .or_else(|| dd::lookup(name))
+        .or_else(|| compare::lookup(name))
         .or_else(|| viewers::lookup(name))
         .or_else(|| packages::lookup(name))
         .or_else(|| git::lookup(name))

@@ -68,8 +68,8 @@ fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Verdict::writer("fuser -k: kills processes"));
     }
-    // `PORT/tcp` makes glibc connect a UDP socket to loopback to sort addresses; that sends
-    // nothing, and fuser then reads /proc/net.
+    // `PORT/tcp` goes through getaddrinfo, whose UDP connects to loopback only sort
+    // addresses and send nothing; fuser then reads /proc/net.
     flags::parse(&FUSER, args)?;
     Ok(Verdict::read_only("shows which processes use files"))
 }
@@ -86,6 +86,7 @@ const RSYNC: Spec = Spec {
         "ignore-existing", "existing", "size-only", "no-perms", "no-owner", "no-group",
         "hard-links", "acls", "xattrs", "one-file-system", "sparse", "whole-file", "copy-links",
         "safe-links", "prune-empty-dirs", "ignore-times", "inplace", "append", "mkpath", "info",
+        "force",
     ],
     long_value: &[
         "exclude", "include", "exclude-from", "include-from", "filter", "max-size", "min-size",
@@ -203,9 +204,12 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let shows = args
-        .iter()
-        .all(|w| matches!(w.literal_text(), Some("-n" | "-e" | "-v" | "-a" | "-ee")));
+    // Display flags, alone or bundled (`arp -an`, `route -nee`).
+    let shows = args.iter().all(|w| {
+        w.literal_text()
+            .and_then(|t| t.strip_prefix('-'))
+            .is_some_and(|l| !l.is_empty() && l.chars().all(|c| "naev".contains(c)))
+    });
     if shows && numeric(args) {
         return Ok(Verdict::read_only("shows network tables"));
     }

@@ -1,5 +1,6 @@
 //! Package and system listings: `apt list`/`show`/`search`/`policy`, `pip show`/`freeze`
-//! (and `pip list` with the self-update check off), `cargo install --list` and
+//! (and `pip list` with the self-update check off; `npm ls` always writes a debug log under
+//! `~/.npm/_logs`, so it is not here), `cargo install --list` and
 //! `cargo tree --frozen`, `update-alternatives` queries and `tmux` listings. Forms that
 //! reach an index, start a server or run hooks stay unverified.
 
@@ -13,7 +14,6 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "apt" => apt,
         "pip" | "pip3" => pip,
-        "npm" => npm,
         "cargo" => cargo,
         "update-alternatives" => update_alternatives,
         "tmux" => tmux,
@@ -76,41 +76,6 @@ fn pip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             "{name}: runs project code or a script"
         ))),
     }
-}
-
-#[rustfmt::skip]
-const NPM_LS: Spec = Spec {
-    short: "aglp",
-    long: &[
-        "all", "global", "long", "parseable", "json", "link", "production", "dev",
-        "package-lock-only", "unicode", "no-unicode", "no-update-notifier", "no-color",
-    ],
-    long_value: &["depth", "omit", "include", "workspace", "update-notifier"],
-    ..Spec::EMPTY
-};
-
-/// `npm ls` reads the installed tree, but npm checks the registry for a newer npm first
-/// unless the update notifier is off.
-fn npm(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let runs = || Verdict::unverified("runs project code or a script");
-    let Some((verb, rest)) = args.split_first() else {
-        return Err(runs());
-    };
-    if !matches!(verb.literal_text(), Some("ls" | "list" | "ll" | "la")) {
-        return Err(runs());
-    }
-    let parsed = flags::parse(&NPM_LS, rest)?;
-    let notifier_off = parsed.has(&["--no-update-notifier"])
-        || parsed
-            .value(&["--update-notifier"])
-            .and_then(Word::literal_text)
-            == Some("false");
-    if !notifier_off {
-        return Err(Verdict::unverified(
-            "npm ls: npm checks the registry for a newer npm (add --no-update-notifier)",
-        ));
-    }
-    Ok(Verdict::read_only("lists installed packages"))
 }
 
 const CARGO_TREE: Spec = Spec {

@@ -126,6 +126,8 @@ fn iptables_bundles_are_read_letter_by_letter() {
         "nft flush ruleset",
         "nft -f rules.nft",
         "nft add table inet x",
+        "nft -N list ruleset",
+        "nft --reversedns list ruleset",
     ]);
 }
 
@@ -212,6 +214,7 @@ fn listings_that_look_names_up_in_dns_are_network() {
         "netstat -tulp",
         "route",
         "arp -a",
+        "arp -as 10.0.0.1 00:11:22:33:44:55",
         "last -d",
         "ss -r",
         "ss --resolve",
@@ -222,14 +225,40 @@ fn listings_that_look_names_up_in_dns_are_network() {
         "hostname -I",
         "fuser notes.txt",
         "fuser 22/tcp",
+        "fuser -v 53/udp",
         "lsof -n -i :22",
         "lsof -nP",
         "netstat -an",
         "netstat -tulpn",
         "netstat -i",
         "route -n",
+        "route -nee",
         "arp -n",
+        "arp -an",
         "last",
         "ss -tlnp",
+    ]);
+}
+
+#[test]
+fn comparers_that_run_another_program_are_not_read_only() {
+    assert_not_read_only(&[
+        "diff -l a b",
+        "diff -ul a b",
+        "diff --paginate a b",
+        "diff --pag a b",
+        "diff \"$A\" b",
+        "diff3 --diff-program=./x a b c",
+        "diff3 --diff-prog ./x a b c",
+        "git verify-commit HEAD",
+        "git verify-tag v1",
+    ]);
+    assert_read_only(&[
+        "diff -u old.rs new.rs",
+        "diff -I local a b",
+        "diff -Ilocal a b",
+        "diff <(sort a.txt) <(sort b.txt)",
+        "diff3 a b c",
+        "diff -- \"$A\" b",
     ]);
 }

@@ -48,8 +48,19 @@ fn signal_zero_only_checks_that_a_process_exists() {
 #[test]
 fn a_dry_run_wins_over_force() {
     check(
-        &["git clean -fn", "git clean -n -f", "git clean -ndx"],
-        &["git clean -f", "git clean -fd", "git clean -n -i"],
+        &[
+            "git clean -fn",
+            "git clean -n -f",
+            "git clean -ndx",
+            "rsync -n --delete --force src/ dst/",
+            "patch --dry-run --force -p1 -i x.diff",
+        ],
+        &[
+            "git clean -f",
+            "git clean -fd",
+            "git clean -n -i",
+            "rsync --delete --force src/ dst/",
+        ],
     );
 }
 
@@ -232,8 +243,6 @@ fn package_listings_read_unless_they_may_reach_an_index() {
             "pip3 freeze --all",
             "pip list --disable-pip-version-check",
             "pip list --no-index",
-            "npm ls --no-update-notifier",
-            "npm ls --depth=0 --update-notifier=false",
             "cargo install --list",
             "cargo tree --frozen",
             "cargo tree --offline --locked -e normal",
@@ -252,7 +261,8 @@ fn package_listings_read_unless_they_may_reach_an_index() {
             "npm ls",
             "npm ls --depth=0",
             "npm install",
-            "npm ls --no-update-notifier --registry=http://x",
+            "npm ls --no-update-notifier",
+            "npm ls --depth=0 --update-notifier=false",
             "cargo tree",
             "cargo tree --frozen --manifest-path ../x/Cargo.toml",
             "cargo install ripgrep",

@@ -97,11 +97,13 @@ fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Verdict::read_only("changes directory"))
 }
 
-/// `set` options that only make the shell stricter or chattier.
-const SET_LETTERS: &str = "euxvfnCBbhHmPT";
+/// `set` options that only make the shell stricter or chattier. `-x` is not here: xtrace
+/// expands `PS4`, substitutions included, and a non-root shell imports it from the
+/// environment.
+const SET_LETTERS: &str = "euvfnCBbhHmPT";
 #[rustfmt::skip]
 const SET_OPTIONS: &[&str] = &[
-    "errexit", "nounset", "xtrace", "verbose", "noglob", "noclobber", "pipefail", "noexec",
+    "errexit", "nounset", "verbose", "noglob", "noclobber", "pipefail", "noexec",
     "errtrace", "functrace", "braceexpand", "hashall", "physical", "monitor", "notify",
 ];
 
@@ -123,10 +125,9 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 }
             }
         } else if let Some(letters) = text.strip_prefix(['-', '+']) {
-            if let Some(bad) = letters
-                .chars()
-                .find(|c| !SET_LETTERS.contains(*c) && *c != 'o')
-            {
+            if let Some(bad) = letters.chars().find(|c| {
+                !SET_LETTERS.contains(*c) && *c != 'o' && !(text.starts_with('+') && *c == 'x')
+            }) {
                 return Err(Verdict::unverified(format!(
                     "set -{} changes later commands",
                     escape(&bad.to_string())

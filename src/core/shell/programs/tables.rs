@@ -16,7 +16,7 @@ const READERS: &[&str] = &[
     "groups", "uname", "arch", "nproc", "locale", "tty", "cal", "ncal", "factor", "seq", "yes",
     "expr", "bc", "numfmt", "sleep", "realpath", "readlink", "paste", "join", "comm",
     "column", "fold", "fmt", "expand", "unexpand", "od", "hexdump", "hd", "md5sum", "sha1sum",
-    "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "diff", "diff3",
+    "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
     "cmp", "ps", "pgrep", "pidof", "pstree", "du", "df", "free", "uptime", "w", "who", "users",
     "lscpu", "lsblk", "lsusb", "lspci", "lsmod", "jq", 
     "readelf", "pdfinfo", "which", "whereis", "vmstat", "iostat", "mpstat",

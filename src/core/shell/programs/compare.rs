@@ -1,0 +1,65 @@
+//! File comparers: `diff` and `diff3` only read, but `diff -l` (`--paginate`) pipes its
+//! output through `pr` and `diff3 --diff-program` runs a program of the line's choosing.
+
+use super::flags;
+use super::{Judge, Judged, Verdict};
+use crate::core::shell::walk::Walker;
+use crate::core::shell::words::Word;
+
+pub(super) fn lookup(name: &str) -> Option<Judge> {
+    Some(match name {
+        "diff" => diff,
+        "diff3" => diff3,
+        _ => return None,
+    })
+}
+
+/// GNU diff's short options that take a value: the rest of a bundle is that value.
+const DIFF_VALUES: &str = "CDFILSUWXx";
+
+fn diff(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    for word in args {
+        if word.may_be_option() {
+            return Err(flags::could_be_option(word));
+        }
+        let text = word.prefix.as_str();
+        if text == "--" {
+            break;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or(long);
+            if !name.is_empty() && "paginate".starts_with(name) {
+                return Err(Verdict::unverified("diff --paginate: runs pr"));
+            }
+        } else if let Some(letters) = text.strip_prefix('-') {
+            for letter in letters.chars() {
+                if DIFF_VALUES.contains(letter) {
+                    break;
+                }
+                if letter == 'l' {
+                    return Err(Verdict::unverified("diff -l: runs pr"));
+                }
+            }
+        }
+    }
+    Ok(Verdict::read_only("compares files"))
+}
+
+fn diff3(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    for word in args {
+        if word.may_be_option() {
+            return Err(flags::could_be_option(word));
+        }
+        let text = word.prefix.as_str();
+        if text == "--" {
+            break;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or(long);
+            if name.len() >= 3 && "diff-program".starts_with(name) {
+                return Err(Verdict::unverified("diff3 --diff-program: runs a program"));
+            }
+        }
+    }
+    Ok(Verdict::read_only("compares files"))
+}
