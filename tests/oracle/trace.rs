@@ -147,11 +147,12 @@ fn judge_write(result: &str, ok: bool, short: &str, trace: &mut Trace) {
     if !ok {
         return;
     }
-    // With `-y` a returned descriptor shows its path: `= 3</tmp/x>`.
+    // With `-yy` a returned descriptor shows its path, and a device its numbers after it:
+    // `= 3</tmp/x>`, `= 3</dev/null<char 1:3>>`.
     let path = result
         .split_once('<')
-        .and_then(|(_, rest)| rest.split_once('>'))
-        .map(|(path, _)| path.to_string())
+        .and_then(|(_, rest)| rest.split(['<', '>']).next())
+        .map(str::to_string)
         .or_else(|| first_string(short));
     let Some(path) = path else {
         return;
