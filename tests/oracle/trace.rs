@@ -211,3 +211,31 @@ fn first_string(args: &str) -> Option<String> {
     }
     None
 }
+
+#[test]
+fn a_trace_shows_network_refused_writes_and_stray_writes_but_not_terminal_output() {
+    let mut trace = Trace::default();
+    for line in [
+        r#"execve("/usr/bin/ls", ["ls"], 0x1 /* 3 vars */) = 0"#,
+        r#"execve("/usr/local/sbin/ls", ["ls"], 0x1 /* 3 vars */) = -1 ENOENT (No such file)"#,
+        r#"openat(AT_FDCWD</tmp/tripwire/repo>, "/dev/null", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</dev/null<char 1:3>>"#,
+        r#"openat(AT_FDCWD</tmp/tripwire/repo>, "x", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</tmp/tripwire/repo/x>"#,
+        r#"connect(3<UDPv6:[1]>, {sa_family=AF_INET6, sin6_port=htons(22), inet_pton(AF_INET6, "::1", &sin6_addr)}, 28) = 0"#,
+    ] {
+        judge_line(line, &mut trace);
+    }
+    assert!(trace.catches.is_empty(), "{:?}", trace.catches);
+    assert_eq!(trace.executed.iter().collect::<Vec<_>>(), ["ls"]);
+    for line in [
+        r#"openat(AT_FDCWD</>, "/etc/x", O_WRONLY|O_CREAT|O_TRUNC, 0666) = -1 EROFS (Read-only file system)"#,
+        r#"openat(AT_FDCWD</>, "/dev/shm/x", O_WRONLY|O_CREAT, 0666) = 3</dev/shm/x>"#,
+        r#"connect(3<TCP:[1]>, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("127.0.0.1")}, 16) = -1 ECONNREFUSED (Connection refused)"#,
+        r#"connect(3<UDP:[1]>, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.0.0.53")}, 16) = -1 ENETUNREACH (Network is unreachable)"#,
+        r#"sendto(3<UDP:[127.0.0.1:5->127.0.0.1:53]>, "q", 1, MSG_NOSIGNAL, NULL, 0) = 1"#,
+        r#"mkdir("/run/x", 0777) = -1 EROFS (Read-only file system)"#,
+    ] {
+        let before = trace.catches.len();
+        judge_line(line, &mut trace);
+        assert_eq!(trace.catches.len(), before + 1, "not caught: {line}");
+    }
+}
