@@ -62,14 +62,14 @@ impl FdTable {
     }
 
     /// True when opening `path` for writing touches no file: `/dev/null`, or a device that
-    /// reopens a descriptor still pointing where it was inherited (or nowhere). `-` is a
-    /// program's own name for its standard output.
+    /// reopens a descriptor still pointing where it was inherited (or nowhere). (`-` is a
+    /// file to `open()`; programs that read it as standard output say so themselves.)
     pub fn passes_through(&self, path: &str) -> bool {
         if path == "/dev/null" {
             return true;
         }
         let fd = match path {
-            "-" | "/dev/stdout" => 1,
+            "/dev/stdout" => 1,
             "/dev/stderr" => 2,
             _ => match path.strip_prefix("/dev/fd/").map(str::parse::<u32>) {
                 Some(Ok(fd)) if fd != 0 => fd,

@@ -113,3 +113,15 @@ fn network_devices_are_not_read_only_in_any_direction() {
     ]);
     assert_read_only(&["cat </dev/null", "cat < ./\"$F\"", "wc -l < notes/tcp.txt"]);
 }
+
+#[test]
+fn a_dash_output_is_a_file_unless_the_program_reads_it_as_standard_output() {
+    // Tried with coreutils 9: these create a file named `-`; uniq, xxd and iconv do not.
+    assert_not_read_only(&[
+        "echo hi | tee -",
+        "sort -o - f",
+        "shuf -o - f",
+        "dd if=f of=-",
+    ]);
+    assert_read_only(&["uniq f -", "xxd f -", "iconv -f utf8 -t utf8 -o - f"]);
+}

@@ -27,10 +27,17 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     })
 }
 
-/// True when `value` names an output that is a file: anything but `-`, `/dev/null` and the
-/// standard devices while their descriptors point where the line inherited them.
+/// True when `value` names an output that is a file: anything but `/dev/null` and the
+/// standard devices while their descriptors point where the line inherited them. `sort -o -`,
+/// `shuf -o -` and `tee -` create a file named `-` (tried with coreutils 9).
 pub(super) fn writes_to_file(walker: &Walker, value: Option<&Word>) -> bool {
     value.is_some_and(|w| !w.literal_text().is_some_and(|t| walker.passes_through(t)))
+}
+
+/// Like [`writes_to_file`] for programs that read `-` as standard output (`uniq in -`,
+/// `xxd in -`, `iconv -o -`).
+fn writes_to_file_or_dash(walker: &Walker, value: Option<&Word>) -> bool {
+    value.is_some_and(|w| w.literal_text() != Some("-")) && writes_to_file(walker, value)
 }
 
 #[rustfmt::skip]
@@ -82,7 +89,7 @@ const UNIQ: Spec = Spec {
 
 fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&UNIQ, args)?;
-    if parsed.args.len() > 1 && writes_to_file(walker, parsed.args.get(1)) {
+    if parsed.args.len() > 1 && writes_to_file_or_dash(walker, parsed.args.get(1)) {
         return Err(Verdict::writer("uniq: writes its second operand"));
     }
     if parsed.args.iter().any(|a| a.many) {
@@ -138,7 +145,7 @@ fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .collect();
     // xxd reads options only before its first operand: `xxd in -u` writes a file named -u.
     let (_, operands) = flags::parse_leading(&XXD, &args)?;
-    if operands.len() > 1 && writes_to_file(walker, operands.get(1)) {
+    if operands.len() > 1 && writes_to_file_or_dash(walker, operands.get(1)) {
         return Err(Verdict::writer("writes its second operand"));
     }
     if operands.len() > 2 {
@@ -269,7 +276,7 @@ const ICONV: Spec = Spec {
 
 fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&ICONV, args)?;
-    if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
+    if writes_to_file_or_dash(walker, parsed.value(&["-o", "--output"])) {
         return Err(Verdict::writer("iconv -o: writes a file"));
     }
     Ok(Verdict::read_only("converts text encodings"))
