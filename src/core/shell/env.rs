@@ -238,7 +238,7 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         for child in children {
             self.in_arithmetic = !matches!(child.kind(), "do_group" | "compound_statement");
-            self.visit(child);
+            self.visit_child(node, child);
         }
         self.in_arithmetic = outer;
     }

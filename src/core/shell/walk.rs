@@ -177,13 +177,6 @@ impl<'s> Walker<'s> {
     }
 
     pub(super) fn visit(&mut self, node: Node) {
-        let conditional = runs_conditionally(node);
-        self.conditional += usize::from(conditional);
-        self.visit_node(node);
-        self.conditional -= usize::from(conditional);
-    }
-
-    fn visit_node(&mut self, node: Node) {
         if node.is_missing() {
             self.finding(node.kind(), Safety::Unverified, "the line is incomplete");
             return;
@@ -272,8 +265,16 @@ impl<'s> Walker<'s> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         for child in children {
-            self.visit(child);
+            self.visit_child(node, child);
         }
+    }
+
+    /// Visits `child` of `parent`, counting it as conditional where it may not run.
+    pub(super) fn visit_child(&mut self, parent: Node, child: Node) {
+        let conditional = usize::from(runs_conditionally(parent, child));
+        self.conditional += conditional;
+        self.visit(child);
+        self.conditional -= conditional;
     }
 
     pub(super) fn push_builtin(&mut self, node: Node, why: &str) {
@@ -308,7 +309,7 @@ impl<'s> Walker<'s> {
         if let Some(body) = node.child_by_field_name("body") {
             let saved = std::mem::replace(&mut self.fds, table);
             let execs = self.execs;
-            self.visit(body);
+            self.visit_child(node, body);
             self.fds = if self.execs == execs {
                 saved
             } else {
@@ -374,11 +375,8 @@ impl<'s> Walker<'s> {
 }
 
 /// True when `node` may not run, or runs in a subshell or as a prefix assignment, relative to
-/// its parent: what it assigns may not hold after it.
-fn runs_conditionally(node: Node) -> bool {
-    let Some(parent) = node.parent() else {
-        return false;
-    };
+/// its `parent`: what it assigns may not hold after it.
+pub(super) fn runs_conditionally(parent: Node, node: Node) -> bool {
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(node);
     match parent.kind() {
         "list" => parent.named_child(0) != Some(node),
