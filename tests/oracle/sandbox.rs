@@ -94,6 +94,11 @@ pub fn available() -> Result<(), String> {
     }
 }
 
+/// The sandbox's `/etc/hosts`: like an installed machine's, it names the sandbox's own host, so
+/// a library that looks up the local host name at start (libcurl's does) finds it without DNS.
+/// Lines that resolve other names still reach for the network and are caught.
+const HOSTS: &str = "127.0.0.1 localhost\n127.0.1.1 oracle\n::1 localhost ip6-localhost\n";
+
 /// Runs `line` in a fresh sandbox whose host directories live under `dir` (which must not
 /// exist yet), and reports what it caught.
 pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
@@ -105,7 +110,8 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
         .and_then(|()| fs::create_dir_all(&traces))
         .map_err(|e| e.to_string())
         .and_then(|()| tripwire::copy_template(template, &tmp))
-        .and_then(|()| fs::write(traces.join("line"), line).map_err(|e| e.to_string()));
+        .and_then(|()| fs::write(traces.join("line"), line).map_err(|e| e.to_string()))
+        .and_then(|()| fs::write(dir.join("hosts"), HOSTS).map_err(|e| e.to_string()));
     if let Err(e) = setup {
         outcome.catches.push(format!("sandbox setup failed: {e}"));
         return outcome;
@@ -118,6 +124,9 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
         .arg("--ro-bind")
         .arg(&run)
         .arg("/run")
+        .arg("--ro-bind")
+        .arg(dir.join("hosts"))
+        .arg("/etc/hosts")
         .arg("--bind")
         .arg(&traces)
         .arg(TRACE_DIR)
