@@ -225,6 +225,7 @@ impl Walker<'_> {
             words,
             is_static: true,
             safety: verdict.safety,
+            obstacle: verdict.obstacle,
             why: verdict.why,
         });
     }
