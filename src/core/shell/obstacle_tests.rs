@@ -70,14 +70,26 @@ fn scripts_builds_tests_and_interpreters_run_code() {
 
 #[test]
 fn pagers_editors_and_interactive_programs_are_a_pager_risk() {
-    for line in ["less f", "vim f", "git -p log", "man ls", "top"] {
+    for line in [
+        "less f",
+        "vim f",
+        "git -p log",
+        "man ls",
+        "top",
+        "PAGER=less git log",
+    ] {
         assert_eq!(obstacle(line), known(Risk::Pager), "{line}");
     }
 }
 
 #[test]
 fn a_path_qualified_program_is_its_own_risk() {
-    for line in ["./run.sh", "bin/tool --list", "hash -p ./evil ls"] {
+    for line in [
+        "./run.sh",
+        "bin/tool --list",
+        "hash -p ./evil ls",
+        "export PATH=/tmp/evil:$PATH; ls",
+    ] {
         assert_eq!(obstacle(line), known(Risk::PathQualified), "{line}");
     }
 }
