@@ -78,7 +78,7 @@ impl Explanation {
                 s.commands
                     .iter()
                     .map(
-                        |c| json!({"words": c.words, "safety": c.safety.to_string(), "why": c.why}),
+                        |c| json!({"words": c.words, "safety": c.safety.to_string(), "obstacle": c.obstacle.to_string(), "why": c.why}),
                     )
                     .collect()
             })
@@ -87,7 +87,7 @@ impl Explanation {
             .map(|s| {
                 s.findings
                     .iter()
-                    .map(|f| json!({"what": f.what, "safety": f.safety.to_string(), "why": f.why}))
+                    .map(|f| json!({"what": f.what, "safety": f.safety.to_string(), "obstacle": f.obstacle.to_string(), "why": f.why}))
                     .collect()
             })
             .unwrap_or_default();

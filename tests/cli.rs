@@ -88,3 +88,21 @@ fn the_console_without_a_terminal_says_to_use_serve() {
         "no socket was left behind"
     );
 }
+
+#[test]
+fn explain_names_a_known_risk_in_the_class_and_routes_it_ask_in_auto() {
+    let (out, ok) = gatehouse(&["explain", "curl https://x"], b"");
+    assert!(ok);
+    assert!(out.contains("class  unverified (network)"), "{out}");
+    assert!(out.contains("curl: reaches the network"), "{out}");
+    assert!(out.contains("\n    auto        ask\n"), "{out}");
+    assert!(out.contains("\n    auto+mcp    ask\n"), "{out}");
+    let (out, ok) = gatehouse(&["explain", "--json", "npm test"], b"");
+    assert!(ok);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["class"], "unverified (runs-code)", "{out}");
+    assert_eq!(json["commands"][0]["obstacle"], "runs-code", "{out}");
+    let (out, _) = gatehouse(&["explain", "mytool --list"], b"");
+    assert!(out.contains("class  unverified\n"), "{out}");
+    assert!(out.contains("\n    auto        race\n"), "{out}");
+}

@@ -72,3 +72,60 @@ fn print_every_explanation() {
         );
     }
 }
+
+/// Before the split every unverified shell line was raced in auto; now only those whose sole
+/// obstacle is missing knowledge are. Among the `write` lines, the raced ones must be at most a
+/// fifth of the unverified ones.
+#[test]
+fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
+    use gatehouse::core::call::{Agent, Call};
+    use gatehouse::core::classify::assess;
+    use gatehouse::core::mode::Mode;
+    use gatehouse::core::route::{Class, Route, route};
+    use gatehouse::core::rules::Rules;
+
+    let rules = Rules::default();
+    let mut unverified = 0usize;
+    let mut raced = Vec::new();
+    for (command, label) in corpus() {
+        if label != "write" {
+            continue;
+        }
+        let call = Call {
+            agent: Agent::Other("corpus".into()),
+            session: String::new(),
+            cwd: String::new(),
+            tool: "Bash".into(),
+            input: serde_json::json!({ "command": command }),
+            tool_use_id: None,
+            event: None,
+            caps: Default::default(),
+        };
+        let a = assess(&call, &rules, &[]);
+        if matches!(a.class, Class::Unverified | Class::Risky(_)) {
+            unverified += 1;
+        }
+        if route(Mode::Auto, a.row) == Route::Race {
+            assert_eq!(
+                a.class,
+                Class::Unverified,
+                "{command:?}: only unknowns race"
+            );
+            raced.push(format!("{command:?}: {}", a.explanation));
+        }
+    }
+    println!("write lines unverified (all raced before the split): {unverified}");
+    println!(
+        "write lines raced in auto now (unknown only): {}",
+        raced.len()
+    );
+    for line in &raced {
+        println!("raced: {line}");
+    }
+    assert!(unverified > 0, "the corpus has unverified write lines");
+    assert!(
+        raced.len() * 5 <= unverified,
+        "{} of {unverified} unverified write lines still race",
+        raced.len()
+    );
+}

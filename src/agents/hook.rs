@@ -318,7 +318,7 @@ pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decisio
             assessment.explanation,
             without.words()
         )),
-        Class::Unverified | Class::Writer => Decision::defer(format!(
+        Class::Unverified | Class::Risky(_) | Class::Writer => Decision::defer(format!(
             "gatehouse decided without {} and static analysis cannot prove the call safe",
             without.words()
         )),

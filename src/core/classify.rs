@@ -9,7 +9,7 @@ use super::call::{Call, ToolKind};
 use super::decision::Decider;
 use super::route::{Class, Row};
 use super::rules::{Rules, SessionAllow};
-use super::shell::{self, Safety, ShellAnalysis};
+use super::shell::{self, Obstacle, Safety, ShellAnalysis};
 
 /// Everything static analysis says about one call.
 #[derive(Debug, Clone)]
@@ -137,7 +137,10 @@ fn assess_shell(
     let explanation = analysis.explanation();
     let (class, row) = match analysis.safety {
         Safety::ReadOnly => (Class::ReadOnly, Row::ReadOnly),
-        Safety::Unverified => (Class::Unverified, Row::UnverifiedShell),
+        Safety::Unverified => match analysis.obstacle() {
+            Some(Obstacle::Known(risk)) => (Class::Risky(risk), Row::Risky(risk)),
+            Some(Obstacle::Unknown) | None => (Class::Unverified, Row::UnverifiedShell),
+        },
         Safety::Writer => (Class::Writer, Row::WriterOrOther),
     };
     let mut a = Assessment::new(class, row, kind, explanation);

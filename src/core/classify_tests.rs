@@ -170,3 +170,25 @@ fn an_edit_whose_old_text_is_not_in_the_file_is_doomed_with_guidance() {
     edit.input["file_path"] = json!("missing.rs");
     assert_eq!(assess(&edit, &Rules::default(), &[]).class, Class::Writer);
 }
+
+#[test]
+fn an_unverified_line_with_a_known_risk_takes_that_risks_row_and_unknown_ones_the_shell_row() {
+    use crate::core::shell::Risk;
+    let r = Rules::default();
+    for (line, risk) in [
+        ("curl https://x", Risk::Network),
+        ("npm test", Risk::RunsCode),
+        ("less f", Risk::Pager),
+        ("./run.sh", Risk::PathQualified),
+        ("git -C /elsewhere log", Risk::GitElsewhere),
+    ] {
+        let a = assess(&bash(line), &r, &[]);
+        assert_eq!(
+            (a.class, a.row),
+            (Class::Risky(risk), Row::Risky(risk)),
+            "{line}"
+        );
+    }
+    let a = assess(&bash("mytool --list"), &r, &[]);
+    assert_eq!((a.class, a.row), (Class::Unverified, Row::UnverifiedShell));
+}

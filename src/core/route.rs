@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::mode::Mode;
+use super::shell::Risk;
 
 /// What static analysis says about a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -12,8 +13,13 @@ use super::mode::Mode;
 pub enum Class {
     /// Verifiably changes nothing.
     ReadOnly,
-    /// Not proven either way.
+    /// Not proven either way, for want of knowledge only: an unknown program, subcommand or
+    /// option, a word known only at run time, an MCP tool nobody listed.
     Unverified,
+    /// Not proven either way, and carrying a risk the analyser knows (it reaches the network,
+    /// runs code, opens a pager, runs a path-qualified file, redirects git). The human's to
+    /// weigh, never the classifier's.
+    Risky(Risk),
     /// Known to change state.
     Writer,
     /// Matches a configured denied command: refused in every mode.
@@ -27,6 +33,13 @@ impl Class {
         match self {
             Class::ReadOnly => "read-only",
             Class::Unverified => "unverified",
+            Class::Risky(risk) => match risk {
+                Risk::Pager => "unverified (pager)",
+                Risk::PathQualified => "unverified (path-qualified)",
+                Risk::GitElsewhere => "unverified (git-elsewhere)",
+                Risk::RunsCode => "unverified (runs-code)",
+                Risk::Network => "unverified (network)",
+            },
             Class::Writer => "writer",
             Class::Denied => "denied",
             Class::Doomed => "doomed",
@@ -49,22 +62,50 @@ pub enum Row {
     ReadOnly,
     /// Allowed by a session allow or listed in `safe_commands`.
     Listed,
+    /// Unverified shell lines whose only obstacle is missing knowledge.
     UnverifiedShell,
+    /// Unverified shell lines with a known risk: one row per risk.
+    Risky(Risk),
     UnverifiedMcp,
     /// Writers, and every other tool that is neither read-only nor a shell or MCP call.
     WriterOrOther,
 }
 
 impl Row {
-    pub const ALL: [Row; 7] = [
+    pub const ALL: [Row; 12] = [
         Row::Denied,
         Row::Doomed,
         Row::ReadOnly,
         Row::Listed,
         Row::UnverifiedShell,
+        Row::Risky(Risk::Pager),
+        Row::Risky(Risk::PathQualified),
+        Row::Risky(Risk::GitElsewhere),
+        Row::Risky(Risk::RunsCode),
+        Row::Risky(Risk::Network),
         Row::UnverifiedMcp,
         Row::WriterOrOther,
     ];
+
+    /// The row's name in the route table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Row::Denied => "denied",
+            Row::Doomed => "doomed",
+            Row::ReadOnly => "read-only",
+            Row::Listed => "listed",
+            Row::UnverifiedShell => "unverified-shell",
+            Row::Risky(risk) => match risk {
+                Risk::Pager => "risky-pager",
+                Risk::PathQualified => "risky-path-qualified",
+                Risk::GitElsewhere => "risky-git-elsewhere",
+                Risk::RunsCode => "risky-runs-code",
+                Risk::Network => "risky-network",
+            },
+            Row::UnverifiedMcp => "unverified-mcp",
+            Row::WriterOrOther => "writer-or-other",
+        }
+    }
 }
 
 /// What happens to a call.
@@ -118,6 +159,14 @@ pub fn route(mode: Mode, row: Row) -> Route {
             Mode::AllowRead | Mode::BlockAll => Ask,
             Mode::Auto | Mode::AutoMcp => Race,
         },
+        // A known risk is asked of the human as in allow-read: the model is never asked to
+        // weigh the network, code, pagers, foreign executables or git pointed elsewhere.
+        Row::Risky(
+            Risk::Pager | Risk::PathQualified | Risk::GitElsewhere | Risk::RunsCode | Risk::Network,
+        ) => match mode {
+            Mode::AllowAll => Allow,
+            Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
+        },
         Row::UnverifiedMcp => match mode {
             Mode::AllowAll => Allow,
             Mode::AllowRead | Mode::Auto | Mode::BlockAll => Ask,
@@ -136,14 +185,19 @@ mod tests {
 
     /// DESIGN.md's table, written out as text so that any change to `route` shows here.
     const TABLE: &str = "\
-row              allow-all allow-read auto   auto+mcp block-all
-denied           reject    reject     reject reject   reject
-doomed           reject    reject     reject reject   reject
-read-only        allow     allow      allow  allow    ask
-listed           allow     allow      allow  allow    ask
-unverified-shell allow     ask        race   race     ask
-unverified-mcp   allow     ask        ask    race     ask
-writer-or-other  allow     ask        ask    ask      ask";
+row                  allow-all allow-read auto   auto+mcp block-all
+denied               reject    reject     reject reject   reject
+doomed               reject    reject     reject reject   reject
+read-only            allow     allow      allow  allow    ask
+listed               allow     allow      allow  allow    ask
+unverified-shell     allow     ask        race   race     ask
+risky-pager          allow     ask        ask    ask      ask
+risky-path-qualified allow     ask        ask    ask      ask
+risky-git-elsewhere  allow     ask        ask    ask      ask
+risky-runs-code      allow     ask        ask    ask      ask
+risky-network        allow     ask        ask    ask      ask
+unverified-mcp       allow     ask        ask    race     ask
+writer-or-other      allow     ask        ask    ask      ask";
 
     #[test]
     fn every_mode_and_row_routes_as_the_design_table_says() {
@@ -154,11 +208,22 @@ writer-or-other  allow     ask        ask    ask      ask";
         let mut rows_seen = 0;
         for (line, row) in lines.zip(Row::ALL) {
             rows_seen += 1;
-            let expected: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let mut cells = line.split_whitespace();
+            assert_eq!(cells.next(), Some(row.name()), "row order");
+            let expected: Vec<&str> = cells.collect();
             let actual: Vec<&str> = modes.iter().map(|&m| route(m, row).name()).collect();
             assert_eq!(actual, expected, "row {line:?}");
         }
         assert_eq!(rows_seen, Row::ALL.len());
+    }
+
+    #[test]
+    fn a_known_risk_is_never_raced_in_any_mode() {
+        for mode in Mode::ALL {
+            for risk in Risk::ALL {
+                assert_ne!(route(mode, Row::Risky(risk)), Route::Race, "{mode} {risk}");
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ fn command(words: &[&str]) -> Command {
         words: words.iter().map(|w| w.to_string()).collect(),
         is_static: true,
         safety: Safety::Writer,
+        obstacle: crate::core::shell::Obstacle::Unknown,
         why: String::new(),
     }
 }

@@ -142,6 +142,7 @@ impl Walker<'_> {
             words: argv.into_iter().map(|w| w.text).collect(),
             is_static,
             safety: verdict.safety,
+            obstacle: verdict.obstacle,
             why: verdict.why,
         });
     }

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 use super::programs::Verdict;
 use super::walk::Walker;
 use super::words::word_of;
-use super::{Command, Safety, escape};
+use super::{Command, Risk, Safety, escape};
 
 /// Names that are harmless whatever their value.
 #[rustfmt::skip]
@@ -43,6 +43,23 @@ const DANGER_MARKS: &[&str] = &[
     "PWD", "SHLVL", "BROWSER", "DIFF", "MERGE", "TOOL", "HELPER", "SECCOMP", "TAR_", "GZIP", "ZSTD",
     "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN", "TAPE",
 ];
+
+/// The known risk of an unverified assignment of a literal value: a pager variable opens a
+/// pager, a `*PATH*` variable makes a bare name run a file from a directory of the line's
+/// choosing. `None` for the rest, which are unverified for want of knowledge only.
+fn known_risk(name: &str, safety: Safety, has_substitution: bool) -> Option<Risk> {
+    if safety != Safety::Unverified || has_substitution || !is_valid_name(name) {
+        return None;
+    }
+    let upper = name.to_ascii_uppercase();
+    if PAGERS.contains(&upper.as_str()) {
+        Some(Risk::Pager)
+    } else if upper.contains("PATH") {
+        Some(Risk::PathQualified)
+    } else {
+        None
+    }
+}
 
 /// Judges assigning `value` to `name` where it could affect later commands (a prefix of a
 /// command, `export`, `declare`, a plain assignment). `has_substitution` is true when the value
@@ -166,7 +183,10 @@ impl Walker<'_> {
             }
             self.note_value(name, integer || self.integer_names.contains(name));
         }
-        self.finding(what, safety, &why);
+        match known_risk(name, safety, subst) {
+            Some(risk) => self.risk_finding(what, risk, &why),
+            None => self.finding(what, safety, &why),
+        }
     }
 
     /// `declare`, `export`, `local`, `readonly`, `typeset`.
@@ -225,6 +245,7 @@ impl Walker<'_> {
             words,
             is_static: true,
             safety: verdict.safety,
+            obstacle: verdict.obstacle,
             why: verdict.why,
         });
     }

@@ -25,6 +25,7 @@ mod arith;
 mod command;
 mod conditions;
 mod env;
+mod obstacle;
 mod parse;
 mod programs;
 mod redirect;
@@ -39,6 +40,8 @@ mod tests;
 
 use std::collections::HashSet;
 use std::fmt;
+
+pub use obstacle::{Obstacle, Risk};
 
 /// How safe one part of a shell line is. Ordered from safest to least safe, so the judgement of
 /// a whole line is the maximum of its parts.
@@ -61,6 +64,8 @@ pub struct Command {
     /// True when every word is a literal known before the line runs.
     pub is_static: bool,
     pub safety: Safety,
+    /// What keeps it unverified; `Unknown` when it is not unverified.
+    pub obstacle: Obstacle,
     /// Why, in a few words: `removes files`, `unknown program`, `reads files`.
     pub why: String,
 }
@@ -72,6 +77,8 @@ pub struct Finding {
     /// The source text it is about (`> out.txt`, `PATH=/tmp`), cut to a readable length.
     pub what: String,
     pub safety: Safety,
+    /// What keeps it unverified; `Unknown` when it is not unverified.
+    pub obstacle: Obstacle,
     pub why: String,
 }
 
@@ -85,6 +92,22 @@ pub struct ShellAnalysis {
 }
 
 impl ShellAnalysis {
+    /// What keeps an unverified line from being proven read-only: the riskiest obstacle of its
+    /// unverified parts (any known risk beats `Unknown`). `None` unless the line is unverified.
+    pub fn obstacle(&self) -> Option<Obstacle> {
+        if self.safety != Safety::Unverified {
+            return None;
+        }
+        let commands = self.commands.iter().map(|c| (c.safety, c.obstacle));
+        let findings = self.findings.iter().map(|f| (f.safety, f.obstacle));
+        let worst = commands
+            .chain(findings)
+            .filter(|(safety, _)| *safety == Safety::Unverified)
+            .map(|(_, obstacle)| obstacle)
+            .max();
+        Some(worst.unwrap_or(Obstacle::Unknown))
+    }
+
     /// A one-line explanation of the parts that keep the line from being read-only, least safe
     /// first (`rm: removes files; > out.txt: writes a file`), or of why it is read-only.
     pub fn explanation(&self) -> String {
@@ -164,6 +187,7 @@ pub fn analyse(line: &str) -> ShellAnalysis {
             vec![Finding {
                 what: "(empty)".to_string(),
                 safety: Safety::Unverified,
+                obstacle: Obstacle::Unknown,
                 why: "empty command line".to_string(),
             }]
         } else {

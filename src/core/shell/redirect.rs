@@ -12,9 +12,9 @@
 
 use tree_sitter::Node;
 
-use super::Safety;
 use super::walk::Walker;
 use super::words::{Word, word_of};
+use super::{Risk, Safety};
 
 /// Where one descriptor points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +124,9 @@ fn may_be_network(prefix: &str, whole: bool) -> bool {
         .any(|device| prefix.starts_with(device) || (!whole && device.starts_with(prefix)))
 }
 
+/// The reason [`judge`] gives for a `/dev/tcp` or `/dev/udp` target: a known network risk.
+const OPENS_NETWORK: &str = "opens a network connection";
+
 /// Judges one redirection onto descriptor `fd`: `operator` as written (`>`, `>>`, `&>`, `>&`,
 /// `<`, `<>`…) and its target word (absent for `>&-`), and updates `table`.
 pub(super) fn judge(
@@ -141,7 +144,7 @@ pub(super) fn judge(
         && may_be_network(&word.prefix, word.is_static || !reads)
     {
         table.put(fd, Points::Elsewhere);
-        return (Safety::Unverified, "opens a network connection");
+        return (Safety::Unverified, OPENS_NETWORK);
     }
     match operator {
         "<" => {
@@ -308,7 +311,11 @@ impl Walker<'_> {
             if target.is_some() { " " } else { "" },
             target.map(|t| t.text).unwrap_or_default()
         );
-        self.finding(&what, safety, why);
+        if why == OPENS_NETWORK {
+            self.risk_finding(&what, Risk::Network, why);
+        } else {
+            self.finding(&what, safety, why);
+        }
         targets.into_iter().skip(1).collect()
     }
 }

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
 use super::programs::Verdict;
 use super::redirect::FdTable;
-use super::{Command, Finding, Safety, escape};
+use super::{Command, Finding, Obstacle, Risk, Safety, escape};
 
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
 const MAX_DEPTH: usize = 6;
@@ -141,10 +141,22 @@ impl<'s> Walker<'s> {
         slice(self.src, node.byte_range())
     }
 
+    /// Records a finding; an unverified one is so for want of knowledge only.
     pub fn finding(&mut self, what: &str, safety: Safety, why: &str) {
         self.findings.push(Finding {
             what: escape(what),
             safety,
+            obstacle: Obstacle::Unknown,
+            why: why.to_string(),
+        });
+    }
+
+    /// Records an unverified finding for a risk the analyser knows.
+    pub fn risk_finding(&mut self, what: &str, risk: Risk, why: &str) {
+        self.findings.push(Finding {
+            what: escape(what),
+            safety: Safety::Unverified,
+            obstacle: Obstacle::Known(risk),
             why: why.to_string(),
         });
     }
@@ -289,6 +301,7 @@ impl<'s> Walker<'s> {
             words,
             is_static: true,
             safety: Safety::ReadOnly,
+            obstacle: Obstacle::Unknown,
             why: why.to_string(),
         });
     }
@@ -363,6 +376,17 @@ impl<'s> Walker<'s> {
                     .map(|f| format!("{}: {}", f.what, f.why)),
             )
             .next();
+        let obstacle = if safety == Safety::Unverified {
+            let parts = commands.iter().map(|c| (c.safety, c.obstacle));
+            parts
+                .chain(findings.iter().map(|f| (f.safety, f.obstacle)))
+                .filter(|(part, _)| *part == Safety::Unverified)
+                .map(|(_, obstacle)| obstacle)
+                .max()
+                .unwrap_or_default()
+        } else {
+            Obstacle::Unknown
+        };
         self.commands.extend(commands);
         self.findings.extend(findings);
         let why = match (safety, worst) {
@@ -370,7 +394,11 @@ impl<'s> Walker<'s> {
             (_, Some(worst)) => format!("runs a script where {worst}"),
             (_, None) => "runs an empty script".to_string(),
         };
-        Verdict { safety, why }
+        Verdict {
+            safety,
+            obstacle,
+            why,
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! replaces files. `unzip` is read-only with `-l`, `-t`, `-p`, `-v` or `-Z`.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -58,10 +58,10 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args.iter().filter_map(Word::literal_text) {
         let name = word.split('=').next().unwrap_or(word);
         if TAR_RUNS.contains(&name) {
-            return Err(Verdict::unverified(format!(
-                "tar {}: runs a program",
-                escape(name)
-            )));
+            return Err(Verdict::risk(
+                Risk::RunsCode,
+                format!("tar {}: runs a program", escape(name)),
+            ));
         }
     }
     // Old style: a first word without a dash is a cluster of letters, and each letter that

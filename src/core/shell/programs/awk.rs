@@ -6,7 +6,7 @@
 //! outside `print` is a comparison.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -29,7 +29,7 @@ const AWK: Spec = Spec {
 fn awk(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&AWK, args)?;
     if parsed.has(&["-f", "--file"]) {
-        return Err(Verdict::unverified("awk -f: runs a program file"));
+        return Err(Verdict::risk(Risk::RunsCode, "awk -f: runs a program file"));
     }
     if parsed.has(&["-S", "--sandbox"]) {
         return Ok(Verdict::read_only("runs a sandboxed awk program"));
@@ -100,7 +100,7 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                     operand_before = false;
                     continue;
                 }
-                return Err(Verdict::unverified("awk |: runs a command"));
+                return Err(Verdict::risk(Risk::RunsCode, "awk |: runs a command"));
             }
             '>' if in_print && depth == 0 => {
                 let mut j = i + 1;
@@ -127,7 +127,12 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                 in_print = false;
                 depth = 0;
             }
-            '@' => return Err(Verdict::unverified("awk @load/@include: loads code")),
+            '@' => {
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    "awk @load/@include: loads code",
+                ));
+            }
             _ => {}
         }
         if c.is_ascii_alphabetic() || c == '_' {
@@ -137,7 +142,9 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
             }
             let word: String = chars[start..i].iter().collect();
             match word.as_str() {
-                "system" => return Err(Verdict::unverified("awk system(): runs commands")),
+                "system" => {
+                    return Err(Verdict::risk(Risk::RunsCode, "awk system(): runs commands"));
+                }
                 "print" | "printf" => {
                     in_print = true;
                     operand_before = false;

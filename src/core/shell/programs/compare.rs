@@ -2,7 +2,7 @@
 //! output through `pr` and `diff3 --diff-program` runs a program of the line's choosing.
 
 use super::flags;
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -57,7 +57,10 @@ fn diff3(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         if let Some(long) = text.strip_prefix("--") {
             let name = long.split('=').next().unwrap_or(long);
             if name.len() >= 3 && "diff-program".starts_with(name) {
-                return Err(Verdict::unverified("diff3 --diff-program: runs a program"));
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    "diff3 --diff-program: runs a program",
+                ));
             }
         }
     }

@@ -5,7 +5,7 @@
 //! word known only at run time; `-ok`/`-okdir` also ask on the terminal.
 
 use super::flags;
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -103,12 +103,10 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 }
                 let ran = walker.run(&inner);
                 let why = format!("runs {} on each file", escape(&inner[0].text));
-                verdict = verdict.max(Verdict {
-                    safety: ran.safety,
-                    why,
-                });
+                verdict = verdict.max(ran.reworded(why));
                 if text.starts_with("-ok") {
-                    verdict = verdict.max(Verdict::unverified("find -ok: asks on the terminal"));
+                    verdict =
+                        verdict.max(Verdict::risk(Risk::Pager, "find -ok: asks on the terminal"));
                 }
             }
             _ => {

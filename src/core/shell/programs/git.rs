@@ -10,7 +10,7 @@ use super::flags::{self, Parsed, Spec};
 use super::git_tables::{
     BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, GREP, LOG, LS_FILES, LS_TREE, MISC, STATUS, TAG,
 };
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -50,17 +50,23 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "-C" => {
                 let dir = tail.first().and_then(Word::literal_text);
                 if !matches!(dir, Some("." | "./")) {
-                    return Err(Verdict::unverified("git -C: works in another repository"));
+                    return Err(Verdict::risk(
+                        Risk::GitElsewhere,
+                        "git -C: works in another repository",
+                    ));
                 }
                 rest = &tail[1..];
             }
-            "-p" | "--paginate" => return Err(Verdict::unverified("git -p: runs a pager")),
+            "-p" | "--paginate" => return Err(Verdict::risk(Risk::Pager, "git -p: runs a pager")),
             _ if text.starts_with('-') => {
                 let name = text.split('=').next().unwrap_or(text);
-                return Err(Verdict::unverified(format!(
-                    "git {}: can point git at other code, config or repositories",
-                    escape(name)
-                )));
+                return Err(Verdict::risk(
+                    Risk::GitElsewhere,
+                    format!(
+                        "git {}: can point git at other code, config or repositories",
+                        escape(name)
+                    ),
+                ));
             }
             _ => break,
         }
@@ -75,19 +81,22 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Ok(Verdict::read_only("prints usage"));
     }
     if walker.changed_dir {
-        return Err(Verdict::unverified(
+        return Err(Verdict::risk(
+            Risk::GitElsewhere,
             "git after cd: may read another repository's config",
         ));
     }
     if NETWORK.contains(&sub) {
-        return Err(Verdict::unverified(format!(
-            "git {sub}: reaches the network"
-        )));
+        return Err(Verdict::risk(
+            Risk::Network,
+            format!("git {sub}: reaches the network"),
+        ));
     }
     if INTERACTIVE.contains(&sub) {
-        return Err(Verdict::unverified(format!(
-            "git {sub}: runs an interactive tool or pager"
-        )));
+        return Err(Verdict::risk(
+            Risk::Pager,
+            format!("git {sub}: runs an interactive tool or pager"),
+        ));
     }
     let verdict = match sub {
         "status" => {
@@ -161,7 +170,10 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 read(&MISC, &args[args.len().min(1)..], "shows submodules")?
             }
             Some("foreach") => {
-                return Err(Verdict::unverified("git submodule foreach: runs commands"));
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    "git submodule foreach: runs commands",
+                ));
             }
             _ => return Ok(Verdict::writer("git submodule: changes submodules")),
         },
@@ -198,9 +210,10 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
         "push" => return Ok(Verdict::writer("git push: changes the remote")),
         "verify-commit" | "verify-tag" => {
-            return Err(Verdict::unverified(format!(
-                "git {sub}: runs gpg, which may fetch keys and update its trust database"
-            )));
+            return Err(Verdict::risk(
+                Risk::Network,
+                format!("git {sub}: runs gpg, which may fetch keys and update its trust database"),
+            ));
         }
         _ => {
             return Ok(Verdict::writer(format!(
@@ -224,9 +237,10 @@ fn diffish(spec: &Spec, args: &[Word], why: &str) -> Judged {
         match name {
             "--output" => return Err(Verdict::writer("git --output: writes a file")),
             "--ext-diff" | "--textconv" => {
-                return Err(Verdict::unverified(format!(
-                    "git {name}: runs a diff driver"
-                )));
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    format!("git {name}: runs a diff driver"),
+                ));
             }
             "--" => break,
             _ => {}
@@ -287,7 +301,10 @@ fn grep(args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w.starts_with("-O") || w.starts_with("--open-files-in-pager"))
     {
-        return Err(Verdict::unverified("git grep -O: opens files in a pager"));
+        return Err(Verdict::risk(
+            Risk::Pager,
+            "git grep -O: opens files in a pager",
+        ));
     }
     read(&GREP, args, "searches tracked files")
 }
@@ -298,7 +315,10 @@ fn cat_file(args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "--textconv" || w == "--filters")
     {
-        return Err(Verdict::unverified("git cat-file: runs conversion drivers"));
+        return Err(Verdict::risk(
+            Risk::RunsCode,
+            "git cat-file: runs conversion drivers",
+        ));
     }
     read(&CAT_FILE, args, "shows objects")
 }
@@ -351,9 +371,9 @@ fn remote(args: &[Word]) -> Judged {
         {
             Ok(Verdict::read_only("shows a remote without querying it"))
         }
-        [Some("show" | "update" | "prune"), ..] | [Some("-v"), Some("show" | "update"), ..] => {
-            Err(Verdict::unverified("git remote: reaches the network"))
-        }
+        [Some("show" | "update" | "prune"), ..] | [Some("-v"), Some("show" | "update"), ..] => Err(
+            Verdict::risk(Risk::Network, "git remote: reaches the network"),
+        ),
         _ => Err(Verdict::writer("git remote: changes remotes")),
     }
 }

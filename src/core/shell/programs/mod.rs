@@ -43,12 +43,14 @@ mod reads_tests;
 
 use super::walk::Walker;
 use super::words::Word;
-use super::{Safety, escape};
+use super::{Obstacle, Risk, Safety, escape};
 
 /// The judgement of one command: how safe and why, in a few words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Verdict {
     pub safety: Safety,
+    /// What keeps an unverified verdict unverified; `Unknown` for the others.
+    pub obstacle: Obstacle,
     pub why: String,
 }
 
@@ -56,27 +58,49 @@ impl Verdict {
     pub fn read_only(why: impl Into<String>) -> Verdict {
         Verdict {
             safety: Safety::ReadOnly,
+            obstacle: Obstacle::Unknown,
             why: why.into(),
         }
     }
 
+    /// Unverified for want of knowledge only (an unknown program, option or dynamic word).
     pub fn unverified(why: impl Into<String>) -> Verdict {
         Verdict {
             safety: Safety::Unverified,
+            obstacle: Obstacle::Unknown,
             why: why.into(),
+        }
+    }
+
+    /// Unverified because of a risk the analyser knows.
+    pub fn risk(risk: Risk, why: impl Into<String>) -> Verdict {
+        Verdict {
+            safety: Safety::Unverified,
+            obstacle: Obstacle::Known(risk),
+            why: why.into(),
+        }
+    }
+
+    /// The same judgement with its reason worded anew (for wrappers and `find -exec`).
+    pub fn reworded(self, why: impl Into<String>) -> Verdict {
+        Verdict {
+            why: why.into(),
+            ..self
         }
     }
 
     pub fn writer(why: impl Into<String>) -> Verdict {
         Verdict {
             safety: Safety::Writer,
+            obstacle: Obstacle::Unknown,
             why: why.into(),
         }
     }
 
-    /// The less safe of two verdicts (the first on a tie).
+    /// The less safe of two verdicts; between two unverified ones, the riskier obstacle (the
+    /// first on a tie).
     pub fn max(self, other: Verdict) -> Verdict {
-        if other.safety > self.safety {
+        if (other.safety, other.obstacle) > (self.safety, self.obstacle) {
             other
         } else {
             self
@@ -110,7 +134,7 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Verdict {
             "{} is not a program from a system directory",
             escape(&first.text)
         );
-        return Verdict::unverified(why);
+        return Verdict::risk(Risk::PathQualified, why);
     };
     let args = &argv[1..];
     if let [only] = args

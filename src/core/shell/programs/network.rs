@@ -3,7 +3,7 @@
 
 use super::flags::{self, Spec};
 use super::system::texts;
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -103,7 +103,7 @@ fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .any(|a| a.text.contains(':') || a.text.starts_with("rsync://"))
     {
-        return Err(Verdict::unverified("rsync: reaches another host"));
+        return Err(Verdict::risk(Risk::Network, "rsync: reaches another host"));
     }
     if !parsed.has(&["-n", "--dry-run", "--list-only"]) {
         return Err(Verdict::writer("rsync: copies files"));
@@ -112,9 +112,10 @@ fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic openssl argument"))?;
+    let texts =
+        texts(args).ok_or_else(|| Verdict::risk(Risk::Pager, "dynamic openssl argument"))?;
     let Some((verb, rest)) = texts.split_first() else {
-        return Err(Verdict::unverified("interactive openssl"));
+        return Err(Verdict::risk(Risk::Pager, "interactive openssl"));
     };
     let allowed: &[&str] = match *verb {
         "version" => &["-a", "-v", "-b", "-o", "-f", "-p", "-d"],
@@ -167,9 +168,10 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "-digest-algorithms",
         ],
         "s_client" | "s_server" | "ocsp" | "s_time" => {
-            return Err(Verdict::unverified(format!(
-                "openssl {verb}: reaches the network"
-            )));
+            return Err(Verdict::risk(
+                Risk::Network,
+                format!("openssl {verb}: reaches the network"),
+            ));
         }
         _ => {
             return Err(Verdict::unverified(format!(

@@ -5,7 +5,7 @@
 //! reach an index, start a server or run hooks stay unverified.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -63,18 +63,24 @@ const PIP: Spec = Spec {
 /// `pip show` and `pip freeze` read installed metadata; `pip list` checks the index for a
 /// newer pip unless told not to.
 fn pip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let parsed = flags::parse(&PIP, args)
-        .map_err(|_| Verdict::unverified(format!("{name}: runs project code or a script")))?;
+    let parsed = flags::parse(&PIP, args).map_err(|_| {
+        Verdict::risk(
+            Risk::RunsCode,
+            format!("{name}: runs project code or a script"),
+        )
+    })?;
     let quiet_index = parsed.has(&["--disable-pip-version-check", "--no-index"]);
     match parsed.args.first().and_then(Word::literal_text) {
         Some("show" | "freeze") => Ok(Verdict::read_only("lists installed packages")),
         Some("list") if quiet_index => Ok(Verdict::read_only("lists installed packages")),
-        Some("list") => Err(Verdict::unverified(format!(
-            "{name} list: checks the index for a newer pip"
-        ))),
-        _ => Err(Verdict::unverified(format!(
-            "{name}: runs project code or a script"
-        ))),
+        Some("list") => Err(Verdict::risk(
+            Risk::Network,
+            format!("{name} list: checks the index for a newer pip"),
+        )),
+        _ => Err(Verdict::risk(
+            Risk::RunsCode,
+            format!("{name}: runs project code or a script"),
+        )),
     }
 }
 
@@ -124,11 +130,17 @@ fn cargo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 ));
             }
             if parsed.has(&["--manifest-path"]) || !parsed.args.is_empty() {
-                return Err(Verdict::unverified("cargo tree: another manifest"));
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    "cargo tree: another manifest",
+                ));
             }
             Ok(Verdict::read_only("shows the dependency tree"))
         }
-        _ => Err(Verdict::unverified("runs project code or a script")),
+        _ => Err(Verdict::risk(
+            Risk::RunsCode,
+            "runs project code or a script",
+        )),
     }
 }
 
@@ -178,10 +190,10 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Err(Verdict::unverified("tmux: starts a session"));
     };
     let Some((_, flags, values)) = TMUX_READS.iter().find(|(c, _, _)| c == command) else {
-        return Err(Verdict::unverified(format!(
-            "tmux {}: starts or changes sessions",
-            escape(command)
-        )));
+        return Err(Verdict::risk(
+            Risk::RunsCode,
+            format!("tmux {}: starts or changes sessions", escape(command)),
+        ));
     };
     if (*command == "capture-pane" || *command == "capturep")
         && !rest.iter().any(|w| w.starts_with('-') && w.contains('p'))

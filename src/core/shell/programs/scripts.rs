@@ -4,7 +4,7 @@
 
 use super::flags::{self, Spec};
 use super::wrappers::run;
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -81,18 +81,21 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
                 script_flag |= text.contains('c');
             }
             _ if text.starts_with(['-', '+']) => {
-                return Err(Verdict::unverified(format!(
-                    "{name} {}: interactive or unknown option",
-                    escape(text)
-                )));
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    format!("{name} {}: interactive or unknown option", escape(text)),
+                ));
             }
             _ if script_flag => {
                 return Ok(walker.nested(text));
             }
-            _ => return Err(Verdict::unverified("runs a script file")),
+            _ => return Err(Verdict::risk(Risk::RunsCode, "runs a script file")),
         }
     }
-    Err(Verdict::unverified("runs commands from its input"))
+    Err(Verdict::risk(
+        Risk::RunsCode,
+        "runs commands from its input",
+    ))
 }
 
 #[rustfmt::skip]
@@ -117,7 +120,11 @@ fn watch(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         );
     }
     let inner = walker.nested(&script.join(" "));
-    Ok(Verdict::unverified("repeats a command on the terminal until stopped").max(inner))
+    Ok(Verdict::risk(
+        Risk::Pager,
+        "repeats a command on the terminal until stopped",
+    )
+    .max(inner))
 }
 
 fn parallel(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -134,5 +141,8 @@ fn parallel(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         inner.push(Word::dynamic("(input)"));
         walker.run(&inner);
     }
-    Err(Verdict::unverified("runs commands built from its input"))
+    Err(Verdict::risk(
+        Risk::RunsCode,
+        "runs commands built from its input",
+    ))
 }

@@ -3,7 +3,7 @@
 //! could expand to an option is refused.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -54,9 +54,10 @@ fn rg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         let name = word.split('=').next().unwrap_or(word);
         match name {
             "--pre" | "--pre-glob" | "--hostname-bin" | "--search-zip" | "-z" => {
-                return Err(Verdict::unverified(format!(
-                    "rg {name}: runs other programs"
-                )));
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    format!("rg {name}: runs other programs"),
+                ));
             }
             _ => {}
         }
@@ -111,10 +112,8 @@ fn fd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         inner.push(Word::dynamic("{}"));
     }
     let verdict = walker.run(&inner);
-    Ok(Verdict {
-        safety: verdict.safety,
-        why: format!("runs {} on each file", escape(&inner[0].text)),
-    })
+    let why = format!("runs {} on each file", escape(&inner[0].text));
+    Ok(verdict.reworded(why))
 }
 
 #[rustfmt::skip]

@@ -6,7 +6,7 @@
 //! would reject runs nothing.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -47,7 +47,7 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Err(Verdict::writer("sed -i: edits files in place"));
     }
     if parsed.has(&["-f", "--file"]) {
-        return Err(Verdict::unverified("sed -f: runs a script file"));
+        return Err(Verdict::risk(Risk::RunsCode, "sed -f: runs a script file"));
     }
     let mut scripts: Vec<&Word> = parsed
         .opts
@@ -80,7 +80,9 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 ));
             }
             Script::Writes => return Err(Verdict::writer("sed w: writes a file")),
-            Script::Runs => return Err(Verdict::unverified("sed e: runs shell commands")),
+            Script::Runs => {
+                return Err(Verdict::risk(Risk::RunsCode, "sed e: runs shell commands"));
+            }
         }
     }
     Ok(Verdict::read_only("edits a stream"))

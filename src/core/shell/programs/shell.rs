@@ -6,7 +6,7 @@
 //! later use of the name is not trusted; `source` and `.` run a file we cannot see.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -29,7 +29,9 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "hash" => hash,
         "alias" => alias,
         "eval" => eval,
-        "source" | "." => |_, _, _| Ok(Verdict::unverified("runs the commands of a file")),
+        "source" | "." => {
+            |_, _, _| Ok(Verdict::risk(Risk::RunsCode, "runs the commands of a file"))
+        }
         "enable" => |_, _, _| Ok(Verdict::unverified("loads or switches builtins")),
         "read" => read,
         "mapfile" | "readarray" => mapfile,
@@ -39,7 +41,7 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "kill" => kill,
         "history" => history,
         "fc" | "bind" | "complete" | "fg" | "bg" | "suspend" | "logout" => {
-            |_, _, _| Ok(Verdict::unverified("interactive shell builtin"))
+            |_, _, _| Ok(Verdict::risk(Risk::Pager, "interactive shell builtin"))
         }
         _ => return None,
     })
@@ -61,7 +63,9 @@ fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         match word.literal_text() {
-            Some("-C" | "-F") => return Err(Verdict::unverified("compgen -C/-F: runs code")),
+            Some("-C" | "-F") => {
+                return Err(Verdict::risk(Risk::RunsCode, "compgen -C/-F: runs code"));
+            }
             Some("-W") => match words.next().and_then(Word::literal_text) {
                 Some(list) if !list.contains(['$', '`']) => {}
                 _ => {
@@ -190,10 +194,8 @@ fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         Some((Some("-" | ""), _)) => Ok(Verdict::read_only("resets traps")),
         Some((Some(code), _)) => {
             let verdict = walker.nested(code);
-            Ok(Verdict {
-                safety: verdict.safety,
-                why: format!("on a signal {}", verdict.why),
-            })
+            let why = format!("on a signal {}", verdict.why);
+            Ok(verdict.reworded(why))
         }
         Some((None, _)) => Err(Verdict::unverified("trap code known only at run time")),
     }
@@ -207,7 +209,10 @@ fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .as_slice()
     {
         [] | [Some("-l")] | [Some("-t"), ..] => Ok(Verdict::read_only("lists remembered programs")),
-        _ => Err(Verdict::unverified("changes which file a name runs")),
+        _ => Err(Verdict::risk(
+            Risk::PathQualified,
+            "changes which file a name runs",
+        )),
     }
 }
 
@@ -230,7 +235,12 @@ fn eval(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         match word.literal_text() {
             Some(text) => script.push(text),
-            None => return Err(Verdict::unverified("evaluates code known only at run time")),
+            None => {
+                return Err(Verdict::risk(
+                    Risk::RunsCode,
+                    "evaluates code known only at run time",
+                ));
+            }
         }
     }
     Ok(walker.nested(&script.join(" ")))

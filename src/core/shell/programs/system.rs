@@ -3,7 +3,7 @@
 //! temporary files.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -85,7 +85,7 @@ fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         {
             Verdict::writer("hostname -F: sets the host name from a file")
         } else if refused.why.contains("is not on the read-only list") {
-            Verdict::unverified("looks names up in DNS or NIS")
+            Verdict::risk(Risk::Network, "looks names up in DNS or NIS")
         } else {
             refused
         }
@@ -250,14 +250,15 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             ));
     if !read {
         return match verb {
-            "pull" | "push" | "login" | "logout" | "search" => Err(Verdict::unverified(format!(
-                "docker {verb}: reaches the network"
-            ))),
+            "pull" | "push" | "login" | "logout" | "search" => Err(Verdict::risk(
+                Risk::Network,
+                format!("docker {verb}: reaches the network"),
+            )),
             "run" | "exec" | "build" | "compose" | "start" | "create" | "buildx" => {
-                Err(Verdict::unverified(format!(
-                    "docker {}: runs containers or builds",
-                    escape(verb)
-                )))
+                Err(Verdict::risk(
+                    Risk::RunsCode,
+                    format!("docker {}: runs containers or builds", escape(verb)),
+                ))
             }
             _ => Err(Verdict::writer(format!(
                 "docker {}: changes containers or images",

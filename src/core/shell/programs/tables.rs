@@ -5,7 +5,7 @@
 //! Writers, network tools, runners of project code and interactive programs are listed with
 //! the reason a person should see.
 
-use super::Verdict;
+use super::{Risk, Verdict};
 
 /// Read-only whatever their arguments.
 #[rustfmt::skip]
@@ -115,13 +115,16 @@ pub(crate) fn simple(name: &str) -> Option<Verdict> {
         return Some(Verdict::writer(*why));
     }
     if NETWORK.contains(&name) {
-        return Some(Verdict::unverified("reaches the network"));
+        return Some(Verdict::risk(Risk::Network, "reaches the network"));
     }
     if RUNNERS.contains(&name) || name.starts_with("python3.") {
-        return Some(Verdict::unverified("runs project code or a script"));
+        return Some(Verdict::risk(
+            Risk::RunsCode,
+            "runs project code or a script",
+        ));
     }
     if INTERACTIVE.contains(&name) {
-        return Some(Verdict::unverified("interactive program or pager"));
+        return Some(Verdict::risk(Risk::Pager, "interactive program or pager"));
     }
     None
 }

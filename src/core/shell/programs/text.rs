@@ -3,7 +3,7 @@
 //! `iconv -o`.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -63,7 +63,8 @@ fn sort(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w.starts_with("--compress-program"))
     {
-        return Err(Verdict::unverified(
+        return Err(Verdict::risk(
+            Risk::RunsCode,
             "sort --compress-program: runs a program",
         ));
     }

@@ -3,7 +3,7 @@
 //! listings, the SSH agent's key list and `ssh-keygen` fingerprints and searches.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Risk, Verdict};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -65,7 +65,10 @@ fn bat(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         .count();
     let never = parsed.value(&["--paging"]).and_then(Word::literal_text) == Some("never");
     if !(never || plain >= 2 || parsed.has(&["-P"])) {
-        return Err(Verdict::unverified(format!("{name}: may run a pager")));
+        return Err(Verdict::risk(
+            Risk::Pager,
+            format!("{name}: may run a pager"),
+        ));
     }
     Ok(Verdict::read_only("prints highlighted files"))
 }
@@ -228,7 +231,10 @@ const TCPDUMP: Spec = Spec {
 fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TCPDUMP, args)?;
     let Some(file) = parsed.value(&["-r"]) else {
-        return Err(Verdict::unverified("tcpdump: captures from an interface"));
+        return Err(Verdict::risk(
+            Risk::Network,
+            "tcpdump: captures from an interface",
+        ));
     };
     local_files("tcpdump", std::slice::from_ref(file))?;
     if !parsed.has(&["-n"]) {

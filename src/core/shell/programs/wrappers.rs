@@ -38,10 +38,7 @@ pub(super) fn run(walker: &mut Walker, inner: &[Word]) -> Verdict {
     }
     let verdict = walker.run(inner);
     let why = format!("runs {}", escape(&inner[0].text));
-    Verdict {
-        safety: verdict.safety,
-        why,
-    }
+    verdict.reworded(why)
 }
 
 const ENV: Spec = Spec {
