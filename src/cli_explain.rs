@@ -56,7 +56,10 @@ pub fn classifier_test(config: Option<&Path>, line: &str) -> Result<()> {
         .block_on(model.probe(line))
         .context("asking the model")?;
     println!("answer:  \"{}\"", visible(&probe.raw));
-    println!("verdict: {}", probe.verdict.name());
+    match &probe.assessment {
+        Ok(assessment) => println!("assessment: {}", visible(&assessment.to_string())),
+        Err(why) => println!("assessment: unsure ({why})"),
+    }
     println!("took:    {} ms", probe.took.as_millis());
     Ok(())
 }

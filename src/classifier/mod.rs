@@ -8,6 +8,7 @@
 //! remembers verdicts per exact subject and shares identical requests in flight; `breaker`
 //! stops asking after repeated failures; `model` puts them together as [`ModelClassifier`].
 
+pub mod answer;
 pub mod breaker;
 pub mod cache;
 pub mod model;

@@ -12,15 +12,15 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
+use super::answer::assessment_of;
 use super::breaker::{Breaker, BreakerState};
-use super::cache::{Subject, VerdictCache};
-use super::prompt::{Prompt, verdict_of};
+use super::cache::VerdictCache;
+use super::prompt::Prompt;
 use super::provider::{Endpoint, ProviderError};
 use super::settings::Limits;
 use super::setup::Ready;
-use crate::core::call::Call;
-use crate::core::classifier::{BoxFuture, Classifier, ClassifierError};
-use crate::core::decision::Verdict;
+use crate::core::advice::{Advice, Assessment, Opinion};
+use crate::core::classifier::{BoxFuture, Classifier, ClassifierError, Question, Subject};
 
 /// A model-backed classifier. Cheap to clone; clones share cache, breaker and connections.
 #[derive(Clone)]
@@ -39,10 +39,11 @@ struct Inner {
 }
 
 /// One answer from the model, raw and normalised, for `gatehouse classifier test`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Probe {
     pub raw: String,
-    pub verdict: Verdict,
+    /// The answer read strictly, or why it could not be.
+    pub assessment: Result<Assessment, String>,
     pub took: Duration,
 }
 
@@ -71,6 +72,33 @@ impl ModelClassifier {
         &self.inner.endpoint
     }
 
+    /// `provider model`, as the dialog and the status bar name this classifier.
+    pub fn name(&self) -> String {
+        format!(
+            "{} {}",
+            self.inner.endpoint.provider, self.inner.endpoint.model
+        )
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// This classifier's assessment of `question` (cached, shared in flight, bounded, timed
+    /// out, behind the breaker). An answer that is not the JSON asked for is an unsure
+    /// assessment, and counts as a failure for the breaker.
+    pub async fn assess(&self, question: &Question) -> Result<Assessment, ClassifierError> {
+        self.inner.classify(question).await
+    }
+
+    /// Its opinion on `question`, judged against its own threshold.
+    pub async fn opinion(&self, question: &Question) -> Opinion {
+        match self.assess(question).await {
+            Ok(a) => Opinion::judged(self.name(), a, self.inner.limits.threshold()),
+            Err(e) => Opinion::failed(self.name(), e.0),
+        }
+    }
+
     /// The breaker's state, for the status bar.
     pub fn breaker(&self) -> BreakerState {
         self.inner.breaker.state()
@@ -96,30 +124,36 @@ impl ModelClassifier {
             .ask(&inner.http, &Prompt::shell(line), inner.limits.timeout)
             .await?;
         Ok(Probe {
-            verdict: verdict_of(&raw),
+            assessment: assessment_of(&raw).map_err(|e| e.to_string()),
             raw,
             took: started.elapsed(),
         })
     }
 }
 
+/// Alone, a model classifier's advice is its one opinion; a failure is an error.
 impl Classifier for ModelClassifier {
-    fn classify(&self, call: Arc<Call>) -> BoxFuture<Result<Verdict, ClassifierError>> {
-        let inner = self.inner.clone();
-        Box::pin(async move { inner.classify(&call).await })
+    fn classify(&self, question: Arc<Question>) -> BoxFuture<Result<Advice, ClassifierError>> {
+        let this = self.clone();
+        Box::pin(async move {
+            let assessment = this.assess(&question).await?;
+            let threshold = this.inner.limits.threshold();
+            Ok(Advice {
+                opinions: vec![Opinion::judged(this.name(), assessment, threshold)],
+            })
+        })
     }
 }
 
 impl Inner {
-    async fn classify(&self, call: &Call) -> Result<Verdict, ClassifierError> {
-        let prompt = Prompt::for_call(call, &self.mcp_descriptions)
-            .map_err(|e| ClassifierError(e.to_string()))?;
-        let subject = Subject::of(call);
-        self.cache.get_or_ask(&subject, || self.ask(prompt)).await
+    async fn classify(&self, question: &Question) -> Result<Assessment, ClassifierError> {
+        let subject: &Subject = &question.subject;
+        let prompt = Prompt::for_subject(subject, &self.mcp_descriptions);
+        self.cache.get_or_ask(subject, || self.ask(prompt)).await
     }
 
     /// One request, if the breaker allows, once a permit is free.
-    async fn ask(&self, prompt: Prompt) -> Result<Verdict, ClassifierError> {
+    async fn ask(&self, prompt: Prompt) -> Result<Assessment, ClassifierError> {
         self.breaker.check()?;
         let _permit = self
             .permits
@@ -133,10 +167,17 @@ impl Inner {
             .ask(&self.http, &prompt, self.limits.timeout)
             .await
         {
-            Ok(raw) => {
-                self.breaker.succeeded();
-                Ok(verdict_of(&raw))
-            }
+            Ok(raw) => match assessment_of(&raw) {
+                Ok(assessment) => {
+                    self.breaker.succeeded();
+                    Ok(assessment)
+                }
+                Err(invalid) => {
+                    let message = invalid.to_string();
+                    self.breaker.failed(&message);
+                    Ok(Assessment::unsure(message))
+                }
+            },
             Err(err) => {
                 let message = err.to_string();
                 self.breaker.failed(&message);

@@ -22,6 +22,7 @@ pub struct RawClassifier {
     max_concurrent: Option<Spanned<u64>>,
     cache_size: Option<Spanned<u64>>,
     breaker_failures: Option<Spanned<u64>>,
+    confidence_threshold: Option<Spanned<f64>>,
     mcp_descriptions: Option<BTreeMap<String, String>>,
 }
 
@@ -67,15 +68,27 @@ pub struct Limits {
     pub max_concurrent: usize,
     pub cache_size: usize,
     pub breaker_failures: u32,
+    /// The least confidence, in thousandths, at which a `read-only` verdict may allow.
+    pub threshold_permille: u16,
+}
+
+impl Limits {
+    /// The least confidence at which this classifier's `read-only` may allow (`0.0`–`1.0`).
+    pub fn threshold(&self) -> f64 {
+        f64::from(self.threshold_permille) / 1000.0
+    }
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            timeout: Duration::from_millis(8_000),
+            // A cold local model takes well over 8 s for its first answer; the human is asked
+            // at the same time, so a long wait costs nothing but the model's own slot.
+            timeout: Duration::from_millis(30_000),
             max_concurrent: 4,
             cache_size: 1_024,
             breaker_failures: 3,
+            threshold_permille: 800,
         }
     }
 }
@@ -151,6 +164,17 @@ impl RawClassifier {
         }
         if let Some(n) = raw.breaker_failures {
             limits.breaker_failures = ranged(&n, "breaker_failures", 1, 1_000)? as u32;
+        }
+        if let Some(t) = raw.confidence_threshold {
+            let n = *t.get_ref();
+            if !(0.0..=1.0).contains(&n) {
+                return Err(invalid(
+                    t.span(),
+                    format!("classifier.confidence_threshold = {n} is out of range"),
+                    "use a number from 0.0 to 1.0, such as 0.8",
+                ));
+            }
+            limits.threshold_permille = (n * 1000.0).round() as u16;
         }
         config.mcp_descriptions = raw.mcp_descriptions.unwrap_or_default();
         Ok(ClassifierConfig::Model(config))
@@ -260,5 +284,10 @@ mod tests {
         assert!(parse("max_concurrent = 0").is_err());
         assert!(parse("breaker_failures = 0").is_err());
         assert!(parse("model = \" \"").is_err());
+        assert!(parse("confidence_threshold = 1.5").is_err());
+        let ClassifierConfig::Model(m) = parse("confidence_threshold = 0.95").unwrap() else {
+            panic!("a model");
+        };
+        assert_eq!(m.limits.threshold(), 0.95);
     }
 }

@@ -5,6 +5,7 @@ use super::*;
 
 impl Shared {
     /// Starts the classifier on dialog `id`, if there is a classifier and nobody claimed it.
+    /// The race is bound to the dialog's epoch (the mode and rules in force now).
     pub(super) fn start_race(self: &Arc<Self>, state: &mut State, id: CallId) {
         let Some(classifier) = self.classifier.clone() else {
             return;
@@ -18,27 +19,45 @@ impl Shared {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let call = pending.dialog.call.clone();
+        let question = match Question::of(pending.dialog.call.clone(), &pending.dialog.assessment) {
+            Ok(question) => Arc::new(question),
+            Err(err) => {
+                self.emit(Event::Classifier {
+                    id,
+                    state: ClassifierState::Failed(err.0),
+                });
+                return;
+            }
+        };
+        let asked = pending.epoch;
         let shared = self.clone();
         self.emit(Event::Classifier {
             id,
             state: ClassifierState::Asking,
         });
         let task = runtime.spawn(async move {
-            let result = classifier.classify(call).await;
-            shared.on_verdict(id, result.map_err(|e| e.0));
+            let result = classifier.classify(question).await;
+            shared.on_advice(id, asked, result.map_err(|e| e.0));
         });
         pending.race = Some(task.abort_handle());
     }
 
-    /// A verdict arrived. Only `read-only` on an unclaimed dialog still routed `race` resolves;
-    /// anything else annotates a dialog that is still open, and a late verdict is dropped.
-    pub(super) fn on_verdict(&self, id: CallId, result: Result<Verdict, String>) {
+    /// Advice arrived for dialog `id`, asked in epoch `asked`. Only advice that allows, on an
+    /// unclaimed dialog still routed `race` in the same epoch, resolves; anything else
+    /// annotates a dialog that is still open. Advice from an older epoch (the mode or rules
+    /// changed while the model thought) is dropped, and asked again if the dialog still races.
+    pub(super) fn on_advice(
+        self: &Arc<Self>,
+        id: CallId,
+        asked: u64,
+        result: Result<Advice, String>,
+    ) {
         let racing = |p: &Pending| !p.claimed && p.route == Route::Race;
-        if result == Ok(Verdict::ReadOnly) {
-            let decision = Decision::allow();
-            self.resolve(id, racing, decision, Decider::Classifier);
-            return;
+        if matches!(&result, Ok(advice) if advice.allows()) {
+            let current = |p: &Pending| racing(p) && p.epoch == asked;
+            if self.resolve(id, current, Decision::allow(), Decider::Classifier) {
+                return;
+            }
         }
         let mut state = self.lock();
         let Some(pending) = state.pending.get_mut(&id) else {
@@ -48,8 +67,12 @@ impl Shared {
             return;
         }
         pending.race = None;
+        if pending.epoch != asked {
+            self.start_race(&mut state, id);
+            return;
+        }
         let state = match result {
-            Ok(verdict) => ClassifierState::Advised(verdict),
+            Ok(advice) => ClassifierState::Advised(advice),
             Err(message) => ClassifierState::Failed(message),
         };
         self.emit(Event::Classifier { id, state });
@@ -152,8 +175,11 @@ impl Shared {
         {
             let mut state = self.lock();
             state.mode = mode;
+            state.epoch += 1;
+            let epoch = state.epoch;
             let mut races = Vec::new();
             for (&id, pending) in state.pending.iter_mut() {
+                pending.epoch = epoch;
                 let new = route(mode, pending.dialog.assessment.row);
                 if new == pending.route {
                     continue;
