@@ -43,23 +43,29 @@ pub fn classifier_test(config: Option<&Path>, line: &str) -> Result<()> {
 
     let config = Config::load(config)?;
     let setup = ClassifierSetup::from_env(&config.classifier);
-    let ClassifierSetup::Ready(ready) = setup.clone() else {
+    let models = setup.models();
+    if models.is_empty() {
         bail!("{}", setup.describe());
-    };
-    let model = ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?;
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
     println!("{}", setup.describe());
-    let probe = runtime
-        .block_on(model.probe(line))
-        .context("asking the model")?;
-    println!("answer:  \"{}\"", visible(&probe.raw));
-    match &probe.assessment {
-        Ok(assessment) => println!("assessment: {}", visible(&assessment.to_string())),
-        Err(why) => println!("assessment: unsure ({why})"),
+    for ready in models {
+        let model = ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?;
+        if setup.models().len() > 1 {
+            println!("{}:", model.name());
+        }
+        let probe = runtime
+            .block_on(model.probe(line))
+            .context("asking the model")?;
+        println!("answer:  \"{}\"", visible(&probe.raw));
+        match &probe.assessment {
+            Ok(assessment) => println!("assessment: {}", visible(&assessment.to_string())),
+            Err(why) => println!("assessment: unsure ({why})"),
+        }
+        println!("took:    {} ms", probe.took.as_millis());
     }
-    println!("took:    {} ms", probe.took.as_millis());
     Ok(())
 }

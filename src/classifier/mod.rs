@@ -12,6 +12,7 @@ pub mod answer;
 pub mod breaker;
 pub mod cache;
 pub mod model;
+pub mod panel;
 pub mod prompt;
 pub mod provider;
 pub mod settings;
@@ -19,5 +20,6 @@ pub mod setup;
 
 pub use breaker::BreakerState;
 pub use model::{ModelClassifier, Probe};
+pub use panel::Panel;
 pub use settings::{ClassifierConfig, Limits};
 pub use setup::ClassifierSetup;

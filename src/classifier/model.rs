@@ -28,7 +28,21 @@ pub struct ModelClassifier {
     inner: Arc<Inner>,
 }
 
+/// Whether a model has answered since the console started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warmth {
+    /// Not asked yet.
+    Cold,
+    /// The warming request is out and nothing has answered yet.
+    Warming,
+    /// It has answered once: a cold start is behind it.
+    Warm,
+    /// The warming request failed, for this reason.
+    Failed(String),
+}
+
 struct Inner {
+    warmth: std::sync::Mutex<Warmth>,
     endpoint: Endpoint,
     limits: Limits,
     mcp_descriptions: BTreeMap<String, String>,
@@ -57,6 +71,7 @@ impl ModelClassifier {
             .map_err(|e| ClassifierError(format!("cannot start the HTTP client: {e}")))?;
         Ok(ModelClassifier {
             inner: Arc::new(Inner {
+                warmth: std::sync::Mutex::new(Warmth::Cold),
                 cache: VerdictCache::new(ready.limits.cache_size),
                 breaker: Breaker::new(ready.limits.breaker_failures),
                 permits: Semaphore::new(ready.limits.max_concurrent.max(1)),
@@ -109,6 +124,40 @@ impl ModelClassifier {
         self.inner.breaker.rearm();
     }
 
+    /// Where the model is with its cold start, for the status bar.
+    pub fn warmth(&self) -> Warmth {
+        self.inner
+            .warmth
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn set_warmth(&self, warmth: Warmth) {
+        self.inner.set_warmth(warmth);
+    }
+
+    /// One cheap request so that a cold local model loads before the first real call. Shows
+    /// as warming until the model (or any real question) answers; a failure is only shown,
+    /// it does not count for the breaker.
+    pub async fn warm(&self) {
+        self.set_warmth(Warmth::Warming);
+        let inner = &self.inner;
+        let result = inner
+            .endpoint
+            .ask(&inner.http, &Prompt::warm(), inner.limits.timeout)
+            .await;
+        match result {
+            Ok(_) => self.set_warmth(Warmth::Warm),
+            Err(err) => {
+                let mut warmth = inner.warmth.lock().unwrap_or_else(|p| p.into_inner());
+                if *warmth != Warmth::Warm {
+                    *warmth = Warmth::Failed(err.to_string());
+                }
+            }
+        }
+    }
+
     /// How many verdicts the cache holds.
     pub fn cached(&self) -> usize {
         self.inner.cache.len()
@@ -146,6 +195,16 @@ impl Classifier for ModelClassifier {
 }
 
 impl Inner {
+    fn set_warmth(&self, warmth: Warmth) {
+        *self.warmth.lock().unwrap_or_else(|p| p.into_inner()) = warmth;
+    }
+
+    /// The model answered (so it is warm): the assessment in `raw`, if it is one.
+    fn answered(&self, raw: &str) -> Result<Assessment, super::answer::Invalid> {
+        self.set_warmth(Warmth::Warm);
+        assessment_of(raw)
+    }
+
     async fn classify(&self, question: &Question) -> Result<Assessment, ClassifierError> {
         let subject: &Subject = &question.subject;
         let prompt = Prompt::for_subject(subject, &self.mcp_descriptions);
@@ -167,7 +226,7 @@ impl Inner {
             .ask(&self.http, &prompt, self.limits.timeout)
             .await
         {
-            Ok(raw) => match assessment_of(&raw) {
+            Ok(raw) => match self.answered(&raw) {
                 Ok(assessment) => {
                     self.breaker.succeeded();
                     Ok(assessment)

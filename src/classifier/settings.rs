@@ -1,4 +1,5 @@
-//! The `[classifier]` table of the config file, as written and as validated. The config module
+//! The `[classifier]` table of the config file (or the `[[classifier]]` array of tables, for
+//! several classifiers that must all agree), as written and as validated. The config module
 //! reads it with the rest of the file; the checks that are about the classifier live here.
 
 use std::collections::BTreeMap;
@@ -26,6 +27,65 @@ pub struct RawClassifier {
     mcp_descriptions: Option<BTreeMap<String, String>>,
 }
 
+/// `[classifier]` (one table) or `[[classifier]]` (an array of tables), as written.
+#[derive(Debug)]
+pub enum RawClassifiers {
+    One(Box<RawClassifier>),
+    Many(Vec<RawClassifier>),
+}
+
+impl<'de> Deserialize<'de> for RawClassifiers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = RawClassifiers;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a [classifier] table or [[classifier]] tables")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                RawClassifier::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|one| RawClassifiers::One(Box::new(one)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                Vec::<RawClassifier>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+                    .map(RawClassifiers::Many)
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl RawClassifiers {
+    /// Validates one table or each of several, in order. A single `[[classifier]]` entry is
+    /// the same as a `[classifier]` table; `provider = "none"` in any entry turns them all off.
+    pub fn validate(raw: Option<RawClassifiers>) -> Result<ClassifierConfig, Invalid> {
+        match raw {
+            None => RawClassifier::validate(None),
+            Some(RawClassifiers::One(one)) => RawClassifier::validate(Some(*one)),
+            Some(RawClassifiers::Many(many)) => {
+                let mut models = Vec::new();
+                for raw in many {
+                    match RawClassifier::validate(Some(raw))? {
+                        ClassifierConfig::Model(model) => models.push(model),
+                        _ => return Ok(ClassifierConfig::Off),
+                    }
+                }
+                match models.len() {
+                    0 => Ok(ClassifierConfig::FromEnvironment),
+                    1 => Ok(ClassifierConfig::Model(models.remove(0))),
+                    _ => Ok(ClassifierConfig::Several(models)),
+                }
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Deserialize)]
 enum ProviderChoice {
     #[serde(rename = "openai")]
@@ -45,6 +105,8 @@ pub enum ClassifierConfig {
     Off,
     /// A model chosen in the table.
     Model(ModelConfig),
+    /// Several models from `[[classifier]]`, in order; all must clear a call to allow it.
+    Several(Vec<ModelConfig>),
 }
 
 /// A model as configured; the key itself is read from the environment at setup.
@@ -258,6 +320,40 @@ mod tests {
         assert_eq!(local.provider, Provider::OpenAi);
         assert_eq!(local.base_url, "http://localhost:11434/v1");
         assert_eq!(local.api_key_env, None);
+    }
+
+    fn parse_all(text: &str) -> Result<ClassifierConfig, Invalid> {
+        #[derive(Deserialize)]
+        struct File {
+            classifier: Option<RawClassifiers>,
+        }
+        RawClassifiers::validate(toml::from_str::<File>(text).unwrap().classifier)
+    }
+
+    #[test]
+    fn an_array_of_tables_lists_several_classifiers_in_order_and_one_table_still_works() {
+        let ClassifierConfig::Several(models) = parse_all(
+            "[[classifier]]\nbase_url = \"http://localhost:8080/v1\"\napi_key_env = \"\"\n\
+             confidence_threshold = 0.9\n[[classifier]]\nprovider = \"anthropic\"\n",
+        )
+        .unwrap() else {
+            panic!("several");
+        };
+        assert_eq!(models.len(), 2);
+        assert_eq!(models[0].limits.threshold(), 0.9);
+        assert_eq!(models[1].provider, Provider::Anthropic);
+        assert!(matches!(
+            parse_all("[classifier]\nprovider = \"anthropic\"\n").unwrap(),
+            ClassifierConfig::Model(_)
+        ));
+        assert!(matches!(
+            parse_all("[[classifier]]\nprovider = \"anthropic\"\n").unwrap(),
+            ClassifierConfig::Model(_)
+        ));
+        assert_eq!(
+            parse_all("[[classifier]]\n[[classifier]]\nprovider = \"none\"\n").unwrap(),
+            ClassifierConfig::Off
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod assess;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod panel;
 mod race;
 mod server;
 mod vouch;

@@ -44,6 +44,11 @@ impl Rig {
     /// A barrier in `mode` racing the model behind `server`.
     pub fn with(mode: Mode, server: ModelServer, provider: Provider, limits: Limits) -> Rig {
         let model: Arc<dyn Classifier> = Arc::new(classifier(&server, provider, limits));
+        Rig::around(mode, server, model)
+    }
+
+    /// A barrier in `mode` racing `model`; `server` is the one whose requests tests count.
+    pub fn around(mode: Mode, server: ModelServer, model: Arc<dyn Classifier>) -> Rig {
         let dir = tempfile::tempdir().unwrap();
         let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
         let settings = Settings {
