@@ -9,6 +9,7 @@ mod common;
 mod panel;
 mod race;
 mod server;
+mod stale;
 mod vouch;
 
 use std::sync::Arc;
