@@ -53,6 +53,7 @@ fn classifier(cache_size: usize) -> ModelClassifier {
             max_concurrent: 4,
             cache_size,
             breaker_failures: 3,
+            breaker_repeats: 5,
             threshold_permille: 800,
         },
         mcp_descriptions: Default::default(),

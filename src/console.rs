@@ -32,6 +32,11 @@ pub fn classifier_status(panel: Option<&Panel>) -> String {
             if model.breaker().is_open() {
                 return format!("{name} OFF after failures (r re-arms)");
             }
+            let off = model.sessions_off();
+            if off > 0 {
+                let s = if off == 1 { "" } else { "s" };
+                return format!("{name} off for {off} looping or failing session{s} (r re-arms)");
+            }
             match model.warmth() {
                 Warmth::Warming => format!("{name} warming"),
                 Warmth::Failed(_) => format!("{name} not answering"),

@@ -15,6 +15,7 @@ pub mod model;
 pub mod panel;
 pub mod prompt;
 pub mod provider;
+pub mod sessions;
 pub mod settings;
 pub mod setup;
 

@@ -17,6 +17,7 @@ use super::breaker::{Breaker, BreakerState};
 use super::cache::VerdictCache;
 use super::prompt::Prompt;
 use super::provider::{Endpoint, ProviderError};
+use super::sessions::SessionBreakers;
 use super::settings::Limits;
 use super::setup::Ready;
 use crate::core::advice::{Advice, Assessment, Opinion};
@@ -49,6 +50,7 @@ struct Inner {
     http: reqwest::Client,
     cache: VerdictCache,
     breaker: Breaker,
+    sessions: SessionBreakers,
     permits: Semaphore,
 }
 
@@ -74,6 +76,10 @@ impl ModelClassifier {
                 warmth: std::sync::Mutex::new(Warmth::Cold),
                 cache: VerdictCache::new(ready.limits.cache_size),
                 breaker: Breaker::new(ready.limits.breaker_failures),
+                sessions: SessionBreakers::new(
+                    ready.limits.breaker_failures,
+                    ready.limits.breaker_repeats,
+                ),
                 permits: Semaphore::new(ready.limits.max_concurrent.max(1)),
                 endpoint: ready.endpoint,
                 limits: ready.limits,
@@ -122,6 +128,12 @@ impl ModelClassifier {
     /// Asks the model again after the breaker opened (the console's re-arm key).
     pub fn rearm(&self) {
         self.inner.breaker.rearm();
+        self.inner.sessions.rearm();
+    }
+
+    /// How many agent sessions the per-session breaker has turned off.
+    pub fn sessions_off(&self) -> usize {
+        self.inner.sessions.open()
     }
 
     /// Where the model is with its cold start, for the status bar.
@@ -205,10 +217,21 @@ impl Inner {
         assessment_of(raw)
     }
 
+    /// The breakers come first, cached answers included: a tripped breaker (overall, or the
+    /// call's agent session's) hands the call to the human at once.
     async fn classify(&self, question: &Question) -> Result<Assessment, ClassifierError> {
         let subject: &Subject = &question.subject;
+        let session = format!("{}\u{0}{}", question.call.agent, question.call.session);
+        self.breaker.check()?;
+        self.sessions.asked(&session, subject)?;
         let prompt = Prompt::for_subject(subject, &self.mcp_descriptions);
-        self.cache.get_or_ask(subject, || self.ask(prompt)).await
+        let result = self.cache.get_or_ask(subject, || self.ask(prompt)).await;
+        match &result {
+            Ok(assessment) if !assessment.is_stand_in() => self.sessions.succeeded(&session),
+            Ok(assessment) => self.sessions.failed(&session, &assessment.rationale),
+            Err(err) => self.sessions.failed(&session, &err.0),
+        }
+        result
     }
 
     /// One request, if the breaker allows, once a permit is free.

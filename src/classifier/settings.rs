@@ -23,6 +23,7 @@ pub struct RawClassifier {
     max_concurrent: Option<Spanned<u64>>,
     cache_size: Option<Spanned<u64>>,
     breaker_failures: Option<Spanned<u64>>,
+    breaker_repeats: Option<Spanned<u64>>,
     confidence_threshold: Option<Spanned<f64>>,
     mcp_descriptions: Option<BTreeMap<String, String>>,
 }
@@ -130,6 +131,9 @@ pub struct Limits {
     pub max_concurrent: usize,
     pub cache_size: usize,
     pub breaker_failures: u32,
+    /// An agent session that asks about the same subject this many times in a row is no
+    /// longer sent to the model.
+    pub breaker_repeats: u32,
     /// The least confidence, in thousandths, at which a `read-only` verdict may allow.
     pub threshold_permille: u16,
 }
@@ -150,6 +154,7 @@ impl Default for Limits {
             max_concurrent: 4,
             cache_size: 1_024,
             breaker_failures: 3,
+            breaker_repeats: 5,
             threshold_permille: 800,
         }
     }
@@ -226,6 +231,9 @@ impl RawClassifier {
         }
         if let Some(n) = raw.breaker_failures {
             limits.breaker_failures = ranged(&n, "breaker_failures", 1, 1_000)? as u32;
+        }
+        if let Some(n) = raw.breaker_repeats {
+            limits.breaker_repeats = ranged(&n, "breaker_repeats", 1, 1_000)? as u32;
         }
         if let Some(t) = raw.confidence_threshold {
             let n = *t.get_ref();

@@ -104,6 +104,12 @@ impl Assessment {
         }
     }
 
+    /// Whether this stands in for an answer that was not one ([`Assessment::unsure`]): a real
+    /// answer always names at least one category.
+    pub fn is_stand_in(&self) -> bool {
+        self.categories.is_empty()
+    }
+
     /// Whether this assessment may allow a raced call: `read-only`, risk `low`, and confidence
     /// at or above `threshold`. Everything else only annotates the dialog.
     pub fn clears(&self, threshold: f64) -> bool {

@@ -6,6 +6,7 @@ mod assess;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod loops;
 mod panel;
 mod race;
 mod server;
@@ -32,6 +33,7 @@ pub fn limits() -> Limits {
         max_concurrent: 4,
         cache_size: 64,
         breaker_failures: 3,
+        breaker_repeats: 5,
         threshold_permille: 800,
     }
 }
@@ -255,7 +257,12 @@ async fn ten_identical_concurrent_subjects_send_one_request() {
     let server =
         ModelServer::start(Reply::openai(&said("read-only")).after(Duration::from_millis(200)))
             .await;
-    let c = classifier(&server, Provider::OpenAi, limits());
+    // Ten dialogs of one session about one call: not a loop for this test's purpose.
+    let patient = Limits {
+        breaker_repeats: 100,
+        ..limits()
+    };
+    let c = classifier(&server, Provider::OpenAi, patient);
     let asks = (0..10)
         .map(|_| {
             let c = c.clone();
