@@ -11,6 +11,7 @@
 pub mod answer;
 pub mod breaker;
 pub mod cache;
+pub mod eval;
 pub mod model;
 pub mod panel;
 pub mod prompt;
