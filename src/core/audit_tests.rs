@@ -17,6 +17,8 @@ fn record<'a>(id: u64) -> Record<'a> {
         decider: "rule",
         reason: None,
         latency_ms: 0.01,
+        advice: None,
+        agreed: None,
     }
 }
 

@@ -59,3 +59,37 @@ async fn read_only_at_low_risk_and_the_threshold_exactly_allows() {
         assert_eq!(answer.decider, Decider::Classifier, "{provider}");
     }
 }
+
+#[tokio::test]
+async fn the_audit_records_whether_the_humans_answer_agreed_with_the_advice() {
+    use super::server::said;
+    use gatehouse::core::decision::Decision;
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let server = ModelServer::start(reply(provider, &said("writes"))).await;
+        let mut rig = Rig::with(Mode::Auto, server, provider, limits());
+        for (n, answer) in [
+            HumanAnswer::Deny {
+                reason: "no".into(),
+            },
+            HumanAnswer::Allow { note: None },
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let submitted = rig.submit(bash(&format!("mytool --sync {n}")));
+            let dialog = rig.dialog().await;
+            let ClassifierState::Advised(_) = rig.annotation().await else {
+                panic!("advice");
+            };
+            assert!(rig.prompter.answer(dialog.id, answer));
+            let _: Decision = submitted.await.unwrap().decision;
+        }
+        let audit = rig.audit();
+        assert_eq!(audit[0]["advice"], "writes", "{provider}");
+        assert_eq!(
+            audit[0]["agreed"], true,
+            "{provider}: a deny agrees with writes"
+        );
+        assert_eq!(audit[1]["agreed"], false, "{provider}: an allow does not");
+    }
+}

@@ -30,6 +30,8 @@ impl Barrier {
             decider: "note",
             reason: Some(note.unwrap_or("no note was kept for this call")),
             latency_ms: 0.0,
+            advice: None,
+            agreed: None,
         };
         let written = shared.audit.write(&record);
         shared.report_audit(&written);

@@ -71,6 +71,9 @@ impl Shared {
             self.start_race(&mut state, id);
             return;
         }
+        if let Ok(advice) = &result {
+            pending.advised = Some(advice.verdict());
+        }
         let state = match result {
             Ok(advice) => ClassifierState::Advised(advice),
             Err(message) => ClassifierState::Failed(message),

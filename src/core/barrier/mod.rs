@@ -19,7 +19,7 @@ use super::audit::{self, Audit, Record};
 use super::call::{Call, CallId};
 use super::classifier::{Classifier, Question};
 use super::classify::{Assessment, assess};
-use super::decision::{Decider, Decision};
+use super::decision::{Decider, Decision, Verdict};
 use super::event::{AuditHealth, ClassifierState, Dialog, Event, Outcome};
 use super::mode::Mode;
 use super::prompter::HumanAnswer;
@@ -107,6 +107,8 @@ struct Pending {
     claimed: bool,
     /// The epoch in force for this dialog now.
     epoch: u64,
+    /// The classifier's verdict, once it advised without settling.
+    advised: Option<Verdict>,
     started: Instant,
     reply: oneshot::Sender<Answer>,
     race: Option<AbortHandle>,
@@ -211,6 +213,7 @@ impl Barrier {
                             route,
                             claimed: false,
                             epoch,
+                            advised: None,
                             started,
                             reply,
                             race: None,

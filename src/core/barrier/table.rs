@@ -92,7 +92,7 @@ impl Shared {
             decider,
             latency: pending.started.elapsed(),
         };
-        self.audit(&mut outcome);
+        self.audit_advised(&mut outcome, pending.advised);
         let _ = pending.reply.send(Answer {
             id,
             decision: outcome.decision.clone(),
@@ -139,6 +139,8 @@ impl Shared {
             decider: "agent",
             reason: Some("the agent went away before anyone answered"),
             latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
+            advice: pending.advised.map(Verdict::name),
+            agreed: None,
         };
         let written = self.audit.write(&record);
         self.report_audit(&written);
@@ -148,7 +150,13 @@ impl Shared {
     /// Appends the outcome to the audit log. An allow that cannot be audited becomes a deny:
     /// nothing passes unrecorded.
     pub(super) fn audit(&self, outcome: &mut Outcome) {
-        let result = self.audit.write(&record_of(outcome));
+        self.audit_advised(outcome, None);
+    }
+
+    /// [`Shared::audit`] for a dialog the classifier advised `advised` on: the record names
+    /// the verdict and, for a human's answer, whether it agreed.
+    pub(super) fn audit_advised(&self, outcome: &mut Outcome, advised: Option<Verdict>) {
+        let result = self.audit.write(&record_of(outcome, advised));
         self.report_audit(&result);
         if let Err(err) = result
             && matches!(outcome.decision, Decision::Allow { .. })
@@ -185,7 +193,13 @@ impl Shared {
     }
 }
 
-fn record_of(outcome: &Outcome) -> Record<'_> {
+fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
+    let allowed = matches!(outcome.decision, Decision::Allow { .. });
+    let agreed = match (outcome.decider, advised) {
+        (Decider::Human, Some(Verdict::ReadOnly)) => Some(allowed),
+        (Decider::Human, Some(Verdict::Writes)) => Some(!allowed),
+        _ => None,
+    };
     let call = &outcome.call;
     Record {
         time: audit::now_rfc3339(),
@@ -201,5 +215,7 @@ fn record_of(outcome: &Outcome) -> Record<'_> {
         decider: outcome.decider.name(),
         reason: outcome.decision.text(),
         latency_ms: outcome.latency.as_secs_f64() * 1e3,
+        advice: advised.map(Verdict::name),
+        agreed,
     }
 }
