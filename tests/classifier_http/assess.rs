@@ -93,3 +93,32 @@ async fn the_audit_records_whether_the_humans_answer_agreed_with_the_advice() {
         assert_eq!(audit[1]["agreed"], false, "{provider}: an allow does not");
     }
 }
+
+#[tokio::test]
+async fn advice_asked_outside_auto_is_shown_and_never_resolves_even_when_it_would_clear() {
+    use gatehouse::core::route::Route;
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let server = ModelServer::start(reply(provider, &answer("low", 0.99))).await;
+        let mut rig = Rig::with(Mode::AllowRead, server, provider, limits());
+        let submitted = rig.submit(bash("mytool --list"));
+        let dialog = rig.dialog().await;
+        assert_eq!(dialog.route, Route::Ask);
+        assert_eq!(rig.server.count(), 0, "not asked until the human asks");
+        assert!(rig.prompter.ask_advice(dialog.id));
+        let ClassifierState::Advised(advice) = rig.annotation().await else {
+            panic!("advice");
+        };
+        assert!(advice.allows(), "{provider}: it would clear a race");
+        assert_eq!(
+            rig.prompter.open_dialogs().len(),
+            1,
+            "{provider}: still the human's"
+        );
+        let deny = HumanAnswer::Deny {
+            reason: "no".into(),
+        };
+        assert!(rig.prompter.answer(dialog.id, deny));
+        assert_eq!(submitted.await.unwrap().decider, Decider::Human);
+        assert_eq!(rig.server.count(), 1);
+    }
+}

@@ -3,17 +3,50 @@
 
 use super::*;
 
+/// Why the classifier is asked about a dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The dialog races: advice that allows resolves it.
+    Race,
+    /// The human asked for advice: it only annotates.
+    Advice,
+}
+
 impl Shared {
     /// Starts the classifier on dialog `id`, if there is a classifier and nobody claimed it.
     /// The race is bound to the dialog's epoch (the mode and rules in force now).
     pub(super) fn start_race(self: &Arc<Self>, state: &mut State, id: CallId) {
+        self.ask_classifier(state, id, Asked::Race);
+    }
+
+    /// Asks the classifier for advice on dialog `id` whatever its route (the human's advice
+    /// key). On a raced dialog this is the race itself; on any other the answer only
+    /// annotates the dialog and can never resolve it. Returns whether a request started.
+    pub(in crate::core) fn ask_advice(self: &Arc<Self>, id: CallId) -> bool {
+        let mut state = self.lock();
+        let Some(pending) = state.pending.get(&id) else {
+            return false;
+        };
+        if pending.race.is_some() {
+            return false;
+        }
+        let how = if pending.route == Route::Race && !pending.claimed {
+            Asked::Race
+        } else {
+            Asked::Advice
+        };
+        self.ask_classifier(&mut state, id, how);
+        state.pending.get(&id).is_some_and(|p| p.race.is_some())
+    }
+
+    fn ask_classifier(self: &Arc<Self>, state: &mut State, id: CallId, how: Asked) {
         let Some(classifier) = self.classifier.clone() else {
             return;
         };
         let Some(pending) = state.pending.get_mut(&id) else {
             return;
         };
-        if pending.claimed || pending.race.is_some() {
+        if (how == Asked::Race && pending.claimed) || pending.race.is_some() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -37,7 +70,10 @@ impl Shared {
         });
         let task = runtime.spawn(async move {
             let result = classifier.classify(question).await;
-            shared.on_advice(id, asked, result.map_err(|e| e.0));
+            match how {
+                Asked::Race => shared.on_advice(id, asked, result.map_err(|e| e.0)),
+                Asked::Advice => shared.on_advice_only(id, result.map_err(|e| e.0)),
+            }
         });
         pending.race = Some(task.abort_handle());
     }
@@ -76,6 +112,24 @@ impl Shared {
         }
         let state = match result {
             Ok(advice) => ClassifierState::Advised(advice),
+            Err(message) => ClassifierState::Failed(message),
+        };
+        self.emit(Event::Classifier { id, state });
+    }
+
+    /// Advice the human asked for on a dialog that does not race: it annotates the dialog if
+    /// it is still open, and never resolves it.
+    fn on_advice_only(&self, id: CallId, result: Result<Advice, String>) {
+        let mut state = self.lock();
+        let Some(pending) = state.pending.get_mut(&id) else {
+            return;
+        };
+        pending.race = None;
+        let state = match result {
+            Ok(advice) => {
+                pending.advised = Some(advice.verdict());
+                ClassifierState::Advised(advice)
+            }
             Err(message) => ClassifierState::Failed(message),
         };
         self.emit(Event::Classifier { id, state });
