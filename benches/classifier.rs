@@ -18,8 +18,10 @@ use gatehouse::classifier::prompt::Prompt;
 use gatehouse::classifier::provider::{ApiKey, Endpoint, Provider};
 use gatehouse::classifier::setup::Ready;
 use gatehouse::classifier::{Limits, ModelClassifier};
+use gatehouse::core::barrier::assess_bounded;
 use gatehouse::core::call::{Agent, Call};
-use gatehouse::core::classifier::Classifier;
+use gatehouse::core::classifier::{Classifier, Question};
+use gatehouse::core::rules::Rules;
 use server::{ModelServer, Reply};
 
 fn main() {
@@ -37,7 +39,9 @@ static RIG: LazyLock<Rig> = LazyLock::new(|| {
         .enable_all()
         .build()
         .unwrap();
-    let server = runtime.block_on(ModelServer::start(Reply::openai("read-only")));
+    let server = runtime.block_on(ModelServer::start(Reply::openai(&server::said(
+        "read-only",
+    ))));
     Rig { runtime, server }
 });
 
@@ -49,6 +53,8 @@ fn classifier(cache_size: usize) -> ModelClassifier {
             max_concurrent: 4,
             cache_size,
             breaker_failures: 3,
+            breaker_repeats: 5,
+            threshold_permille: 800,
         },
         mcp_descriptions: Default::default(),
     })
@@ -64,8 +70,9 @@ fn endpoint() -> Endpoint {
     }
 }
 
-fn call() -> Arc<Call> {
-    Arc::new(Call {
+/// The question auto mode would put about the benchmark's line.
+fn call() -> Arc<Question> {
+    let call = Arc::new(Call {
         agent: Agent::ClaudeCode,
         session: "s".into(),
         cwd: "/tmp".into(),
@@ -74,14 +81,16 @@ fn call() -> Arc<Call> {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
-    })
+    });
+    let assessment = assess_bounded(&call, &Rules::default(), &[]);
+    Arc::new(Question::of(call, &assessment).unwrap())
 }
 
 #[divan::bench]
 fn raw_round_trip(bencher: divan::Bencher) {
     let endpoint = endpoint();
     let body = endpoint
-        .request_body(&Prompt::shell(call().shell_line().unwrap()))
+        .request_body(&Prompt::shell(call().call.shell_line().unwrap()))
         .to_string();
     let http = reqwest::Client::new();
     let url = endpoint.url();

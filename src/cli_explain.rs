@@ -43,21 +43,30 @@ pub fn classifier_test(config: Option<&Path>, line: &str) -> Result<()> {
 
     let config = Config::load(config)?;
     let setup = ClassifierSetup::from_env(&config.classifier);
-    let ClassifierSetup::Ready(ready) = setup.clone() else {
+    let models = setup.models();
+    if models.is_empty() {
         bail!("{}", setup.describe());
-    };
-    let model = ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?;
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
     println!("{}", setup.describe());
-    // The error can carry the model server's body: shown as escapes, on one line.
-    let probe = runtime
-        .block_on(model.probe(line))
-        .map_err(|e| anyhow::anyhow!("asking the model: {}", visible(&format!("{e:#}"))))?;
-    println!("answer:  \"{}\"", visible(&probe.raw));
-    println!("verdict: {}", probe.verdict.name());
-    println!("took:    {} ms", probe.took.as_millis());
+    for ready in models {
+        let model = ModelClassifier::new(ready).map_err(|e| anyhow::anyhow!(e))?;
+        if setup.models().len() > 1 {
+            println!("{}:", model.name());
+        }
+        let probe = runtime
+            .block_on(model.probe(line))
+            // The error can carry the model server's body: shown as escapes, on one line.
+            .map_err(|e| anyhow::anyhow!("asking the model: {}", visible(&format!("{e:#}"))))?;
+        println!("answer:  \"{}\"", visible(&probe.raw));
+        match &probe.assessment {
+            Ok(assessment) => println!("assessment: {}", visible(&assessment.to_string())),
+            Err(why) => println!("assessment: unsure ({why})"),
+        }
+        println!("took:    {} ms", probe.took.as_millis());
+    }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::classifier::settings::{ClassifierConfig, RawClassifier};
+use crate::classifier::settings::{ClassifierConfig, RawClassifiers};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
@@ -33,7 +33,7 @@ struct RawConfig {
     audit_log: Option<PathBuf>,
     max_pending_mib: Option<Spanned<u64>>,
     notify: Option<Notify>,
-    classifier: Option<RawClassifier>,
+    classifier: Option<RawClassifiers>,
 }
 
 /// The validated config.
@@ -46,7 +46,7 @@ pub struct Config {
     pub server: server::Options,
     /// How a new dialog gets the human's attention in the console.
     pub notify: Notify,
-    /// The `[classifier]` table; resolve it with `ClassifierSetup::from_env`.
+    /// The `[classifier]` table or `[[classifier]]` tables; resolve with `ClassifierSetup::from_env`.
     pub classifier: ClassifierConfig,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
@@ -183,7 +183,7 @@ impl Config {
                 .collect(),
             internal_tools,
         };
-        let classifier = RawClassifier::validate(raw.classifier)
+        let classifier = RawClassifiers::validate(raw.classifier)
             .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
         let settings = Settings {
             mode: raw.mode.unwrap_or_default(),

@@ -164,6 +164,8 @@ fn the_example_documents_every_key_with_its_default() {
         "max_concurrent",
         "cache_size",
         "breaker_failures",
+        "breaker_repeats",
+        "confidence_threshold",
         "mcp_descriptions",
     ] {
         assert!(keys.contains(&key), "config.example.toml lacks {key}");

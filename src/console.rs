@@ -10,7 +10,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::sync::oneshot;
 
-use crate::classifier::{ClassifierSetup, ModelClassifier};
+use crate::classifier::model::Warmth;
+use crate::classifier::{ClassifierSetup, Panel};
 use crate::config::Config;
 use crate::core::audit::Audit;
 use crate::core::barrier::{Barrier, Fallback};
@@ -19,19 +20,32 @@ use crate::core::mode::Mode;
 use crate::server;
 use crate::tui::runner::{self, Options};
 
-/// What the status bar says of the classifier.
-pub fn classifier_status(setup: &ClassifierSetup, model: Option<&ModelClassifier>) -> String {
-    match (setup, model) {
-        (ClassifierSetup::Ready(ready), Some(model)) => {
-            let name = &ready.endpoint.model;
+/// What the status bar says of the classifiers: each one's model and state, `+`-joined.
+pub fn classifier_status(panel: Option<&Panel>) -> String {
+    let Some(panel) = panel else {
+        return "none set up (auto asks you)".into();
+    };
+    let parts: Vec<String> = panel
+        .members()
+        .iter()
+        .map(|model| {
+            let name = &model.endpoint().model;
             if model.breaker().is_open() {
-                format!("{name} OFF after failures (r re-arms)")
-            } else {
-                name.clone()
+                return format!("{name} OFF after failures (r re-arms)");
             }
-        }
-        _ => "none set up (auto asks you)".into(),
-    }
+            let off = model.sessions_off();
+            if off > 0 {
+                let s = if off == 1 { "" } else { "s" };
+                return format!("{name} off for {off} looping or failing session{s} (r re-arms)");
+            }
+            match model.warmth() {
+                Warmth::Warming => format!("{name} warming"),
+                Warmth::Failed(_) => format!("{name} not answering"),
+                Warmth::Cold | Warmth::Warm => name.clone(),
+            }
+        })
+        .collect();
+    parts.join(" + ")
 }
 
 /// Runs the console on `socket` until the human quits or `stop` completes.
@@ -57,6 +71,12 @@ pub async fn run(
     };
     let setup = ClassifierSetup::from_env(&config.classifier);
     let model = setup.start().map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(panel) = &model {
+        for member in panel.members() {
+            let member = member.clone();
+            tokio::spawn(async move { member.warm().await });
+        }
+    }
     let classifier = model.clone().map(|m| Arc::new(m) as Arc<dyn Classifier>);
     let audit = Audit::open(&config.audit_log)
         .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
@@ -81,9 +101,7 @@ pub async fn run(
         rearm: model
             .clone()
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
-        classifier_status: Some(Box::new(move || {
-            classifier_status(&setup, status_model.as_ref())
-        })),
+        classifier_status: Some(Box::new(move || classifier_status(status_model.as_ref()))),
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+mod cli_eval;
 mod cli_explain;
 mod cli_hook;
 mod cli_install;
@@ -98,6 +99,15 @@ enum ClassifierCommand {
     Test {
         /// The shell line to ask about.
         line: String,
+    },
+    /// Run a labelled file (`command<TAB>label`, the corpus format) through the configured
+    /// classifiers exactly as auto mode would; print one summary line last.
+    Eval {
+        /// The labelled file; with --from-audit, the audit log to read (default: the config's).
+        file: Option<PathBuf>,
+        /// Print a labelled file made of your own past answers in the audit log instead.
+        #[arg(long)]
+        from_audit: bool,
     },
 }
 
@@ -256,5 +266,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Classifier {
             action: ClassifierCommand::Test { line },
         } => cli_explain::classifier_test(config, &line),
+        Command::Classifier {
+            action: ClassifierCommand::Eval { file, from_audit },
+        } => cli_eval::eval(config, file.as_deref(), from_audit),
     }
 }

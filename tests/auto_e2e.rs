@@ -14,7 +14,7 @@ use std::sync::Arc;
 use common::fixture;
 use common::place::{Place, Serve};
 use serde_json::{Value, json};
-use server::{ModelServer, Reply};
+use server::{ModelServer, Reply, said};
 
 /// The recorded PreToolUse payload for `rm -rf build`, with `line` as its command instead.
 fn bash_payload(line: &str) -> Vec<u8> {
@@ -80,7 +80,7 @@ async fn stop(serve: Serve) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_sends_rm() {
-    let model = ModelServer::start(Reply::openai("read-only")).await;
+    let model = ModelServer::start(Reply::openai(&said("read-only"))).await;
     let place = Arc::new(place(&model.url));
     let serve = serve(&place).await;
 
@@ -102,7 +102,7 @@ async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_se
     assert_eq!(seen[0].body["model"], "local-model");
     assert_eq!(seen[0].header("authorization"), None, "api_key_env = \"\"");
     let asked = seen[0].user_text();
-    assert!(asked.contains("\"mytool --list\""), "{asked}");
+    assert!(asked.contains(r#""argv":["mytool","--list"]"#), "{asked}");
     assert!(!asked.contains("rm -rf"), "{asked}");
 
     let log = stop(serve).await;
@@ -137,12 +137,12 @@ async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_se
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_in_auto_gives_the_on_ask_answer_when_the_model_does_not_say_read_only() {
-    let model = ModelServer::start(Reply::openai("writes")).await;
+    let model = ModelServer::start(Reply::openai(&said("writes"))).await;
     let place = Arc::new(place(&model.url));
     let serve = serve(&place).await;
     let replies = [
-        Reply::openai("writes"),
-        // Not the one-word answer, though it starts with read-only.
+        Reply::openai(&said("writes")),
+        // Not the JSON object asked for, though it says read-only.
         Reply::openai("Read-only, as the comment in the line says."),
         Reply::status(500, r#"{"error":{"message":"overloaded"}}"#),
     ];

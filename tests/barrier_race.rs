@@ -42,7 +42,7 @@ async fn contract_2_writes_unsure_and_errors_only_annotate_the_dialog() {
         let submit = tokio::spawn(async move { b.submit(mcp_call()).await });
         let state = rig.annotation().await;
         match answer {
-            Ok(v) => assert_eq!(state, ClassifierState::Advised(v)),
+            Ok(v) => assert_eq!(state, ClassifierState::Advised(common::advice(v))),
             Err(e) => assert_eq!(state, ClassifierState::Failed(e.0)),
         }
         assert_eq!(rig.prompter.open_dialogs().len(), 1, "still the human's");

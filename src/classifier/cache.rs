@@ -1,6 +1,6 @@
-//! Verdicts remembered per exact subject, and one request for identical concurrent subjects.
+//! Assessments remembered per exact subject, and one request for identical concurrent subjects.
 //!
-//! The key is the tool name with the full input JSON, never the tool name alone. Only
+//! The key is the question's whole [`Subject`]: what the model is shown, never a tool name alone. Only
 //! `read-only` and `writes` are remembered: `unsure` and errors are asked again next time.
 //! While a subject is being asked, later callers with the same subject wait for that request
 //! (a single flight) instead of sending their own. If the caller that leads the request is
@@ -15,21 +15,11 @@ use std::sync::{Mutex, MutexGuard};
 use lru::LruCache;
 use tokio::sync::watch;
 
-use crate::core::call::Call;
-use crate::core::classifier::ClassifierError;
+use crate::core::advice::Assessment;
+use crate::core::classifier::{ClassifierError, Subject};
 use crate::core::decision::Verdict;
 
-/// The exact thing a verdict is about: tool and full input, unambiguously encoded.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Subject(String);
-
-impl Subject {
-    pub fn of(call: &Call) -> Subject {
-        Subject(serde_json::json!([call.tool, call.input]).to_string())
-    }
-}
-
-type Shared = Option<Result<Verdict, ClassifierError>>;
+type Shared = Option<Result<Assessment, ClassifierError>>;
 
 pub struct VerdictCache {
     inner: Mutex<Inner>,
@@ -37,7 +27,7 @@ pub struct VerdictCache {
 
 struct Inner {
     /// `None` when the cache size is 0: nothing is remembered, flights are still shared.
-    lru: Option<LruCache<Subject, Verdict>>,
+    lru: Option<LruCache<Subject, Assessment>>,
     flights: HashMap<Subject, Flight>,
     next_flight: u64,
 }
@@ -68,8 +58,8 @@ impl VerdictCache {
     }
 
     /// The remembered verdict for `subject`, if any.
-    pub fn get(&self, subject: &Subject) -> Option<Verdict> {
-        self.lock().lru.as_mut()?.get(subject).copied()
+    pub fn get(&self, subject: &Subject) -> Option<Assessment> {
+        self.lock().lru.as_mut()?.get(subject).cloned()
     }
 
     /// How many verdicts are remembered.
@@ -87,17 +77,17 @@ impl VerdictCache {
         &self,
         subject: &Subject,
         ask: F,
-    ) -> Result<Verdict, ClassifierError>
+    ) -> Result<Assessment, ClassifierError>
     where
         F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<Verdict, ClassifierError>>,
+        Fut: Future<Output = Result<Assessment, ClassifierError>>,
     {
         let mut ask = Some(ask);
         loop {
             let role = {
                 let mut inner = self.lock();
-                if let Some(verdict) = inner.lru.as_mut().and_then(|lru| lru.get(subject)) {
-                    return Ok(*verdict);
+                if let Some(assessment) = inner.lru.as_mut().and_then(|lru| lru.get(subject)) {
+                    return Ok(assessment.clone());
                 }
                 match inner.flights.get(subject) {
                     Some(flight) => Role::Follow(flight.result.clone()),
@@ -125,10 +115,11 @@ impl VerdictCache {
                     };
                     let ask = ask.take().expect("a caller leads at most one flight");
                     let result = ask().await;
-                    if let Ok(verdict @ (Verdict::ReadOnly | Verdict::Writes)) = result
+                    if let Ok(assessment) = &result
+                        && matches!(assessment.verdict, Verdict::ReadOnly | Verdict::Writes)
                         && let Some(lru) = self.lock().lru.as_mut()
                     {
-                        lru.put(subject.clone(), verdict);
+                        lru.put(subject.clone(), assessment.clone());
                     }
                     let _ = sender.send(Some(result.clone()));
                     return result;
@@ -162,53 +153,61 @@ impl Drop for Landing<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::call::test_call;
-    use serde_json::json;
 
-    fn subject(tool: &str, input: serde_json::Value) -> Subject {
-        Subject::of(&test_call(tool, input))
+    fn subject(line: &str) -> Subject {
+        Subject::of_line(line)
+    }
+
+    fn said(verdict: Verdict) -> Assessment {
+        Assessment {
+            verdict,
+            ..Assessment::unsure("x")
+        }
     }
 
     #[test]
-    fn subjects_differ_by_any_part_of_the_input_and_not_by_session() {
-        let a = subject("Bash", json!({"command": "ls"}));
-        assert_eq!(a, subject("Bash", json!({"command": "ls"})));
-        assert_ne!(a, subject("Bash", json!({"command": "ls -l"})));
-        assert_ne!(a, subject("mcp__s__t", json!({"command": "ls"})));
+    fn subjects_differ_by_any_word_in_question() {
+        let a = subject("frob -l");
+        assert_eq!(a, subject("frob -l"));
+        assert_ne!(a, subject("frob -l -v"));
     }
 
     #[tokio::test]
     async fn unsure_and_errors_are_not_remembered_but_verdicts_are() {
         let cache = VerdictCache::new(8);
-        let s = subject("Bash", json!({"command": "x"}));
-        let _ = cache.get_or_ask(&s, || async { Ok(Verdict::Unsure) }).await;
+        let s = subject("frob");
+        let _ = cache
+            .get_or_ask(&s, || async { Ok(said(Verdict::Unsure)) })
+            .await;
         let _ = cache
             .get_or_ask(&s, || async { Err(ClassifierError("down".into())) })
             .await;
         assert_eq!(cache.get(&s), None);
-        let _ = cache.get_or_ask(&s, || async { Ok(Verdict::Writes) }).await;
-        assert_eq!(cache.get(&s), Some(Verdict::Writes));
+        let _ = cache
+            .get_or_ask(&s, || async { Ok(said(Verdict::Writes)) })
+            .await;
+        assert_eq!(cache.get(&s).map(|a| a.verdict), Some(Verdict::Writes));
     }
 
     #[tokio::test]
     async fn the_least_recently_used_verdict_goes_first() {
         let cache = VerdictCache::new(2);
         for n in 0..3 {
-            let s = subject("Bash", json!({ "command": n.to_string() }));
+            let s = subject(&format!("frob {n}"));
             let _ = cache
-                .get_or_ask(&s, || async { Ok(Verdict::ReadOnly) })
+                .get_or_ask(&s, || async { Ok(said(Verdict::ReadOnly)) })
                 .await;
         }
         assert_eq!(cache.len(), 2);
-        assert_eq!(cache.get(&subject("Bash", json!({"command": "0"}))), None);
+        assert_eq!(cache.get(&subject("frob 0")), None);
     }
 
     #[tokio::test]
     async fn a_size_of_zero_remembers_nothing() {
         let cache = VerdictCache::new(0);
-        let s = subject("Bash", json!({"command": "x"}));
+        let s = subject("frob");
         let _ = cache
-            .get_or_ask(&s, || async { Ok(Verdict::ReadOnly) })
+            .get_or_ask(&s, || async { Ok(said(Verdict::ReadOnly)) })
             .await;
         assert!(cache.is_empty());
     }

@@ -1,22 +1,30 @@
 //! The classifier: a language model that races the human on `race` dialogs and can only ever
 //! advise. It implements the core's [`Classifier`](crate::core::classifier::Classifier) trait.
 //!
-//! `settings` reads the `[classifier]` config table; `setup` resolves it (or the environment's
-//! API keys) into a model to ask or a plain reason why there is none; `prompt` builds the
-//! question from the templates in `assets/classifier/`, with the call as quoted data;
-//! `provider` speaks the OpenAI-compatible and Anthropic wire formats over reqwest; `cache`
-//! remembers verdicts per exact subject and shares identical requests in flight; `breaker`
-//! stops asking after repeated failures; `model` puts them together as [`ModelClassifier`].
+//! `settings` reads the `[classifier]` table or `[[classifier]]` tables; `setup` resolves them
+//! (or the environment's API keys) into models to ask or a plain reason why there are none;
+//! `prompt` builds the question from the templates in `assets/classifier/`, with the
+//! analyser's view of the call as quoted data; `answer` reads the model's JSON assessment
+//! strictly; `provider` speaks the OpenAI-compatible and Anthropic wire formats over reqwest;
+//! `cache` remembers assessments per exact subject and shares identical requests in flight;
+//! `breaker` and `sessions` stop asking after repeated failures, overall and per agent session
+//! (and for a looping agent); `model` puts them together as [`ModelClassifier`]; `panel` asks
+//! several at once, all of which must agree; `eval` measures them on a labelled file.
 
+pub mod answer;
 pub mod breaker;
 pub mod cache;
+pub mod eval;
 pub mod model;
+pub mod panel;
 pub mod prompt;
 pub mod provider;
+pub mod sessions;
 pub mod settings;
 pub mod setup;
 
 pub use breaker::BreakerState;
 pub use model::{ModelClassifier, Probe};
+pub use panel::Panel;
 pub use settings::{ClassifierConfig, Limits};
 pub use setup::ClassifierSetup;

@@ -12,15 +12,16 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
+use super::answer::assessment_of;
 use super::breaker::{Breaker, BreakerState};
-use super::cache::{Subject, VerdictCache};
-use super::prompt::{Prompt, verdict_of};
+use super::cache::VerdictCache;
+use super::prompt::Prompt;
 use super::provider::{Endpoint, ProviderError};
+use super::sessions::SessionBreakers;
 use super::settings::Limits;
 use super::setup::Ready;
-use crate::core::call::Call;
-use crate::core::classifier::{BoxFuture, Classifier, ClassifierError};
-use crate::core::decision::Verdict;
+use crate::core::advice::{Advice, Assessment, Opinion};
+use crate::core::classifier::{BoxFuture, Classifier, ClassifierError, Question, Subject};
 
 /// A model-backed classifier. Cheap to clone; clones share cache, breaker and connections.
 #[derive(Clone)]
@@ -28,21 +29,37 @@ pub struct ModelClassifier {
     inner: Arc<Inner>,
 }
 
+/// Whether a model has answered since the console started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warmth {
+    /// Not asked yet.
+    Cold,
+    /// The warming request is out and nothing has answered yet.
+    Warming,
+    /// It has answered once: a cold start is behind it.
+    Warm,
+    /// The warming request failed, for this reason.
+    Failed(String),
+}
+
 struct Inner {
+    warmth: std::sync::Mutex<Warmth>,
     endpoint: Endpoint,
     limits: Limits,
     mcp_descriptions: BTreeMap<String, String>,
     http: reqwest::Client,
     cache: VerdictCache,
     breaker: Breaker,
+    sessions: SessionBreakers,
     permits: Semaphore,
 }
 
 /// One answer from the model, raw and normalised, for `gatehouse classifier test`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Probe {
     pub raw: String,
-    pub verdict: Verdict,
+    /// The answer read strictly, or why it could not be.
+    pub assessment: Result<Assessment, String>,
     pub took: Duration,
 }
 
@@ -56,8 +73,13 @@ impl ModelClassifier {
             .map_err(|e| ClassifierError(format!("cannot start the HTTP client: {e}")))?;
         Ok(ModelClassifier {
             inner: Arc::new(Inner {
+                warmth: std::sync::Mutex::new(Warmth::Cold),
                 cache: VerdictCache::new(ready.limits.cache_size),
                 breaker: Breaker::new(ready.limits.breaker_failures),
+                sessions: SessionBreakers::new(
+                    ready.limits.breaker_failures,
+                    ready.limits.breaker_repeats,
+                ),
                 permits: Semaphore::new(ready.limits.max_concurrent.max(1)),
                 endpoint: ready.endpoint,
                 limits: ready.limits,
@@ -71,6 +93,33 @@ impl ModelClassifier {
         &self.inner.endpoint
     }
 
+    /// `provider model`, as the dialog and the status bar name this classifier.
+    pub fn name(&self) -> String {
+        format!(
+            "{} {}",
+            self.inner.endpoint.provider, self.inner.endpoint.model
+        )
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// This classifier's assessment of `question` (cached, shared in flight, bounded, timed
+    /// out, behind the breaker). An answer that is not the JSON asked for is an unsure
+    /// assessment, and counts as a failure for the breaker.
+    pub async fn assess(&self, question: &Question) -> Result<Assessment, ClassifierError> {
+        self.inner.classify(question).await
+    }
+
+    /// Its opinion on `question`, judged against its own threshold.
+    pub async fn opinion(&self, question: &Question) -> Opinion {
+        match self.assess(question).await {
+            Ok(a) => Opinion::judged(self.name(), a, self.inner.limits.threshold()),
+            Err(e) => Opinion::failed(self.name(), e.0),
+        }
+    }
+
     /// The breaker's state, for the status bar.
     pub fn breaker(&self) -> BreakerState {
         self.inner.breaker.state()
@@ -79,6 +128,46 @@ impl ModelClassifier {
     /// Asks the model again after the breaker opened (the console's re-arm key).
     pub fn rearm(&self) {
         self.inner.breaker.rearm();
+        self.inner.sessions.rearm();
+    }
+
+    /// How many agent sessions the per-session breaker has turned off.
+    pub fn sessions_off(&self) -> usize {
+        self.inner.sessions.open()
+    }
+
+    /// Where the model is with its cold start, for the status bar.
+    pub fn warmth(&self) -> Warmth {
+        self.inner
+            .warmth
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn set_warmth(&self, warmth: Warmth) {
+        self.inner.set_warmth(warmth);
+    }
+
+    /// One cheap request so that a cold local model loads before the first real call. Shows
+    /// as warming until the model (or any real question) answers; a failure is only shown,
+    /// it does not count for the breaker.
+    pub async fn warm(&self) {
+        self.set_warmth(Warmth::Warming);
+        let inner = &self.inner;
+        let result = inner
+            .endpoint
+            .ask(&inner.http, &Prompt::warm(), inner.limits.timeout)
+            .await;
+        match result {
+            Ok(_) => self.set_warmth(Warmth::Warm),
+            Err(err) => {
+                let mut warmth = inner.warmth.lock().unwrap_or_else(|p| p.into_inner());
+                if *warmth != Warmth::Warm {
+                    *warmth = Warmth::Failed(err.to_string());
+                }
+            }
+        }
     }
 
     /// How many verdicts the cache holds.
@@ -96,30 +185,57 @@ impl ModelClassifier {
             .ask(&inner.http, &Prompt::shell(line), inner.limits.timeout)
             .await?;
         Ok(Probe {
-            verdict: verdict_of(&raw),
+            assessment: assessment_of(&raw).map_err(|e| e.to_string()),
             raw,
             took: started.elapsed(),
         })
     }
 }
 
+/// Alone, a model classifier's advice is its one opinion; a failure is an error.
 impl Classifier for ModelClassifier {
-    fn classify(&self, call: Arc<Call>) -> BoxFuture<Result<Verdict, ClassifierError>> {
-        let inner = self.inner.clone();
-        Box::pin(async move { inner.classify(&call).await })
+    fn classify(&self, question: Arc<Question>) -> BoxFuture<Result<Advice, ClassifierError>> {
+        let this = self.clone();
+        Box::pin(async move {
+            let assessment = this.assess(&question).await?;
+            let threshold = this.inner.limits.threshold();
+            Ok(Advice {
+                opinions: vec![Opinion::judged(this.name(), assessment, threshold)],
+            })
+        })
     }
 }
 
 impl Inner {
-    async fn classify(&self, call: &Call) -> Result<Verdict, ClassifierError> {
-        let prompt = Prompt::for_call(call, &self.mcp_descriptions)
-            .map_err(|e| ClassifierError(e.to_string()))?;
-        let subject = Subject::of(call);
-        self.cache.get_or_ask(&subject, || self.ask(prompt)).await
+    fn set_warmth(&self, warmth: Warmth) {
+        *self.warmth.lock().unwrap_or_else(|p| p.into_inner()) = warmth;
+    }
+
+    /// The model answered (so it is warm): the assessment in `raw`, if it is one.
+    fn answered(&self, raw: &str) -> Result<Assessment, super::answer::Invalid> {
+        self.set_warmth(Warmth::Warm);
+        assessment_of(raw)
+    }
+
+    /// The breakers come first, cached answers included: a tripped breaker (overall, or the
+    /// call's agent session's) hands the call to the human at once.
+    async fn classify(&self, question: &Question) -> Result<Assessment, ClassifierError> {
+        let subject: &Subject = &question.subject;
+        let session = format!("{}\u{0}{}", question.call.agent, question.call.session);
+        self.breaker.check()?;
+        self.sessions.asked(&session, subject)?;
+        let prompt = Prompt::for_subject(subject, &self.mcp_descriptions);
+        let result = self.cache.get_or_ask(subject, || self.ask(prompt)).await;
+        match &result {
+            Ok(assessment) if !assessment.is_stand_in() => self.sessions.succeeded(&session),
+            Ok(assessment) => self.sessions.failed(&session, &assessment.rationale),
+            Err(err) => self.sessions.failed(&session, &err.0),
+        }
+        result
     }
 
     /// One request, if the breaker allows, once a permit is free.
-    async fn ask(&self, prompt: Prompt) -> Result<Verdict, ClassifierError> {
+    async fn ask(&self, prompt: Prompt) -> Result<Assessment, ClassifierError> {
         self.breaker.check()?;
         let _permit = self
             .permits
@@ -133,10 +249,17 @@ impl Inner {
             .ask(&self.http, &prompt, self.limits.timeout)
             .await
         {
-            Ok(raw) => {
-                self.breaker.succeeded();
-                Ok(verdict_of(&raw))
-            }
+            Ok(raw) => match self.answered(&raw) {
+                Ok(assessment) => {
+                    self.breaker.succeeded();
+                    Ok(assessment)
+                }
+                Err(invalid) => {
+                    let message = invalid.to_string();
+                    self.breaker.failed(&message);
+                    Ok(Assessment::unsure(message))
+                }
+            },
             Err(err) => {
                 let message = err.to_string();
                 self.breaker.failed(&message);

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use super::prompt::Prompt;
 
-/// The answer is one word; a few tokens leave room for punctuation and a stray space.
-pub const MAX_TOKENS: u32 = 16;
+/// The answer is one small JSON object with a one-sentence rationale.
+pub const MAX_TOKENS: u32 = 256;
 /// The Messages API version gatehouse speaks.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// An answer body larger than this is not a one-word answer.

@@ -1,4 +1,5 @@
-//! The `[classifier]` table of the config file, as written and as validated. The config module
+//! The `[classifier]` table of the config file (or the `[[classifier]]` array of tables, for
+//! several classifiers that must all agree), as written and as validated. The config module
 //! reads it with the rest of the file; the checks that are about the classifier live here.
 
 use std::collections::BTreeMap;
@@ -22,7 +23,68 @@ pub struct RawClassifier {
     max_concurrent: Option<Spanned<u64>>,
     cache_size: Option<Spanned<u64>>,
     breaker_failures: Option<Spanned<u64>>,
+    breaker_repeats: Option<Spanned<u64>>,
+    confidence_threshold: Option<Spanned<f64>>,
     mcp_descriptions: Option<BTreeMap<String, String>>,
+}
+
+/// `[classifier]` (one table) or `[[classifier]]` (an array of tables), as written.
+#[derive(Debug)]
+pub enum RawClassifiers {
+    One(Box<RawClassifier>),
+    Many(Vec<RawClassifier>),
+}
+
+impl<'de> Deserialize<'de> for RawClassifiers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = RawClassifiers;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a [classifier] table or [[classifier]] tables")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                RawClassifier::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|one| RawClassifiers::One(Box::new(one)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                Vec::<RawClassifier>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+                    .map(RawClassifiers::Many)
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl RawClassifiers {
+    /// Validates one table or each of several, in order. A single `[[classifier]]` entry is
+    /// the same as a `[classifier]` table; `provider = "none"` in any entry turns them all off.
+    pub fn validate(raw: Option<RawClassifiers>) -> Result<ClassifierConfig, Invalid> {
+        match raw {
+            None => RawClassifier::validate(None),
+            Some(RawClassifiers::One(one)) => RawClassifier::validate(Some(*one)),
+            Some(RawClassifiers::Many(many)) => {
+                let mut models = Vec::new();
+                for raw in many {
+                    match RawClassifier::validate(Some(raw))? {
+                        ClassifierConfig::Model(model) => models.push(model),
+                        _ => return Ok(ClassifierConfig::Off),
+                    }
+                }
+                match models.len() {
+                    0 => Ok(ClassifierConfig::FromEnvironment),
+                    1 => Ok(ClassifierConfig::Model(models.remove(0))),
+                    _ => Ok(ClassifierConfig::Several(models)),
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -44,6 +106,8 @@ pub enum ClassifierConfig {
     Off,
     /// A model chosen in the table.
     Model(ModelConfig),
+    /// Several models from `[[classifier]]`, in order; all must clear a call to allow it.
+    Several(Vec<ModelConfig>),
 }
 
 /// A model as configured; the key itself is read from the environment at setup.
@@ -67,15 +131,31 @@ pub struct Limits {
     pub max_concurrent: usize,
     pub cache_size: usize,
     pub breaker_failures: u32,
+    /// An agent session that asks about the same subject this many times in a row is no
+    /// longer sent to the model.
+    pub breaker_repeats: u32,
+    /// The least confidence, in thousandths, at which a `read-only` verdict may allow.
+    pub threshold_permille: u16,
+}
+
+impl Limits {
+    /// The least confidence at which this classifier's `read-only` may allow (`0.0`–`1.0`).
+    pub fn threshold(&self) -> f64 {
+        f64::from(self.threshold_permille) / 1000.0
+    }
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            timeout: Duration::from_millis(8_000),
+            // A cold local model takes well over 8 s for its first answer; the human is asked
+            // at the same time, so a long wait costs nothing but the model's own slot.
+            timeout: Duration::from_millis(30_000),
             max_concurrent: 4,
             cache_size: 1_024,
             breaker_failures: 3,
+            breaker_repeats: 5,
+            threshold_permille: 800,
         }
     }
 }
@@ -152,6 +232,20 @@ impl RawClassifier {
         if let Some(n) = raw.breaker_failures {
             limits.breaker_failures = ranged(&n, "breaker_failures", 1, 1_000)? as u32;
         }
+        if let Some(n) = raw.breaker_repeats {
+            limits.breaker_repeats = ranged(&n, "breaker_repeats", 1, 1_000)? as u32;
+        }
+        if let Some(t) = raw.confidence_threshold {
+            let n = *t.get_ref();
+            if !(0.0..=1.0).contains(&n) {
+                return Err(invalid(
+                    t.span(),
+                    format!("classifier.confidence_threshold = {n} is out of range"),
+                    "use a number from 0.0 to 1.0, such as 0.8",
+                ));
+            }
+            limits.threshold_permille = (n * 1000.0).round() as u16;
+        }
         config.mcp_descriptions = raw.mcp_descriptions.unwrap_or_default();
         Ok(ClassifierConfig::Model(config))
     }
@@ -212,53 +306,5 @@ fn key_env(env: &Spanned<String>) -> Result<Option<String>, Invalid> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<ClassifierConfig, Invalid> {
-        RawClassifier::validate(Some(toml::from_str(text).unwrap()))
-    }
-
-    #[test]
-    fn a_table_fills_what_it_leaves_out_from_its_providers_defaults() {
-        let ClassifierConfig::Model(config) = parse("provider = \"anthropic\"").unwrap() else {
-            panic!("a model");
-        };
-        assert_eq!(config, ModelConfig::defaults(Provider::Anthropic));
-        let ClassifierConfig::Model(local) = parse(
-            "base_url = \"http://localhost:11434/v1/\"\nmodel = \"qwen3\"\napi_key_env = \"\"",
-        )
-        .unwrap() else {
-            panic!("a model");
-        };
-        assert_eq!(local.provider, Provider::OpenAi);
-        assert_eq!(local.base_url, "http://localhost:11434/v1");
-        assert_eq!(local.api_key_env, None);
-    }
-
-    #[test]
-    fn provider_none_turns_the_classifier_off() {
-        assert_eq!(parse("provider = \"none\"").unwrap(), ClassifierConfig::Off);
-        assert_eq!(
-            RawClassifier::validate(None).unwrap(),
-            ClassifierConfig::FromEnvironment
-        );
-    }
-
-    #[test]
-    fn a_key_in_place_of_its_variables_name_is_refused_without_echoing_it() {
-        let err = parse("api_key_env = \"sk-ant-api03-secret\"").unwrap_err();
-        assert!(!err.message.contains("secret"), "{}", err.message);
-        assert!(err.fix.contains("name"), "{}", err.fix);
-    }
-
-    #[test]
-    fn bad_urls_and_out_of_range_limits_are_refused() {
-        assert!(parse("base_url = \"ftp://x\"").is_err());
-        assert!(parse("base_url = \"localhost:8080\"").is_err());
-        assert!(parse("timeout_ms = 5").unwrap_err().fix.contains("100"));
-        assert!(parse("max_concurrent = 0").is_err());
-        assert!(parse("breaker_failures = 0").is_err());
-        assert!(parse("model = \" \"").is_err());
-    }
-}
+#[path = "settings_tests.rs"]
+mod tests;

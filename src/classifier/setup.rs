@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::model::ModelClassifier;
+use super::panel::Panel;
 use super::provider::{ApiKey, Endpoint, Provider};
 use super::settings::{ClassifierConfig, Limits, ModelConfig};
 use crate::core::classifier::ClassifierError;
@@ -13,6 +14,8 @@ use crate::core::classifier::ClassifierError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClassifierSetup {
     Ready(Ready),
+    /// Several models (`[[classifier]]`), in order: all must clear a call.
+    Several(Vec<Ready>),
     /// No classifier: auto mode leaves every race to the human.
     None {
         why: String,
@@ -38,7 +41,14 @@ impl ClassifierSetup {
         config: &ClassifierConfig,
         env: impl Fn(&str) -> Option<String>,
     ) -> ClassifierSetup {
-        let env = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+        ClassifierSetup::resolve_with(config, &env)
+    }
+
+    fn resolve_with(
+        config: &ClassifierConfig,
+        raw_env: &dyn Fn(&str) -> Option<String>,
+    ) -> ClassifierSetup {
+        let env = |name: &str| raw_env(name).filter(|v| !v.trim().is_empty());
         let model = match config {
             ClassifierConfig::Off => {
                 return ClassifierSetup::None {
@@ -46,6 +56,20 @@ impl ClassifierSetup {
                 };
             }
             ClassifierConfig::Model(model) => model.clone(),
+            ClassifierConfig::Several(models) => {
+                let mut ready = Vec::new();
+                for model in models {
+                    match ClassifierSetup::resolve_with(
+                        &ClassifierConfig::Model(model.clone()),
+                        raw_env,
+                    ) {
+                        ClassifierSetup::Ready(one) => ready.push(one),
+                        ClassifierSetup::Several(_) => unreachable!("one model resolves to one"),
+                        none @ ClassifierSetup::None { .. } => return none,
+                    }
+                }
+                return ClassifierSetup::Several(ready);
+            }
             ClassifierConfig::FromEnvironment => {
                 match [Provider::Anthropic, Provider::OpenAi]
                     .into_iter()
@@ -87,12 +111,24 @@ impl ClassifierSetup {
         })
     }
 
-    /// Starts the model this setup names, if any. Fails only when the HTTP client cannot start.
-    pub fn start(&self) -> Result<Option<ModelClassifier>, ClassifierError> {
+    /// The models this setup names, in order (none when there is no classifier).
+    pub fn models(&self) -> Vec<Ready> {
         match self {
-            ClassifierSetup::Ready(ready) => ModelClassifier::new(ready.clone()).map(Some),
-            ClassifierSetup::None { .. } => Ok(None),
+            ClassifierSetup::Ready(ready) => vec![ready.clone()],
+            ClassifierSetup::Several(all) => all.clone(),
+            ClassifierSetup::None { .. } => Vec::new(),
         }
+    }
+
+    /// Starts the models this setup names, if any, as one panel. Fails only when the HTTP
+    /// client cannot start.
+    pub fn start(&self) -> Result<Option<Panel>, ClassifierError> {
+        let models = self
+            .models()
+            .into_iter()
+            .map(ModelClassifier::new)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Panel::new(models))
     }
 
     /// One line for the status bar: `classifier: anthropic claude-haiku-4-5` or why none.
@@ -102,6 +138,18 @@ impl ClassifierSetup {
                 "classifier: {} {} at {}",
                 ready.endpoint.provider, ready.endpoint.model, ready.endpoint.base_url
             ),
+            ClassifierSetup::Several(all) => {
+                let names: Vec<String> = all
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{} {} at {}",
+                            r.endpoint.provider, r.endpoint.model, r.endpoint.base_url
+                        )
+                    })
+                    .collect();
+                format!("classifiers (all must agree): {}", names.join("; "))
+            }
             ClassifierSetup::None { why } => format!("no classifier: {why}"),
         }
     }
@@ -122,8 +170,30 @@ mod tests {
     fn ready(setup: ClassifierSetup) -> Ready {
         match setup {
             ClassifierSetup::Ready(ready) => ready,
-            ClassifierSetup::None { why } => panic!("no classifier: {why}"),
+            other => panic!("not one classifier: {other:?}"),
         }
+    }
+
+    #[test]
+    fn several_models_resolve_in_order_and_one_missing_key_means_none() {
+        let mut local = ModelConfig::defaults(Provider::OpenAi);
+        local.api_key_env = None;
+        let remote = ModelConfig::defaults(Provider::Anthropic);
+        let config = ClassifierConfig::Several(vec![local, remote]);
+        let setup = ClassifierSetup::resolve(&config, env(&[("ANTHROPIC_API_KEY", "a")]));
+        let models = setup.models();
+        assert_eq!(models.len(), 2);
+        assert_eq!(models[1].endpoint.provider, Provider::Anthropic);
+        assert!(
+            setup.describe().contains("all must agree"),
+            "{}",
+            setup.describe()
+        );
+        let setup = ClassifierSetup::resolve(&config, env(&[]));
+        assert!(
+            matches!(&setup, ClassifierSetup::None { why } if why.contains("ANTHROPIC_API_KEY")),
+            "{setup:?}"
+        );
     }
 
     #[test]

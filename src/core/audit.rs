@@ -50,6 +50,13 @@ pub struct Record<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     pub latency_ms: f64,
+    /// The classifier's verdict on the dialog when it was settled, if it advised one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<&'a str>,
+    /// For a human's answer on a dialog the classifier advised `read-only` or `writes` on:
+    /// whether the answer agreed (allow with read-only, deny with writes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agreed: Option<bool>,
 }
 
 /// A record as written: the run that wrote it first.

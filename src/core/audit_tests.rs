@@ -18,6 +18,8 @@ fn record<'a>(id: u64) -> Record<'a> {
         reason: None,
         rule: None,
         latency_ms: 0.01,
+        advice: None,
+        agreed: None,
     }
 }
 

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::advice::Advice;
 use super::call::{Call, CallId};
 use super::classify::Assessment;
-use super::decision::{Decider, Decision, Verdict};
+use super::decision::{Decider, Decision};
 use super::mode::Mode;
 use super::route::Route;
 
@@ -35,11 +36,11 @@ pub struct Outcome {
 }
 
 /// Where a racing classifier is with one dialog.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ClassifierState {
     Asking,
-    /// A verdict that did not resolve the dialog (writes, unsure).
-    Advised(Verdict),
+    /// Advice that did not resolve the dialog: each classifier's assessment or failure.
+    Advised(Advice),
     Failed(String),
 }
 

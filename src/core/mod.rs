@@ -1,6 +1,7 @@
 //! The barrier core: the policy, the pending table and the race. It imports nothing of
 //! terminals, sockets or HTTP, so it can be read and tested alone.
 
+pub mod advice;
 pub mod audit;
 pub mod audit_text;
 pub mod barrier;

@@ -57,6 +57,12 @@ impl Prompter {
         self.shared.unattended(id, fallback, reason)
     }
 
+    /// Asks the classifier for advice on dialog `id` in any mode. On a raced dialog it is the
+    /// race; on any other the advice only annotates the dialog, it never resolves it.
+    pub fn ask_advice(&self, id: CallId) -> bool {
+        self.shared.ask_advice(id)
+    }
+
     /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.
     pub fn claim(&self, id: CallId) -> bool {
         self.shared.claim(id)

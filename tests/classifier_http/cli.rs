@@ -50,8 +50,8 @@ async fn classifier_test_prints_the_raw_answer_the_verdict_and_the_time() {
         stdout.contains("answer:  \"Read-only.\\e[2J\""),
         "escaped: {stdout}"
     );
-    // An escape sequence after the word makes it more than one allowed word: not an answer.
-    assert!(stdout.contains("verdict: unsure"), "{stdout}");
+    // Not the JSON object asked for: not an answer.
+    assert!(stdout.contains("assessment: unsure"), "{stdout}");
     assert!(stdout.contains("took:    "), "{stdout}");
     assert_eq!(
         server.seen()[0].header("authorization"),

@@ -41,6 +41,24 @@ impl Seen {
     }
 }
 
+/// The model's JSON answer with `verdict`: low risk and 0.95 confidence for `read-only`,
+/// medium risk otherwise.
+pub fn said(verdict: &str) -> String {
+    let risk = if verdict == "read-only" {
+        "low"
+    } else {
+        "medium"
+    };
+    json!({
+        "verdict": verdict,
+        "risk": risk,
+        "categories": ["none"],
+        "rationale": "A scripted answer.",
+        "confidence": 0.95,
+    })
+    .to_string()
+}
+
 /// What the server answers.
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -108,8 +126,12 @@ pub struct ModelServer {
     state: Arc<State>,
 }
 
+/// Picks the reply to each request from what it asks.
+pub type Script = Arc<dyn Fn(&Seen) -> Reply + Send + Sync>;
+
 struct State {
     reply: Mutex<Reply>,
+    script: Mutex<Option<Script>>,
     seen: Mutex<Vec<Seen>>,
     count: AtomicUsize,
     hung_up: AtomicUsize,
@@ -121,6 +143,7 @@ impl ModelServer {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let state = Arc::new(State {
             reply: Mutex::new(reply),
+            script: Mutex::new(None),
             seen: Mutex::new(Vec::new()),
             count: AtomicUsize::new(0),
             hung_up: AtomicUsize::new(0),
@@ -137,6 +160,13 @@ impl ModelServer {
 
     pub fn set_reply(&self, reply: Reply) {
         *self.state.reply.lock().unwrap() = reply;
+    }
+
+    /// A server that answers each request as `script` says, from the request it saw.
+    pub async fn scripted(script: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> ModelServer {
+        let server = ModelServer::start(Reply::status(500, "unscripted")).await;
+        *server.state.script.lock().unwrap() = Some(Arc::new(script));
+        server
     }
 
     /// How many requests arrived.
@@ -161,9 +191,13 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) {
         let Some(seen) = read_request(&mut stream, &mut buffer).await else {
             return;
         };
+        let script = state.script.lock().unwrap().clone();
+        let reply = match script {
+            Some(script) => script(&seen),
+            None => state.reply.lock().unwrap().clone(),
+        };
         state.seen.lock().unwrap().push(seen);
         state.count.fetch_add(1, Ordering::SeqCst);
-        let reply = state.reply.lock().unwrap().clone();
         if !reply.delay.is_zero() {
             let mut probe = [0u8; 1];
             tokio::select! {

@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use gatehouse::core::advice::{Advice, Assessment, Category, Opinion, Risk};
 use gatehouse::core::call::{Agent, Call};
-use gatehouse::core::classifier::{BoxFuture, Classifier, ClassifierError};
+use gatehouse::core::classifier::{BoxFuture, Classifier, ClassifierError, Question};
 use gatehouse::core::decision::Verdict;
 use serde_json::{Value, json};
 
@@ -60,14 +61,33 @@ impl Scripted {
 }
 
 impl Classifier for Scripted {
-    fn classify(&self, _call: Arc<Call>) -> BoxFuture<Result<Verdict, ClassifierError>> {
+    fn classify(&self, _question: Arc<Question>) -> BoxFuture<Result<Advice, ClassifierError>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let answer = self.answer.clone();
         let delay = self.delay;
         Box::pin(async move {
             tokio::time::sleep(delay).await;
-            answer
+            answer.map(advice)
         })
+    }
+}
+
+/// The advice of one scripted classifier saying `verdict`: a read-only at low risk with full
+/// confidence, so that it clears; anything else at medium risk.
+pub fn advice(verdict: Verdict) -> Advice {
+    let assessment = Assessment {
+        verdict,
+        risk: if verdict == Verdict::ReadOnly {
+            Risk::Low
+        } else {
+            Risk::Medium
+        },
+        categories: vec![Category::None],
+        rationale: "scripted".into(),
+        confidence: 1.0,
+    };
+    Advice {
+        opinions: vec![Opinion::judged("scripted", assessment, 0.8)],
     }
 }
 

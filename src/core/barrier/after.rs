@@ -31,6 +31,8 @@ impl Barrier {
             reason: Some(note.unwrap_or("no note was kept for this call")),
             rule: None,
             latency_ms: 0.0,
+            advice: None,
+            agreed: None,
         };
         let written = shared.audit.write(&record);
         shared.report_audit(&written);

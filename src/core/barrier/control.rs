@@ -3,42 +3,97 @@
 
 use super::*;
 
+/// Why the classifier is asked about a dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The dialog races: advice that allows resolves it.
+    Race,
+    /// The human asked for advice: it only annotates.
+    Advice,
+}
+
 impl Shared {
     /// Starts the classifier on dialog `id`, if there is a classifier and nobody claimed it.
+    /// The race is bound to the dialog's epoch (the mode and rules in force now).
     pub(super) fn start_race(self: &Arc<Self>, state: &mut State, id: CallId) {
+        self.ask_classifier(state, id, Asked::Race);
+    }
+
+    /// Asks the classifier for advice on dialog `id` whatever its route (the human's advice
+    /// key). On a raced dialog this is the race itself; on any other the answer only
+    /// annotates the dialog and can never resolve it. Returns whether a request started.
+    pub(in crate::core) fn ask_advice(self: &Arc<Self>, id: CallId) -> bool {
+        let mut state = self.lock();
+        let Some(pending) = state.pending.get(&id) else {
+            return false;
+        };
+        if pending.race.is_some() {
+            return false;
+        }
+        let how = if pending.route == Route::Race && !pending.claimed {
+            Asked::Race
+        } else {
+            Asked::Advice
+        };
+        self.ask_classifier(&mut state, id, how);
+        state.pending.get(&id).is_some_and(|p| p.race.is_some())
+    }
+
+    fn ask_classifier(self: &Arc<Self>, state: &mut State, id: CallId, how: Asked) {
         let Some(classifier) = self.classifier.clone() else {
             return;
         };
         let Some(pending) = state.pending.get_mut(&id) else {
             return;
         };
-        if pending.claimed || pending.race.is_some() {
+        if (how == Asked::Race && pending.claimed) || pending.race.is_some() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let call = pending.dialog.call.clone();
+        let question = match Question::of(pending.dialog.call.clone(), &pending.dialog.assessment) {
+            Ok(question) => Arc::new(question),
+            Err(err) => {
+                self.emit(Event::Classifier {
+                    id,
+                    state: ClassifierState::Failed(err.0),
+                });
+                return;
+            }
+        };
+        let asked = pending.epoch;
         let shared = self.clone();
         self.emit(Event::Classifier {
             id,
             state: ClassifierState::Asking,
         });
         let task = runtime.spawn(async move {
-            let result = classifier.classify(call).await;
-            shared.on_verdict(id, result.map_err(|e| e.0));
+            let result = classifier.classify(question).await;
+            match how {
+                Asked::Race => shared.on_advice(id, asked, result.map_err(|e| e.0)),
+                Asked::Advice => shared.on_advice_only(id, result.map_err(|e| e.0)),
+            }
         });
         pending.race = Some(task.abort_handle());
     }
 
-    /// A verdict arrived. Only `read-only` on an unclaimed dialog still routed `race` resolves;
-    /// anything else annotates a dialog that is still open, and a late verdict is dropped.
-    pub(super) fn on_verdict(&self, id: CallId, result: Result<Verdict, String>) {
+    /// Advice arrived for dialog `id`, asked in epoch `asked`. Only advice that allows, on an
+    /// unclaimed dialog still routed `race` in the same epoch, resolves; anything else
+    /// annotates a dialog that is still open. Advice from an older epoch (the mode or rules
+    /// changed while the model thought) is dropped, and asked again if the dialog still races.
+    pub(super) fn on_advice(
+        self: &Arc<Self>,
+        id: CallId,
+        asked: u64,
+        result: Result<Advice, String>,
+    ) {
         let racing = |p: &Pending| !p.claimed && p.route == Route::Race;
-        if result == Ok(Verdict::ReadOnly) {
-            let decision = Decision::allow();
-            self.resolve(id, racing, decision, Decider::Classifier);
-            return;
+        if matches!(&result, Ok(advice) if advice.allows()) {
+            let current = |p: &Pending| racing(p) && p.epoch == asked;
+            if self.resolve(id, current, Decision::allow(), Decider::Classifier) {
+                return;
+            }
         }
         let mut state = self.lock();
         let Some(pending) = state.pending.get_mut(&id) else {
@@ -48,8 +103,33 @@ impl Shared {
             return;
         }
         pending.race = None;
+        if pending.epoch != asked {
+            self.start_race(&mut state, id);
+            return;
+        }
+        if let Ok(advice) = &result {
+            pending.advised = Some(advice.verdict());
+        }
         let state = match result {
-            Ok(verdict) => ClassifierState::Advised(verdict),
+            Ok(advice) => ClassifierState::Advised(advice),
+            Err(message) => ClassifierState::Failed(message),
+        };
+        self.emit(Event::Classifier { id, state });
+    }
+
+    /// Advice the human asked for on a dialog that does not race: it annotates the dialog if
+    /// it is still open, and never resolves it.
+    fn on_advice_only(&self, id: CallId, result: Result<Advice, String>) {
+        let mut state = self.lock();
+        let Some(pending) = state.pending.get_mut(&id) else {
+            return;
+        };
+        pending.race = None;
+        let state = match result {
+            Ok(advice) => {
+                pending.advised = Some(advice.verdict());
+                ClassifierState::Advised(advice)
+            }
             Err(message) => ClassifierState::Failed(message),
         };
         self.emit(Event::Classifier { id, state });
@@ -155,8 +235,11 @@ impl Shared {
         {
             let mut state = self.lock();
             state.mode = mode;
+            state.epoch += 1;
+            let epoch = state.epoch;
             let mut races = Vec::new();
             for (&id, pending) in state.pending.iter_mut() {
+                pending.epoch = epoch;
                 let new = route(mode, pending.dialog.assessment.row);
                 if new == pending.route {
                     continue;

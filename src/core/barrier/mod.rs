@@ -14,9 +14,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::task::AbortHandle;
 
+use super::advice::Advice;
 use super::audit::{self, Audit, Record};
 use super::call::{Call, CallId};
-use super::classifier::Classifier;
+use super::classifier::{Classifier, Question};
 use super::classify::{Assessment, assess};
 use super::decision::{Decider, Decision, Verdict};
 use super::event::{AuditHealth, ClassifierState, Dialog, Event, Outcome};
@@ -92,6 +93,8 @@ pub(in crate::core) struct Shared {
 
 struct State {
     mode: Mode,
+    /// Bumped whenever the mode (or the rules) change: advice asked in an older epoch is stale.
+    epoch: u64,
     next_id: u64,
     closed: bool,
     pending: BTreeMap<CallId, Pending>,
@@ -102,6 +105,10 @@ struct Pending {
     dialog: Arc<Dialog>,
     route: Route,
     claimed: bool,
+    /// The epoch in force for this dialog now.
+    epoch: u64,
+    /// The classifier's verdict, once it advised without settling.
+    advised: Option<Verdict>,
     started: Instant,
     reply: oneshot::Sender<Answer>,
     race: Option<AbortHandle>,
@@ -129,6 +136,7 @@ impl Barrier {
             analysis: Arc::new(Semaphore::new(1)),
             state: Mutex::new(State {
                 mode: settings.mode,
+                epoch: 0,
                 next_id,
                 closed: false,
                 pending: BTreeMap::new(),
@@ -190,6 +198,7 @@ impl Barrier {
                 }
                 Route::Ask | Route::Race => {
                     let (reply, waiting) = oneshot::channel();
+                    let epoch = state.epoch;
                     let dialog = Arc::new(Dialog {
                         id,
                         call: call.clone(),
@@ -203,6 +212,8 @@ impl Barrier {
                             dialog: dialog.clone(),
                             route,
                             claimed: false,
+                            epoch,
+                            advised: None,
                             started,
                             reply,
                             race: None,

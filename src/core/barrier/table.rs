@@ -56,7 +56,7 @@ impl Shared {
             decider,
             latency: started.elapsed(),
         };
-        self.audit_noting(&mut outcome, rule);
+        self.audit_noting(&mut outcome, rule, None);
         let answer = Answer {
             id,
             decision: outcome.decision.clone(),
@@ -105,7 +105,7 @@ impl Shared {
             decider,
             latency: pending.started.elapsed(),
         };
-        self.audit_noting(&mut outcome, rule);
+        self.audit_noting(&mut outcome, rule, pending.advised);
         let _ = pending.reply.send(Answer {
             id,
             decision: outcome.decision.clone(),
@@ -170,6 +170,8 @@ impl Shared {
             reason: Some("the agent went away before anyone answered"),
             rule: None,
             latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
+            advice: pending.advised.map(Verdict::name),
+            agreed: None,
         };
         let written = self.audit.write(&record);
         self.report_audit(&written);
@@ -177,9 +179,16 @@ impl Shared {
     }
 
     /// Appends the outcome to the audit log, naming the session rule(s) the decision made or
-    /// used. An allow that cannot be audited becomes a deny: nothing passes unrecorded.
-    pub(super) fn audit_noting(&self, outcome: &mut Outcome, rule: Option<String>) {
-        let mut record = record_of(outcome);
+    /// used and, for a dialog the classifier advised `advised` on, its verdict and whether a
+    /// human's answer agreed. An allow that cannot be audited becomes a deny: nothing passes
+    /// unrecorded.
+    pub(super) fn audit_noting(
+        &self,
+        outcome: &mut Outcome,
+        rule: Option<String>,
+        advised: Option<Verdict>,
+    ) {
+        let mut record = record_of(outcome, advised);
         record.rule = rule;
         let result = self.audit.write(&record);
         self.report_audit(&result);
@@ -218,7 +227,13 @@ impl Shared {
     }
 }
 
-fn record_of(outcome: &Outcome) -> Record<'_> {
+fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
+    let allowed = matches!(outcome.decision, Decision::Allow { .. });
+    let agreed = match (outcome.decider, advised) {
+        (Decider::Human, Some(Verdict::ReadOnly)) => Some(allowed),
+        (Decider::Human, Some(Verdict::Writes)) => Some(!allowed),
+        _ => None,
+    };
     let call = &outcome.call;
     Record {
         time: audit::now_rfc3339(),
@@ -235,5 +250,7 @@ fn record_of(outcome: &Outcome) -> Record<'_> {
         reason: outcome.decision.text(),
         rule: None,
         latency_ms: outcome.latency.as_secs_f64() * 1e3,
+        advice: advised.map(Verdict::name),
+        agreed,
     }
 }

@@ -216,9 +216,7 @@ fn race_line(open: &Open) -> Option<Line<'static>> {
             "classifier: set aside, you have this one".to_string()
         }
         (Some(ClassifierState::Asking), _) => "classifier: asking…".to_string(),
-        (Some(ClassifierState::Advised(verdict)), _) => {
-            format!("classifier: {} (your call)", verdict.name())
-        }
+        (Some(ClassifierState::Advised(advice)), _) => super::advice::advice_text(advice),
         (Some(ClassifierState::Failed(why)), _) => {
             format!("classifier failed: {} (your call)", visible(why))
         }

@@ -1,5 +1,6 @@
 //! Drawing only: the view reads the model and paints a frame. It never changes the model.
 
+mod advice;
 mod dialog;
 mod lists;
 mod overlay;

@@ -8,6 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{Value, json};
 
 use crate::agents::{codex, gemini};
+use crate::core::advice::{Advice, Assessment, Category, Opinion, Risk};
 use crate::core::call::{Agent, CallId};
 use crate::core::decision::{Decider, Decision, Verdict};
 use crate::core::event::{ClassifierState, Event, Outcome};
@@ -201,7 +202,19 @@ fn classifier_pending_and_unsure() {
     app.update(
         Msg::Barrier(Event::Classifier {
             id: CallId(1),
-            state: ClassifierState::Advised(Verdict::Unsure),
+            state: ClassifierState::Advised(Advice {
+                opinions: vec![Opinion::judged(
+                    "openai m",
+                    Assessment {
+                        verdict: Verdict::Unsure,
+                        risk: Risk::Medium,
+                        categories: vec![Category::CodeExecution],
+                        rationale: "It may run code.\u{1b}[2J".into(),
+                        confidence: 0.4,
+                    },
+                    0.8,
+                )],
+            }),
         }),
         t,
     );

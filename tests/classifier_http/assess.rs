@@ -1,0 +1,124 @@
+//! The structured assessment over the wire, in both formats: a read-only verdict allows only at
+//! risk `low` with confidence at or over the threshold; a low confidence or any other risk only
+//! annotates the dialog, with the model's rationale shown.
+
+use gatehouse::classifier::provider::Provider;
+use gatehouse::core::advice::Risk;
+use gatehouse::core::decision::Decider;
+use gatehouse::core::event::ClassifierState;
+use gatehouse::core::mode::Mode;
+use gatehouse::core::prompter::HumanAnswer;
+use serde_json::json;
+
+use super::common::bash;
+use super::race::Rig;
+use super::server::ModelServer;
+use super::{limits, reply};
+
+fn answer(risk: &str, confidence: f64) -> String {
+    json!({
+        "verdict": "read-only",
+        "risk": risk,
+        "categories": ["none"],
+        "rationale": "It lists what the tool knows.",
+        "confidence": confidence,
+    })
+    .to_string()
+}
+
+#[tokio::test]
+async fn a_low_confidence_or_a_risk_above_low_never_allows() {
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        for (risk, confidence) in [("low", 0.79), ("medium", 0.99), ("high", 1.0)] {
+            let server = ModelServer::start(reply(provider, &answer(risk, confidence))).await;
+            let mut rig = Rig::with(Mode::Auto, server, provider, limits());
+            let submitted = rig.submit(bash("mytool --list"));
+            let dialog = rig.dialog().await;
+            let ClassifierState::Advised(advice) = rig.annotation().await else {
+                panic!("advice");
+            };
+            let assessment = advice.opinions[0].outcome.as_ref().unwrap();
+            assert_eq!(assessment.rationale, "It lists what the tool knows.");
+            assert_eq!(assessment.risk == Risk::Low, risk == "low");
+            assert!(!advice.allows(), "{provider} {risk} {confidence}");
+            let deny = HumanAnswer::Deny {
+                reason: "no".into(),
+            };
+            assert!(rig.prompter.answer(dialog.id, deny));
+            assert_eq!(submitted.await.unwrap().decider, Decider::Human);
+        }
+    }
+}
+
+#[tokio::test]
+async fn read_only_at_low_risk_and_the_threshold_exactly_allows() {
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let server = ModelServer::start(reply(provider, &answer("low", 0.8))).await;
+        let rig = Rig::with(Mode::Auto, server, provider, limits());
+        let answer = rig.submit(bash("mytool --list")).await.unwrap();
+        assert_eq!(answer.decider, Decider::Classifier, "{provider}");
+    }
+}
+
+#[tokio::test]
+async fn the_audit_records_whether_the_humans_answer_agreed_with_the_advice() {
+    use super::server::said;
+    use gatehouse::core::decision::Decision;
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let server = ModelServer::start(reply(provider, &said("writes"))).await;
+        let mut rig = Rig::with(Mode::Auto, server, provider, limits());
+        for (n, answer) in [
+            HumanAnswer::Deny {
+                reason: "no".into(),
+            },
+            HumanAnswer::Allow { note: None },
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let submitted = rig.submit(bash(&format!("mytool --sync {n}")));
+            let dialog = rig.dialog().await;
+            let ClassifierState::Advised(_) = rig.annotation().await else {
+                panic!("advice");
+            };
+            assert!(rig.prompter.answer(dialog.id, answer));
+            let _: Decision = submitted.await.unwrap().decision;
+        }
+        let audit = rig.audit();
+        assert_eq!(audit[0]["advice"], "writes", "{provider}");
+        assert_eq!(
+            audit[0]["agreed"], true,
+            "{provider}: a deny agrees with writes"
+        );
+        assert_eq!(audit[1]["agreed"], false, "{provider}: an allow does not");
+    }
+}
+
+#[tokio::test]
+async fn advice_asked_outside_auto_is_shown_and_never_resolves_even_when_it_would_clear() {
+    use gatehouse::core::route::Route;
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let server = ModelServer::start(reply(provider, &answer("low", 0.99))).await;
+        let mut rig = Rig::with(Mode::AllowRead, server, provider, limits());
+        let submitted = rig.submit(bash("mytool --list"));
+        let dialog = rig.dialog().await;
+        assert_eq!(dialog.route, Route::Ask);
+        assert_eq!(rig.server.count(), 0, "not asked until the human asks");
+        assert!(rig.prompter.ask_advice(dialog.id));
+        let ClassifierState::Advised(advice) = rig.annotation().await else {
+            panic!("advice");
+        };
+        assert!(advice.allows(), "{provider}: it would clear a race");
+        assert_eq!(
+            rig.prompter.open_dialogs().len(),
+            1,
+            "{provider}: still the human's"
+        );
+        let deny = HumanAnswer::Deny {
+            reason: "no".into(),
+        };
+        assert!(rig.prompter.answer(dialog.id, deny));
+        assert_eq!(submitted.await.unwrap().decider, Decider::Human);
+        assert_eq!(rig.server.count(), 1);
+    }
+}
