@@ -194,6 +194,14 @@ fn main() -> ExitCode {
         cli_hook::run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
     }
+    // Under the console the screen is the TUI's: diagnostics go to the state folder's log.
+    let _log = match cli.command {
+        None | Some(Command::Demo) => gatehouse::logging::to_file(&gatehouse::paths::state_dir()),
+        Some(_) => {
+            gatehouse::logging::to_stderr();
+            None
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
