@@ -15,7 +15,20 @@ use crate::core::mode::{Mode, ModeCycle};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
 use crate::server;
-use crate::tui::runner::Notify;
+
+/// How a new dialog gets the human's attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Notify {
+    /// The terminal bell.
+    #[default]
+    Bell,
+    /// A desktop notification by OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal).
+    Osc9,
+    /// A desktop notification by OSC 777 (rxvt, foot, some VTE terminals).
+    Osc777,
+    Off,
+}
 
 /// The config as written in the file. Every key is documented in `config.example.toml`.
 #[derive(Debug, Default, Deserialize)]

@@ -12,23 +12,10 @@ use super::app::{App, Effect, Msg, Now, Rearm};
 use super::preview::Preview;
 use super::terminal::TerminalGuard;
 use super::view;
+use crate::config::Notify;
 use crate::core::event::Event;
 use crate::core::mode::ModeCycle;
 use crate::core::prompter::Prompter;
-
-/// How a new dialog gets the human's attention.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Notify {
-    /// The terminal bell.
-    #[default]
-    Bell,
-    /// A desktop notification by OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal).
-    Osc9,
-    /// A desktop notification by OSC 777 (rxvt, foot, some VTE terminals).
-    Osc777,
-    Off,
-}
 
 /// What the console needs besides the prompter.
 pub struct Options {

@@ -154,8 +154,11 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
         });
     let inner = block.inner(area);
     let width = usize::from(inner.width).max(1);
-    let rows_of = |lines: &[Line]| -> u16 {
-        let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+    // Rows as the paragraph wraps them (by words), not by characters.
+    let rows_of = |lines: &[Line<'static>]| -> u16 {
+        let rows = Paragraph::new(lines.to_vec())
+            .wrap(Wrap { trim: false })
+            .line_count(u16::try_from(width).unwrap_or(u16::MAX));
         u16::try_from(rows).unwrap_or(u16::MAX)
     };
     // The subject keeps at least one row; the pinned parts share what is left, the head first.

@@ -67,12 +67,11 @@ fn hanging(keys: &str, text: &str, column: usize, width: usize) -> Vec<Line<'sta
         .collect()
 }
 
-/// How many rows `lines` take wrapped to `inner` cells.
-fn rows_of(lines: &[Line], inner: usize) -> usize {
-    lines
-        .iter()
-        .map(|l| l.width().max(1).div_ceil(inner.max(1)))
-        .sum()
+/// How many rows `lines` take wrapped (by words, as drawn) to `inner` cells.
+pub(super) fn rows_of(lines: &[Line<'static>], inner: usize) -> usize {
+    Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(u16::try_from(inner.max(1)).unwrap_or(u16::MAX))
 }
 
 /// The help, with the decision keys worded for the dialog in front, the modes and the
