@@ -44,6 +44,7 @@
 pub mod agents;
 pub mod classifier;
 pub mod config;
+mod config_words;
 pub mod console;
 pub mod core;
 pub mod demo;

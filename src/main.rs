@@ -89,6 +89,17 @@ enum Command {
         #[command(subcommand)]
         action: ClassifierCommand,
     },
+    /// The config file.
+    Config {
+        #[command(subcommand)]
+        action: ConfigCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print the documented example config: every key, with its default and what it does.
+    Example,
 }
 
 #[derive(Subcommand)]
@@ -264,5 +275,11 @@ fn run(cli: Cli) -> Result<()> {
         Command::Classifier {
             action: ClassifierCommand::Test { line },
         } => cli_explain::classifier_test(config, &line),
+        Command::Config {
+            action: ConfigCommand::Example,
+        } => {
+            print!("{}", gatehouse::config::EXAMPLE);
+            Ok(())
+        }
     }
 }

@@ -88,3 +88,11 @@ fn the_console_without_a_terminal_says_to_use_serve() {
         "no socket was left behind"
     );
 }
+
+#[test]
+fn config_example_prints_the_documented_example() {
+    let (out, ok) = gatehouse(&["config", "example"], b"");
+    assert!(ok);
+    let shipped = include_str!("../config.example.toml");
+    assert_eq!(out, shipped);
+}
