@@ -427,3 +427,7 @@ fn codex_apply_patch_diff() {
 #[cfg(test)]
 #[path = "snapshot_size_tests.rs"]
 mod size_tests;
+
+#[cfg(test)]
+#[path = "snapshot_state_tests.rs"]
+mod state_tests;
