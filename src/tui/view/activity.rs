@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::overlay::{centered, key_line, rows_of};
+use super::overlay::{box_width, centered, key_line, rows_of};
 use super::theme;
 use crate::tui::app::App;
 use crate::tui::keymap::ACTIVITY_KEYS;
@@ -46,7 +46,7 @@ pub fn draw_activity(frame: &mut Frame, area: Rect, app: &App) {
     lines.extend(line.full.lines().map(|l| Line::raw(l.to_string())));
     lines.push(Line::raw(""));
     lines.push(key_line(ACTIVITY_KEYS));
-    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
+    let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
     let rows = rows_of(&lines, inner);
     let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     let title = format!(" activity {} of {} ", app.log_focus + 1, app.log.len());

@@ -48,6 +48,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
         lists::draw_log(frame, log_area, app);
     }
     status::draw_footer(frame, footer, app);
+    // A box over the console leaves the footer in view: it offers that box's keys.
+    let area = ratatui::layout::Rect {
+        height: area.height.saturating_sub(1),
+        ..area
+    };
     match app.screen {
         Screen::Main => {}
         Screen::Help => overlay::draw_help(frame, area, app),

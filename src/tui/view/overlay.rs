@@ -15,7 +15,19 @@ use crate::core::mode::Mode;
 use crate::tui::app::{App, clock};
 use crate::tui::keymap::{self, ALLOW_ALL_KEYS, BOX_KEYS, QUIT_KEYS, RULES_KEYS};
 
+/// How wide a box that wants `width` is over `area`: the whole width when less than two
+/// columns would be left on a side, so no sliver of the screen below shows beside it.
+pub(super) fn box_width(area: Rect, width: u16) -> u16 {
+    if area.width < width.saturating_add(4) {
+        area.width
+    } else {
+        width
+    }
+}
+
+/// A box `width` wide (see [`box_width`]) and `height` tall, in the middle of `area`.
 pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = box_width(area, width);
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
         .flex(Flex::Center)
         .areas(area);
@@ -77,7 +89,7 @@ pub(super) fn rows_of(lines: &[Line<'static>], inner: usize) -> usize {
 /// The help, with the decision keys worded for the dialog in front, the modes and the
 /// deciders the activity log names.
 pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
-    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
+    let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
     let mut lines = vec![Line::styled("Keys", theme::title())];
     for b in keymap::offered(app.focused().map(|o| &o.dialog.call.caps)) {
         lines.extend(hanging(b.keys, b.help, 6, inner));
@@ -136,7 +148,7 @@ pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
 /// A confirmation box: its sentence, a blank row and its keys, as tall as they wrap to.
 fn draw_confirm(frame: &mut Frame, area: Rect, title: &str, sentence: String, keys: Line<'static>) {
     let lines = vec![Line::raw(sentence), Line::raw(""), keys];
-    let width = area.width.min(64);
+    let width = box_width(area, 64);
     let rows = rows_of(&lines, usize::from(width.saturating_sub(2)));
     let popup = centered(area, width, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     frame.render_widget(Clear, popup);
@@ -215,7 +227,7 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
     }
     lines.push(Line::raw(""));
     lines.push(key_line(RULES_KEYS));
-    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
+    let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
     let rows = rows_of(&lines, inner);
     let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     frame.render_widget(Clear, popup);

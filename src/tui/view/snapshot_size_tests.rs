@@ -149,3 +149,25 @@ fn r_with_no_classifier_says_why_in_the_footer() {
     assert!(screen.contains("none is set up"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn the_help_at_80_by_24_fills_the_width_and_leaves_its_keys_in_the_footer() {
+    let t = start();
+    let mut app = busy(2, t);
+    key(&mut app, KeyCode::Char('?'), later(t, 71_000));
+    let screen = draw(&app, 80, 24);
+    let rows: Vec<&str> = screen.lines().collect();
+    assert!(rows[23].contains("?/Esc close"), "{screen}");
+    for row in &rows[..23] {
+        let cells: Vec<char> = row.trim_matches('"').chars().collect();
+        assert!(
+            matches!(cells[0], '│' | '┌' | '└') && matches!(cells[79], '│' | '┐' | '┘'),
+            "only the help's own border at the edges: {row}"
+        );
+        assert!(
+            !row.contains("││") && !row.contains("│┌") && !row.contains("┘│"),
+            "nothing of the screen below shows beside the help: {row}"
+        );
+    }
+    insta::assert_snapshot!(screen);
+}
