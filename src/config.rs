@@ -15,7 +15,20 @@ use crate::core::mode::{Mode, ModeCycle};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
 use crate::server;
-use crate::tui::runner::Notify;
+
+/// How a new dialog gets the human's attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Notify {
+    /// The terminal bell.
+    #[default]
+    Bell,
+    /// A desktop notification by OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal).
+    Osc9,
+    /// A desktop notification by OSC 777 (rxvt, foot, some VTE terminals).
+    Osc777,
+    Off,
+}
 
 /// The config as written in the file. Every key is documented in `config.example.toml`.
 #[derive(Debug, Default, Deserialize)]
@@ -62,6 +75,13 @@ pub struct ConfigError {
     pub fix: String,
 }
 
+/// The documented example config, every key with its default (`gatehouse config example`).
+pub const EXAMPLE: &str = include_str!("../config.example.toml");
+
+/// Where a person who installed only the binary finds every key.
+const EXAMPLE_FIX: &str = "every key and its allowed values are documented in the example: \
+    `gatehouse config example` prints it (config.example.toml in the source)";
+
 /// The largest memory bound accepted for open connections, in MiB (just under 4 GiB).
 const MAX_PENDING_MIB: u64 = 4095;
 
@@ -83,7 +103,8 @@ impl Config {
             path: path.clone(),
             line: None,
             message: format!("cannot read the config file: {err}"),
-            fix: "check the path given to --config, or create the file from config.example.toml"
+            fix: "check the path given to --config, or create the file from `gatehouse config \
+                  example` (the documented example)"
                 .into(),
         })?;
         Config::parse(&text, &path)
@@ -91,11 +112,15 @@ impl Config {
 
     /// Parses config text; `path` is only used in error messages.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        let raw: RawConfig = toml::from_str(text).map_err(|err| ConfigError {
-            path: path.to_path_buf(),
-            line: err.span().map(|span| line_of(text, span.start)),
-            message: err.message().trim().to_string(),
-            fix: "every key and its allowed values are documented in config.example.toml".into(),
+        let raw: RawConfig = toml::from_str(text).map_err(|err| {
+            let line = err.span().map(|span| line_of(text, span.start));
+            let line_text = line.and_then(|n| text.lines().nth(n - 1)).unwrap_or("");
+            ConfigError {
+                path: path.to_path_buf(),
+                line,
+                message: crate::config_words::reword(err.message().trim(), line_text),
+                fix: EXAMPLE_FIX.into(),
+            }
         })?;
         Config::from_raw(raw, Some(path), text)
     }
@@ -120,8 +145,9 @@ impl Config {
                 })?
             }
         };
+        let default_timeout = Settings::default().ask_timeout;
         let ask_timeout = match raw.ask_timeout_secs {
-            None => Duration::from_secs(540),
+            None => default_timeout,
             Some(secs) if (1..=MAX_ASK_TIMEOUT_SECS).contains(secs.get_ref()) => {
                 Duration::from_secs(*secs.get_ref())
             }
@@ -129,7 +155,10 @@ impl Config {
                 return Err(error(
                     secs.span(),
                     format!("ask_timeout_secs = {} is out of range", secs.get_ref()),
-                    "use a number of seconds from 1 to 86400 (the default is 540)",
+                    &format!(
+                        "use a number of seconds from 1 to {MAX_ASK_TIMEOUT_SECS} (the default is {})",
+                        default_timeout.as_secs()
+                    ),
                 ));
             }
         };

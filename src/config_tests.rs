@@ -71,7 +71,23 @@ fn an_unknown_key_names_the_file_line_and_a_fix() {
         "{text}"
     );
     assert!(text.contains("modee"), "{text}");
-    assert!(text.contains("config.example.toml"), "{text}");
+    assert!(text.contains("did you mean `mode`?"), "{text}");
+    assert!(text.contains("`gatehouse config example`"), "{text}");
+}
+
+#[test]
+fn a_misspelt_timeout_is_matched_and_a_wrong_type_is_said_in_words() {
+    let err = parse("ask_timeout = 60\n").unwrap_err();
+    assert!(
+        err.message.contains("did you mean `ask_timeout_secs`?"),
+        "{err}"
+    );
+    let err = parse("ask_timeout_secs = \"9m\"\n").unwrap_err();
+    assert!(
+        err.message.contains("expected a number of seconds"),
+        "{err}"
+    );
+    assert!(!err.message.contains("u64"), "{err}");
 }
 
 #[test]

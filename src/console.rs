@@ -80,6 +80,7 @@ pub async fn run(
     let classifier = model.clone().map(|m| Arc::new(m) as Arc<dyn Classifier>);
     let audit = Audit::open(&config.audit_log)
         .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
+    let ask_timeout = Some(settings.ask_timeout);
     let (barrier, prompter) = Barrier::new(settings, audit, classifier);
     let bound = server::bind(&socket)?;
 
@@ -102,6 +103,7 @@ pub async fn run(
             .clone()
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
         classifier_status: Some(Box::new(move || classifier_status(status_model.as_ref()))),
+        ask_timeout,
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

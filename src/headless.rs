@@ -116,13 +116,17 @@ fn handle(
         }
         Event::Withdrawn { id } => {
             racing.remove(&id);
-            format!("gatehouse: {id} withdrawn: the agent went away")
+            format!("gatehouse serve: {id} withdrawn: the agent went away")
         }
-        Event::ModeChanged { mode, .. } => format!("gatehouse: mode is now {mode}"),
+        Event::ModeChanged { mode, .. } => format!("gatehouse serve: mode is now {mode}"),
         Event::Audit(AuditHealth::Failing(why)) => {
-            format!("gatehouse: AUDIT FAILING: {why}; allows are refused until it works again")
+            format!(
+                "gatehouse serve: AUDIT FAILING: {why}; allows are refused until it works again"
+            )
         }
-        Event::Audit(AuditHealth::Recovered) => "gatehouse: the audit log is written again".into(),
+        Event::Audit(AuditHealth::Recovered) => {
+            "gatehouse serve: the audit log is written again".into()
+        }
         Event::Rerouted { .. } => return,
     };
     let _ = writeln!(log, "{line}");
@@ -134,7 +138,7 @@ pub fn log_line(outcome: &Outcome) -> String {
     let call = &outcome.call;
     let subject = shorten(&call.subject(), 120);
     let mut line = format!(
-        "gatehouse: {} {} {} `{}` -> {} ({}, {}, {})",
+        "gatehouse serve: {} {} {} `{}` -> {} ({}, {}, {})",
         outcome.id,
         escape(&call.agent.to_string()),
         escape(&call.tool),
@@ -190,7 +194,7 @@ mod tests {
         let line = log_line(&outcome);
         assert!(!line.chars().any(|c| c.is_control()), "{line}");
         assert!(
-            line.starts_with("gatehouse: #7 claude-code Bash\\e[2J `echo \\e]0;pwned\\x07`"),
+            line.starts_with("gatehouse serve: #7 claude-code Bash\\e[2J `echo \\e]0;pwned\\x07`"),
             "{line}"
         );
         assert!(

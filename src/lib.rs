@@ -4,11 +4,13 @@
 //!
 //! `core` is the barrier core: modes, calls, the static shell analyser, rules, routes, the
 //! pending table of dialogs with its first-answer-wins race, and the audit log. It knows nothing
-//! of terminals, sockets or HTTP, so the policy can be read and tested alone.
+//! of terminals, sockets or HTTP, nor of the other modules here (`tests/boundaries.rs` fails if
+//! it names one), so the policy can be read and tested alone.
 //!
 //! `config` reads and validates the config file into the core's settings; `paths` says where
-//! gatehouse keeps its files. `explain` renders what the core makes of a shell line, for people
-//! and for batch checks.
+//! gatehouse keeps its files; `logging` sends gatehouse's own diagnostics to a rotated file
+//! under the console and to stderr elsewhere. `explain` renders what the core makes of a shell
+//! line, for people and for batch checks.
 //!
 //! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
@@ -23,17 +25,32 @@
 //! the hook process uses (no async runtime: it must start fast), the static fallback when no
 //! console answers, and the installers that add the hook to the agent's settings.
 //!
+//! `tui` is the console's screen, in the Elm architecture: the model and its `update`
+//! (`tui::app`), the key table, the previews prepared when a dialog opens, the view that only
+//! draws, and the runner, the one place that touches the terminal. It talks to the core through
+//! a `Prompter` only.
+//!
+//! `console` is `gatehouse` with no arguments: it starts the barrier, the server and the
+//! classifier, runs the `tui` and, on every way out, answers what is still open. `demo` runs
+//! the same console with a scripted agent on a private socket. `stop` is how both and `serve`
+//! stop in order: the signals, and a panic caught as a failed run.
+//!
 //! `headless` is `gatehouse serve`: the barrier and server with no screen, answering the
 //! dialogs that need a human with a fixed policy and logging each decision to stderr.
+//!
+//! The command line itself (`src/main.rs` and its `cli_*` files) only parses arguments, loads
+//! the config and calls into these modules.
 
 pub mod agents;
 pub mod classifier;
 pub mod config;
+mod config_words;
 pub mod console;
 pub mod core;
 pub mod demo;
 pub mod explain;
 pub mod headless;
+pub mod logging;
 pub mod paths;
 pub mod server;
 pub mod stop;

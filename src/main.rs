@@ -90,6 +90,17 @@ enum Command {
         #[command(subcommand)]
         action: ClassifierCommand,
     },
+    /// The config file.
+    Config {
+        #[command(subcommand)]
+        action: ConfigCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print the documented example config: every key, with its default and what it does.
+    Example,
 }
 
 #[derive(Subcommand)]
@@ -204,6 +215,14 @@ fn main() -> ExitCode {
         cli_hook::run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
     }
+    // Under the console the screen is the TUI's: diagnostics go to the state folder's log.
+    let _log = match cli.command {
+        None | Some(Command::Demo) => gatehouse::logging::to_file(&gatehouse::paths::state_dir()),
+        Some(_) => {
+            gatehouse::logging::to_stderr();
+            None
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
@@ -269,5 +288,11 @@ fn run(cli: Cli) -> Result<()> {
         Command::Classifier {
             action: ClassifierCommand::Eval { file, from_audit },
         } => cli_eval::eval(config, file.as_deref(), from_audit),
+        Command::Config {
+            action: ConfigCommand::Example,
+        } => {
+            print!("{}", gatehouse::config::EXAMPLE);
+            Ok(())
+        }
     }
 }

@@ -38,8 +38,9 @@ pub fn expand_home(path: &Path) -> PathBuf {
     }
 }
 
-/// The real user id of this process.
+/// The effective user id of this process: the owner of the files and sockets it makes, and
+/// the uid the kernel reports for it to a socket peer, so the one every check compares with.
 pub fn uid() -> u32 {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    unsafe { libc::getuid() }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
 }

@@ -1,5 +1,5 @@
-//! The barrier core stays free of terminals, sockets and HTTP (STYLE.md): this test reads its
-//! sources and fails if any of them reaches for one.
+//! The barrier core stays free of terminals, sockets and HTTP, and of the modules built on it
+//! (STYLE.md): this test reads its sources and fails if any of them reaches for one.
 
 use std::path::Path;
 
@@ -13,6 +13,14 @@ const FORBIDDEN: &[&str] = &[
     "UnixStream",
     "UnixListener",
     "TcpStream",
+    // The modules that use the core; the core never uses them.
+    "crate::tui",
+    "crate::server",
+    "crate::classifier",
+    "crate::agents",
+    "crate::config",
+    "crate::console",
+    "crate::headless",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -27,7 +35,7 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 #[test]
-fn the_core_imports_no_terminal_socket_or_http_code() {
+fn the_core_imports_no_terminal_socket_or_http_code_nor_the_modules_above_it() {
     let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
     let mut files = Vec::new();
     rust_files(&core, &mut files);
@@ -48,5 +56,15 @@ fn the_core_imports_no_terminal_socket_or_http_code() {
         offences.is_empty(),
         "the core must stay pure:\n{}",
         offences.join("\n")
+    );
+}
+
+#[test]
+fn the_config_does_not_import_the_console() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/config.rs"))
+        .unwrap();
+    assert!(
+        !text.contains("crate::tui"),
+        "config reads settings, it draws nothing"
     );
 }

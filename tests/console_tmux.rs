@@ -128,7 +128,7 @@ fn a_typed_deny_reason_reaches_the_hook_and_allow_all_settles_an_open_dialog() {
     );
     // The hook can have its answer a moment before the console draws the change.
     let screen = tui.wait_for("mode: allow-all: 1 open dialog allowed", 5);
-    assert!(screen.contains("ALLOW ALL"), "{screen}");
+    assert!(screen.contains(" allow-all "), "{screen}");
     assert!(screen.contains("queue (0)"), "{screen}");
 
     tui.keys(&["q"]);
@@ -162,7 +162,7 @@ fn shift_tab_hurried_through_allow_all_to_block_all_never_allows_an_open_rm() {
     // allow-read → auto → auto+mcp → allow-all → block-all, as fast as tmux types.
     tui.keys(&["BTab", "BTab", "BTab", "BTab"]);
     tui.wait_for("mode: block-all: no open dialog resolved", 5);
-    let screen = tui.wait_for("block all", 5);
+    let screen = tui.wait_for(" block-all ", 5);
     assert!(screen.contains("queue (1)"), "still asking:\n{screen}");
     // Well past the wait: nothing pending fires later.
     std::thread::sleep(Duration::from_millis(1500));

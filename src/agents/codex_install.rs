@@ -146,6 +146,7 @@ fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report,
         Change::Removed(1)
     };
     let mut report = Report {
+        holds: super::install_file::Holds::Trust,
         path: path.to_path_buf(),
         change,
         spec: None,

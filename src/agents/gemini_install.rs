@@ -87,6 +87,7 @@ fn write_file(path: &Path, text: Option<&str>, dry_run: bool) -> Result<Report, 
         (Some(_), None) => Change::Removed(1),
     };
     let mut report = Report {
+        holds: super::install_file::Holds::Policy,
         path: path.to_path_buf(),
         change,
         spec: None,
@@ -157,6 +158,12 @@ mod tests {
         );
         let dry = uninstall(&hook.settings_path, &hook.policy_path, true).unwrap();
         assert_eq!(dry[0].change, Change::Removed(2));
+        let said = dry[1].to_string();
+        assert!(
+            said.starts_with("would have removed the gatehouse policy file ")
+                && !said.contains("hook"),
+            "the policy file is called one: {said}"
+        );
         assert!(hook.policy_path.exists());
         uninstall(&hook.settings_path, &hook.policy_path, false).unwrap();
         assert!(!hook.policy_path.exists());

@@ -65,6 +65,29 @@ pub struct Report {
     pub dry_run: bool,
     /// The file's new text (what was, or in a dry run would be, written).
     pub text: String,
+    /// What gatehouse keeps in the file, for the words of the report.
+    pub holds: Holds,
+}
+
+/// What gatehouse keeps in a file it installs into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// Hook entries in an agent's settings.
+    Hooks,
+    /// A policy file of its own, written and removed whole (Gemini CLI's).
+    Policy,
+    /// Entries that trust its hooks (Codex's `config.toml`).
+    Trust,
+}
+
+impl Holds {
+    fn words(self) -> &'static str {
+        match self {
+            Holds::Hooks => "gatehouse hook",
+            Holds::Policy => "gatehouse policy file",
+            Holds::Trust => "gatehouse trust entry",
+        }
+    }
 }
 
 impl fmt::Display for Report {
@@ -81,16 +104,21 @@ impl fmt::Display for Report {
         };
         match (&self.change, &self.spec) {
             (Change::Unchanged, Some(spec)) => write!(f, "{path} already has {}", hook(spec))?,
-            (Change::Unchanged, None) => write!(f, "{path} has no gatehouse hook")?,
+            (Change::Unchanged, None) => write!(f, "{path}: no {} there", self.holds.words())?,
             (Change::Added, Some(spec)) => write!(f, "{would}added {} to {path}", hook(spec))?,
             (Change::Updated, Some(spec)) => write!(
                 f,
                 "{would}replaced the gatehouse hook in {path} with {}",
                 hook(spec)
             )?,
-            (Change::Removed(n), _) => {
-                write!(f, "{would}removed {n} gatehouse hook(s) from {path}")?
+            (Change::Removed(_), _) if self.holds == Holds::Policy => {
+                write!(f, "{would}removed the {} {path}", self.holds.words())?
             }
+            (Change::Removed(n), _) => write!(
+                f,
+                "{would}removed {n} {}(s) from {path}",
+                self.holds.words()
+            )?,
             (_, None) => write!(f, "{would}changed {path}")?,
         }
         if let Some(backup) = &self.backup {
@@ -126,6 +154,7 @@ pub(crate) fn edit(
     let mut text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
     text.push('\n');
     let mut report = Report {
+        holds: Holds::Hooks,
         path: path.to_path_buf(),
         change,
         spec: spec.cloned(),

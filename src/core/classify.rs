@@ -3,10 +3,9 @@
 
 use std::path::Path;
 
-use serde_json::Value;
-
 use super::call::{Call, ToolKind};
 use super::decision::Decider;
+use super::edit;
 use super::route::{Class, Row};
 use super::rules::{Rules, SessionAllow};
 use super::shell::{self, Obstacle, Safety, ShellAnalysis};
@@ -191,38 +190,25 @@ fn listing(
 /// An Edit, MultiEdit or Gemini `replace` whose text to replace is not in the (readable) file cannot succeed;
 /// returns the guidance to send back instead of asking anyone.
 fn doomed_edit(call: &Call) -> Option<String> {
-    let edits: Vec<&Value> = match call.tool.as_str() {
-        "Edit" | "replace" => vec![&call.input],
-        "MultiEdit" => call.input.get("edits")?.as_array()?.iter().collect(),
-        _ => return None,
-    };
+    if !matches!(call.tool.as_str(), "Edit" | "replace" | "MultiEdit") {
+        return None;
+    }
+    let edits = edit::edits_of(&call.input);
     let path = call.file_path()?;
-    let full = Path::new(&call.cwd).join(path);
-    let mut text = std::fs::read_to_string(full).ok()?;
-    for (i, edit) in edits.iter().enumerate() {
-        let old = edit.get("old_string")?.as_str()?;
-        if old.is_empty() {
-            return None;
-        }
-        if !text.contains(old) {
+    let text = std::fs::read_to_string(Path::new(&call.cwd).join(path)).ok()?;
+    match edit::apply(&text, &edits) {
+        Err(edit::Unapplied::Missing { index }) => {
             let which = if edits.len() > 1 {
-                format!("edit {} of {}: ", i + 1, edits.len())
+                format!("edit {} of {}: ", index + 1, edits.len())
             } else {
                 String::new()
             };
-            return Some(format!(
+            Some(format!(
                 "{which}old_string is not in {path}; read the file again and copy the exact text to replace"
-            ));
+            ))
         }
-        let new = edit.get("new_string").and_then(Value::as_str).unwrap_or("");
-        let all = edit.get("replace_all").and_then(Value::as_bool) == Some(true);
-        text = if all {
-            text.replace(old, new)
-        } else {
-            text.replacen(old, new, 1)
-        };
+        Ok(_) | Err(edit::Unapplied::Empty { .. }) => None,
     }
-    None
 }
 
 #[cfg(test)]

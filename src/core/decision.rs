@@ -89,6 +89,35 @@ impl Decider {
             Decider::Busy => "busy",
         }
     }
+
+    pub const ALL: [Decider; 8] = [
+        Decider::Rule,
+        Decider::Mode,
+        Decider::SessionAllow,
+        Decider::Classifier,
+        Decider::Human,
+        Decider::Timeout,
+        Decider::Shutdown,
+        Decider::Busy,
+    ];
+
+    /// Who that is, in one sentence, for the console's help.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Decider::Rule => {
+                "a configured rule or the static analysis (denied, doomed, read-only, listed)"
+            }
+            Decider::Mode => {
+                "the mode in force (allow-all, or a mode change that settled an open dialog)"
+            }
+            Decider::SessionAllow => "an allow-always you gave earlier in the same agent session",
+            Decider::Classifier => "the classifier, in auto modes, before you answered",
+            Decider::Human => "you, in this console",
+            Decider::Timeout => "nobody answered within ask_timeout_secs",
+            Decider::Shutdown => "the console quit or stopped with the dialog open",
+            Decider::Busy => "too many calls were open to take another",
+        }
+    }
 }
 
 impl fmt::Display for Decider {

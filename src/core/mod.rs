@@ -10,6 +10,7 @@ pub mod caps;
 pub mod classifier;
 pub mod classify;
 pub mod decision;
+pub mod edit;
 pub mod escape;
 pub mod event;
 pub mod mode;

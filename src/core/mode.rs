@@ -61,14 +61,14 @@ impl Mode {
             .any(|&row| openness(route(to, row)) > openness(route(from, row)))
     }
 
-    /// A short label for the status bar.
-    pub fn label(self) -> &'static str {
+    /// What the mode does, in one sentence, for the console's help.
+    pub fn describe(self) -> &'static str {
         match self {
-            Mode::AllowAll => "ALLOW ALL",
-            Mode::AllowRead => "allow reads",
-            Mode::Auto => "auto",
-            Mode::AutoMcp => "auto + MCP",
-            Mode::BlockAll => "block all",
+            Mode::AllowAll => "everything that is not denied or doomed passes",
+            Mode::AllowRead => "proven reads pass; everything else asks you",
+            Mode::Auto => "as allow-read, but unproven shell lines race the classifier against you",
+            Mode::AutoMcp => "as auto, and unproven MCP calls race the classifier too",
+            Mode::BlockAll => "every call that is not refused outright asks you",
         }
     }
 }

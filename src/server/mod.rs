@@ -115,7 +115,7 @@ pub async fn run_with(
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
                 Err(err) => {
-                    eprintln!("gatehouse: accepting a connection failed: {err}");
+                    tracing::warn!("accepting a connection failed: {err}");
                     tokio::time::sleep(Duration::from_millis(10)).await;
                     continue;
                 }

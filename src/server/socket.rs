@@ -45,11 +45,8 @@ pub enum SocketError {
     },
 }
 
-/// The effective user id of this process.
-pub fn my_uid() -> u32 {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() }
-}
+/// The effective user id of this process: gatehouse has one uid helper, in `paths`.
+pub use crate::paths::uid as my_uid;
 
 /// Resolves the socket path from its sources, first given wins. Pure, for tests; see
 /// [`socket_path`] for the one that reads the environment.

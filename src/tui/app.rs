@@ -72,6 +72,17 @@ pub enum Screen {
     ConfirmAllowAll,
     /// The session rules panel.
     Rules,
+    /// One activity log entry, whole ([`App::log_focus`]).
+    Activity,
+}
+
+/// Whether the classifier re-arm key has something to re-arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rearm {
+    /// A classifier is set up: `r` re-arms it after its breaker tripped.
+    Offered,
+    /// None is set up: `r` says so.
+    NotSetUp,
 }
 
 /// The focused dialog's state.
@@ -96,10 +107,16 @@ pub struct LogLine {
     pub time: String,
     pub agent: String,
     pub tool: String,
+    /// The subject's first line, for the row.
     pub subject: String,
+    /// The whole subject, for the opened entry.
+    pub full: String,
     pub decision: &'static str,
     pub decider: &'static str,
+    /// The reason or note the decision carries (empty: none).
     pub text: String,
+    /// How static analysis classed and routed it (empty where it was not routed).
+    pub routing: String,
 }
 
 pub struct App {
@@ -132,6 +149,11 @@ pub struct App {
     /// The session rules as last read, and the one the panel points at.
     pub rules: Vec<SessionRule>,
     pub rules_focus: usize,
+    /// The activity entry the opened log points at.
+    pub log_focus: usize,
+    /// How long a dialog waits before the barrier answers it with its timeout fallback.
+    pub ask_timeout: Option<Duration>,
+    pub rearm: Rearm,
 }
 
 impl App {
@@ -164,11 +186,20 @@ impl App {
             shown_at: now.at,
             rules: Vec::new(),
             rules_focus: 0,
+            log_focus: 0,
+            ask_timeout: None,
+            rearm: Rearm::NotSetUp,
         }
     }
 
     pub fn focused(&self) -> Option<&Open> {
         self.dialogs.get(self.focus)
+    }
+
+    /// How long `open` has left before its ask timeout, if the console knows the timeout.
+    pub fn time_left(&self, open: &Open) -> Option<Duration> {
+        let timeout = self.ask_timeout?;
+        Some((open.dialog.opened + timeout).saturating_duration_since(self.now.at))
     }
 
     /// True while the focused dialog is too new to take decision keys.
@@ -264,6 +295,21 @@ impl App {
             }
             Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
             Screen::Rules => return self.rules_key(&key),
+            Screen::Activity => {
+                let last = self.log.len().saturating_sub(1);
+                match keymap::intent_of(&key) {
+                    Some(Intent::Next | Intent::ScrollDown) => {
+                        self.log_focus = (self.log_focus + 1).min(last);
+                    }
+                    Some(Intent::Previous | Intent::ScrollUp) => {
+                        self.log_focus = self.log_focus.saturating_sub(1);
+                    }
+                    Some(Intent::Activity | Intent::Quit) => self.screen = Screen::Main,
+                    _ if keymap::box_key(&key) == BoxKey::Leave => self.screen = Screen::Main,
+                    _ => {}
+                }
+                return vec![];
+            }
             Screen::Main => {}
         }
         if let DialogState::Writing(b) = &mut self.state {
@@ -332,7 +378,25 @@ impl App {
                 self.scroll = self.scroll.saturating_sub(10);
                 vec![]
             }
-            Intent::RearmClassifier => vec![Effect::RearmClassifier],
+            Intent::RearmClassifier => match self.rearm {
+                Rearm::Offered => vec![Effect::RearmClassifier],
+                Rearm::NotSetUp => {
+                    self.notify(
+                        "r re-arms a classifier, and none is set up ([classifier] in the config)"
+                            .into(),
+                    );
+                    vec![]
+                }
+            },
+            Intent::Activity if self.log.is_empty() => {
+                self.notify("nothing in the activity log yet".into());
+                vec![]
+            }
+            Intent::Activity => {
+                self.screen = Screen::Activity;
+                self.log_focus = self.log.len() - 1;
+                vec![]
+            }
             Intent::Rules => {
                 self.screen = Screen::Rules;
                 vec![Effect::ListRules]

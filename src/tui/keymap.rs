@@ -23,6 +23,7 @@ pub enum Intent {
     RearmClassifier,
     Rules,
     Revoke,
+    Activity,
     Help,
     Quit,
 }
@@ -143,7 +144,7 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: "r",
         hint: "",
-        help: "re-arm the classifier after its breaker tripped",
+        help: "re-arm the classifier after its breaker tripped (says so when none is set up)",
         intent: Intent::RearmClassifier,
         needs_dialog: false,
         matches: |k| plain(k, 'r'),
@@ -163,6 +164,14 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::Revoke,
         needs_dialog: false,
         matches: |k| plain(k, 'x') || k.code == KeyCode::Delete,
+    },
+    Binding {
+        keys: "l",
+        hint: "log",
+        help: "open the activity log's entries whole (subject, reason or note, how it was routed, who decided); j/k older and newer",
+        intent: Intent::Activity,
+        needs_dialog: false,
+        matches: |k| plain(k, 'l'),
     },
     Binding {
         keys: "?",
@@ -299,6 +308,22 @@ pub enum BoxKey {
     /// Anything else: the text box handles it.
     Edit,
 }
+
+/// The keys of the quit confirmation, for its box and the footer.
+pub const QUIT_KEYS: &[(&str, &str)] = &[("y/Enter", "quit"), ("n/Esc", "stay")];
+
+/// The keys of the allow-all confirmation, for its box and the footer.
+pub const ALLOW_ALL_KEYS: &[(&str, &str)] =
+    &[("y/Enter", "enter allow-all"), ("any other key", "stay")];
+
+/// The keys of the session rules panel, for its box and the footer.
+pub const RULES_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "revoke"), ("s/Esc", "close")];
+
+/// The keys of the help screen, for the footer.
+pub const HELP_KEYS: &[(&str, &str)] = &[("j/k PgDn/PgUp", "scroll"), ("?/Esc", "close")];
+
+/// The keys of the activity entry, for its box and the footer.
+pub const ACTIVITY_KEYS: &[(&str, &str)] = &[("j/k", "newer/older"), ("l/Esc", "close")];
 
 /// The text-box hints, for the footer and the help screen.
 pub const BOX_KEYS: &[(&str, &str)] = &[

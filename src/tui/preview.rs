@@ -10,6 +10,7 @@ use similar::{ChangeTag, TextDiff};
 use super::patch::{patch_lines, shown};
 use crate::core::call::{Call, ToolKind};
 use crate::core::classify::Assessment;
+use crate::core::edit;
 use crate::core::escape::{visible, visible_lines};
 
 /// A line of a diff, by what it does.
@@ -27,8 +28,13 @@ pub enum DiffTag {
 pub enum Preview {
     /// A shell line and the analyser's reason it is not read-only.
     Shell { line: String, why: String },
-    /// A file written whole.
+    /// A new file written whole.
     Write { path: String, content: String },
+    /// A file written whole over one that exists: the diff from its current content.
+    Replace {
+        path: String,
+        lines: Vec<(DiffTag, String)>,
+    },
     /// An edit as a unified diff, in the file's context where the file could be read (a
     /// patch carries its own context).
     Diff {
@@ -65,6 +71,14 @@ impl Preview {
         }
     }
 
+    /// A Write of `content` over a file whose text is `current`.
+    pub fn replacing(path: &str, current: &str, content: &str) -> Preview {
+        Preview::Replace {
+            path: visible(path).into_owned(),
+            lines: diff_lines(current, content),
+        }
+    }
+
     /// A one-line summary for the queue and the log.
     pub fn short(call: &Call) -> String {
         let subject = call.subject();
@@ -88,47 +102,33 @@ fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
 fn edit_preview(call: &Call) -> Preview {
     let path = call.file_path().unwrap_or("").to_string();
     let shown_path = visible(&path).into_owned();
-    if call.tool == "Write" || call.tool == "write_file" {
-        return Preview::Write {
-            path: shown_path,
-            content: visible_lines(str_of(&call.input, "content")),
-        };
-    }
-    if let Some(patch) = call.input.get("patch").and_then(Value::as_str) {
-        return patch_preview(call, patch);
-    }
-    let edits: Vec<&Value> = match call.input.get("edits").and_then(Value::as_array) {
-        Some(edits) => edits.iter().collect(),
-        None => vec![&call.input],
-    };
     let file = if path.is_empty() {
         None
     } else {
         std::fs::read_to_string(Path::new(&call.cwd).join(&path)).ok()
     };
-    let (before, after, in_context) = match file {
-        Some(text) => {
-            let mut after = text.clone();
-            for edit in &edits {
-                let (old, new) = (str_of(edit, "old_string"), str_of(edit, "new_string"));
-                let all = edit.get("replace_all").and_then(Value::as_bool) == Some(true);
-                after = if all {
-                    after.replace(old, new)
-                } else {
-                    after.replacen(old, new, 1)
-                };
-            }
-            (text, after, true)
-        }
+    if call.tool == "Write" || call.tool == "write_file" {
+        let content = str_of(&call.input, "content");
+        return match file {
+            // Over a file that exists, a Write replaces it: shown as what changes.
+            Some(current) => Preview::replacing(&path, &current, content),
+            None => Preview::Write {
+                path: shown_path,
+                content: visible_lines(content),
+            },
+        };
+    }
+    if let Some(patch) = call.input.get("patch").and_then(Value::as_str) {
+        return patch_preview(call, patch);
+    }
+    let edits = edit::edits_of(&call.input);
+    let applied = file.and_then(|text| edit::apply(&text, &edits).ok().map(|after| (text, after)));
+    let (before, after, in_context) = match applied {
+        Some((before, after)) => (before, after, true),
         None => {
-            let join = |key: &str| {
-                edits
-                    .iter()
-                    .map(|e| str_of(e, key))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            };
-            (join("old_string"), join("new_string"), false)
+            let old: Vec<&str> = edits.iter().map(|e| e.old).collect();
+            let new: Vec<&str> = edits.iter().map(|e| e.new).collect();
+            (old.join("\n"), new.join("\n"), false)
         }
     };
     Preview::Diff {
@@ -273,6 +273,24 @@ mod tests {
                 (DiffTag::Added, "patched".into()),
             ]
         );
+    }
+
+    #[test]
+    fn a_write_over_an_existing_file_is_shown_as_replacing_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "keep\nold\n").unwrap();
+        let p = preview(
+            "Write",
+            &dir.path().display().to_string(),
+            json!({"file_path": "a.txt", "content": "keep\nnew\n"}),
+        );
+        let Preview::Replace { path, lines } = p else {
+            panic!("{p:?}")
+        };
+        assert_eq!(path, "a.txt");
+        assert!(lines.contains(&(DiffTag::Removed, "old".into())));
+        assert!(lines.contains(&(DiffTag::Added, "new".into())));
+        assert!(lines.contains(&(DiffTag::Context, "keep".into())));
     }
 
     #[test]

@@ -8,27 +8,14 @@ use std::time::{Duration, Instant, SystemTime};
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
 use tokio::sync::mpsc;
 
-use super::app::{App, Effect, Msg, Now};
+use super::app::{App, Effect, Msg, Now, Rearm};
 use super::preview::Preview;
 use super::terminal::TerminalGuard;
 use super::view;
+use crate::config::Notify;
 use crate::core::event::Event;
 use crate::core::mode::ModeCycle;
 use crate::core::prompter::Prompter;
-
-/// How a new dialog gets the human's attention.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Notify {
-    /// The terminal bell.
-    #[default]
-    Bell,
-    /// A desktop notification by OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal).
-    Osc9,
-    /// A desktop notification by OSC 777 (rxvt, foot, some VTE terminals).
-    Osc777,
-    Off,
-}
 
 /// What the console needs besides the prompter.
 pub struct Options {
@@ -40,6 +27,8 @@ pub struct Options {
     pub rearm: Option<Box<dyn Fn() + Send>>,
     /// The classifier's state for the status bar, re-read every tick.
     pub classifier_status: Option<Box<dyn Fn() -> String + Send>>,
+    /// How long a dialog waits before its timeout fallback, shown as time left.
+    pub ask_timeout: Option<Duration>,
 }
 
 fn now() -> Now {
@@ -66,6 +55,11 @@ pub async fn run(
         options.on_quit,
         now(),
     );
+    app.ask_timeout = options.ask_timeout;
+    app.rearm = match options.rearm {
+        Some(_) => Rearm::Offered,
+        None => Rearm::NotSetUp,
+    };
     if let Some(status) = &options.classifier_status {
         app.update(Msg::ClassifierStatus(status()), now());
     }
@@ -110,6 +104,11 @@ pub async fn run(
                 batch.push_back(Msg::Tick);
                 if due {
                     last_tick = Instant::now();
+                    app.ask_timeout = options.ask_timeout;
+                    app.rearm = match options.rearm {
+                        Some(_) => Rearm::Offered,
+                        None => Rearm::NotSetUp,
+                    };
                     if let Some(status) = &options.classifier_status {
                         batch.push_back(Msg::ClassifierStatus(status()));
                     }

@@ -24,11 +24,24 @@ fn tmux(args: &[&str]) -> Output {
 
 impl Tmux {
     /// Runs `command` (a shell line) in a new session of `width`×`height`, or returns `None`
-    /// (saying why) when tmux is not installed.
+    /// when tmux is not installed, after a `SKIP` line naming the test (written to stderr
+    /// itself, which the test harness does not capture). Under CI, where tmux is installed,
+    /// a missing tmux fails the test instead.
     pub fn start(command: &str, width: u16, height: u16) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
+            let test = std::thread::current()
+                .name()
+                .unwrap_or("a tmux test")
+                .to_string();
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{test}: tmux is not installed, and CI must run the console tests"
+            );
             use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "skipped: tmux is not installed");
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIP {test}: tmux is not installed (apt-get install tmux to run it)"
+            );
             return None;
         }
         static NEXT: AtomicUsize = AtomicUsize::new(0);

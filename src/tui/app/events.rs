@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::core::decision::Decider;
+use crate::core::escape::visible_lines;
 use crate::core::event::AuditHealth;
 
 impl App {
@@ -78,9 +79,14 @@ impl App {
                         agent: visible(&open.dialog.call.agent.to_string()).into_owned(),
                         tool: visible(&open.dialog.call.tool).into_owned(),
                         subject: open.short.clone(),
+                        full: visible_lines(&open.dialog.call.subject()),
                         decision: "withdrawn",
                         decider: "agent",
                         text: "the agent went away".into(),
+                        routing: format!(
+                            "{} call, routed {}",
+                            open.dialog.assessment.class, open.route
+                        ),
                     };
                     self.push(line);
                 }
@@ -169,9 +175,14 @@ impl App {
             agent: visible(&call.agent.to_string()).into_owned(),
             tool: visible(&call.tool).into_owned(),
             subject: Preview::short(call),
+            full: visible_lines(&call.subject()),
             decision: outcome.decision.name(),
             decider: outcome.decider.name(),
             text: visible(outcome.decision.text().unwrap_or("")).into_owned(),
+            routing: format!(
+                "{} call, routed {} in {}",
+                outcome.class, outcome.route, outcome.mode
+            ),
         };
         self.push(line);
     }
@@ -179,6 +190,7 @@ impl App {
     pub(super) fn push(&mut self, line: LogLine) {
         if self.log.len() == LOG_CAPACITY {
             self.log.pop_front();
+            self.log_focus = self.log_focus.saturating_sub(1);
         }
         self.log.push_back(line);
     }

@@ -23,11 +23,22 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         let text = Paragraph::new(vec![
             Line::raw(""),
             Line::styled(
-                "  Waiting for agents. Calls that need you appear here.",
+                "Waiting for agents. Calls that need you appear here.",
+                theme::dim(),
+            ),
+            Line::raw(""),
+            Line::raw("To connect an agent, run in another terminal one of:"),
+            Line::styled("  gatehouse install claude", theme::key()),
+            Line::styled("  gatehouse install codex", theme::key()),
+            Line::styled("  gatehouse install gemini", theme::key()),
+            Line::styled("  gatehouse install cursor", theme::key()),
+            Line::styled(
+                "then start the agent; ? lists the keys, q quits.",
                 theme::dim(),
             ),
         ])
-        .block(block);
+        .wrap(Wrap { trim: false })
+        .block(block.padding(ratatui::widgets::Padding::horizontal(1)));
         frame.render_widget(text, area);
         return;
     };
@@ -72,9 +83,12 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
+/// The dialog: who asks and what they said (pinned on top), the subject (the part that
+/// scrolls), and the analyser's reason with the classifier's part (pinned at the bottom), so a
+/// long command never scrolls the question or its "why" out of view.
 fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     let call = &open.dialog.call;
-    let mut lines = vec![Line::from(vec![
+    let mut head = vec![Line::from(vec![
         Span::styled(
             visible(&call.agent.to_string()).into_owned(),
             theme::title(),
@@ -89,20 +103,25 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
         ),
     ])];
     if let Some(description) = call.input.get("description").and_then(|d| d.as_str()) {
-        lines.push(Line::styled(
+        head.push(Line::styled(
             format!("“{}”", visible(description)),
             Style::default().add_modifier(Modifier::ITALIC),
         ));
     }
-    lines.push(Line::raw(""));
-    subject_lines(&open.preview, &mut lines);
+    let mut body = Vec::new();
+    subject_lines(&open.preview, &mut body);
+    let mut foot = Vec::new();
+    if let Preview::Shell { why, .. } = &open.preview {
+        foot.push(Line::from(vec![
+            Span::styled("why ", theme::dim()),
+            Span::raw(why.clone()),
+        ]));
+    }
     if let Some(line) = race_line(open) {
-        lines.push(Line::raw(""));
-        lines.push(line);
+        foot.push(line);
     }
     if call.caps.allow == AllowEffect::Pass {
-        lines.push(Line::raw(""));
-        lines.push(Line::styled(
+        foot.push(Line::styled(
             format!(
                 "allowing here only passes the call on: {} still applies its own checks",
                 visible(&call.agent.to_string())
@@ -110,25 +129,55 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
             theme::dim(),
         ));
     }
-    let inner_width = area.width.saturating_sub(2).max(1) as usize;
-    let rows: usize = lines
-        .iter()
-        .map(|l| l.width().max(1).div_ceil(inner_width))
-        .sum();
-    let visible_rows = area.height.saturating_sub(2) as usize;
-    let max_scroll = rows.saturating_sub(visible_rows);
-    let scroll = (app.scroll as usize).min(max_scroll);
+    let mut title = vec![
+        Span::styled(format!(" {} ", open.dialog.id), theme::title()),
+        Span::styled(format!("{} ", visible(&call.tool)), theme::title()),
+        Span::styled(format!("{} ", open.dialog.assessment.class), theme::dim()),
+    ];
+    if let Some(left) = app.time_left(open) {
+        let secs = left.as_secs();
+        title.push(Span::styled(
+            format!("· {}:{:02} left ", secs / 60, secs % 60),
+            if secs < 60 {
+                theme::notice()
+            } else {
+                theme::dim()
+            },
+        ));
+    }
     let mut block = Block::bordered()
-        .title(Line::from(vec![
-            Span::styled(format!(" {} ", open.dialog.id), theme::title()),
-            Span::styled(format!("{} ", visible(&call.tool)), theme::title()),
-            Span::styled(format!("{} ", open.dialog.assessment.class), theme::dim()),
-        ]))
+        .title(Line::from(title))
         .border_style(if app.arming() {
             theme::dim()
         } else {
             Style::default().fg(Color::Cyan)
         });
+    let inner = block.inner(area);
+    let width = usize::from(inner.width).max(1);
+    // Rows as the paragraph wraps them (by words), not by characters.
+    let rows_of = |lines: &[Line<'static>]| -> u16 {
+        let rows = Paragraph::new(lines.to_vec())
+            .wrap(Wrap { trim: false })
+            .line_count(u16::try_from(width).unwrap_or(u16::MAX));
+        u16::try_from(rows).unwrap_or(u16::MAX)
+    };
+    // The subject keeps at least one row; the pinned parts share what is left, the head first.
+    let head_rows = rows_of(&head).min(inner.height.saturating_sub(1));
+    let foot_rows = rows_of(&foot).min(inner.height.saturating_sub(head_rows + 1));
+    // A subject that fits leaves the reason right under it; one that does not scrolls between.
+    let body_rows = rows_of(&body)
+        .min(inner.height.saturating_sub(head_rows + foot_rows))
+        .max(1);
+    let [head_area, body_area, foot_area, _] = Layout::vertical([
+        Constraint::Length(head_rows),
+        Constraint::Length(body_rows),
+        Constraint::Length(foot_rows),
+        Constraint::Min(0),
+    ])
+    .areas(inner);
+    let rows = usize::from(rows_of(&body));
+    let max_scroll = rows.saturating_sub(usize::from(body_area.height));
+    let scroll = (app.scroll as usize).min(max_scroll);
     if scroll < max_scroll {
         let more = max_scroll - scroll;
         block = block.title_bottom(Line::styled(
@@ -141,16 +190,16 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     } else if scroll > 0 {
         block = block.title_bottom(Line::styled(" ↑ PgUp ", theme::key()));
     }
-    let paragraph = Paragraph::new(lines)
-        .block(block)
-        .wrap(Wrap { trim: false })
-        .scroll((scroll as u16, 0));
-    frame.render_widget(paragraph, area);
+    frame.render_widget(block, area);
+    let paragraph = |lines: Vec<Line<'static>>| Paragraph::new(lines).wrap(Wrap { trim: false });
+    frame.render_widget(paragraph(head), head_area);
+    frame.render_widget(paragraph(body).scroll((scroll as u16, 0)), body_area);
+    frame.render_widget(paragraph(foot), foot_area);
 }
 
 fn subject_lines(preview: &Preview, lines: &mut Vec<Line<'static>>) {
     match preview {
-        Preview::Shell { line, why } => {
+        Preview::Shell { line, .. } => {
             for (i, text) in line.lines().enumerate() {
                 let prompt = if i == 0 { "$ " } else { "  " };
                 lines.push(Line::from(vec![
@@ -158,10 +207,6 @@ fn subject_lines(preview: &Preview, lines: &mut Vec<Line<'static>>) {
                     Span::styled(text.to_string(), theme::title()),
                 ]));
             }
-            lines.push(Line::from(vec![
-                Span::styled("why ", theme::dim()),
-                Span::raw(why.clone()),
-            ]));
         }
         Preview::Write { path, content } => {
             lines.push(Line::styled(format!("write {path}"), theme::title()));
@@ -181,16 +226,14 @@ fn subject_lines(preview: &Preview, lines: &mut Vec<Line<'static>>) {
             if !matches!(diff.first(), Some((DiffTag::File, _))) {
                 lines.push(Line::styled(format!("edit {path}{note}"), theme::title()));
             }
-            for (tag, text) in diff {
-                let (mark, style) = match tag {
-                    DiffTag::File => ("", theme::title()),
-                    DiffTag::Hunk => ("", Style::default().fg(Color::Cyan)),
-                    DiffTag::Context => (" ", Style::default()),
-                    DiffTag::Removed => ("-", Style::default().fg(Color::Red)),
-                    DiffTag::Added => ("+", Style::default().fg(Color::Green)),
-                };
-                lines.push(Line::styled(format!("{mark}{text}"), style));
-            }
+            diff_body(diff, lines);
+        }
+        Preview::Replace { path, lines: diff } => {
+            lines.push(Line::styled(
+                format!("replace {path} (it exists: the change to its content)"),
+                theme::notice(),
+            ));
+            diff_body(diff, lines);
         }
         Preview::Mcp {
             server,
@@ -206,6 +249,19 @@ fn subject_lines(preview: &Preview, lines: &mut Vec<Line<'static>>) {
         Preview::Other { input } => {
             lines.extend(input.lines().map(|l| Line::raw(l.to_string())));
         }
+    }
+}
+
+fn diff_body(diff: &[(DiffTag, String)], lines: &mut Vec<Line<'static>>) {
+    for (tag, text) in diff {
+        let (mark, style) = match tag {
+            DiffTag::File => ("", theme::title()),
+            DiffTag::Hunk => ("", Style::default().fg(Color::Cyan)),
+            DiffTag::Context => (" ", Style::default()),
+            DiffTag::Removed => ("-", Style::default().fg(Color::Red)),
+            DiffTag::Added => ("+", Style::default().fg(Color::Green)),
+        };
+        lines.push(Line::styled(format!("{mark}{text}"), style));
     }
 }
 

@@ -11,8 +11,11 @@ use super::dialog::short_id;
 use super::theme;
 use crate::core::call::ToolKind;
 use crate::core::escape::visible;
-use crate::tui::app::App;
+use crate::tui::app::{App, Screen};
 
+/// The queue: one row per open call, the time it has left before the ask timeout (its age
+/// where the timeout is not known) right-aligned in a fixed column, with how many rows are above and below the
+/// ones shown.
 pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
     let rows = area.height.saturating_sub(2) as usize;
     let n = app.dialogs.len();
@@ -41,7 +44,11 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 Style::default()
             };
-            let age = format!(" {}", age_text(age));
+            // Where the ask timeout is known, the time left is what matters; else the age.
+            let age = match app.time_left(open) {
+                Some(left) => format!(" {:>3} left", age_text(left.as_secs())),
+                None => format!(" {:>3}", age_text(age)),
+            };
             let tool = match &open.dialog.assessment.kind {
                 ToolKind::Mcp { tool, .. } => tool.as_str(),
                 _ => call.tool.as_str(),
@@ -53,44 +60,63 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
                 visible(tool),
                 open.short
             );
-            let room = (area.width as usize).saturating_sub(3 + age.len());
+            let room = (area.width as usize).saturating_sub(3 + age.chars().count());
             Line::from(vec![
                 Span::styled(if focused { "›" } else { " " }, style),
-                Span::styled(fit(&text, room), style),
+                Span::styled(format!("{:<room$}", fit(&text, room)), style),
                 Span::styled(age, theme::dim()),
             ])
         })
         .collect();
-    let title = format!(" queue ({n}) ");
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(title)),
-        area,
-    );
+    let mut block = Block::bordered().title(format!(" queue ({n}) "));
+    let below = n.saturating_sub(start + rows);
+    let hint = match (start, below) {
+        (0, 0) => None,
+        (above, 0) => Some(format!(" ↑ {above} more ")),
+        (0, below) => Some(format!(" ↓ {below} more ")),
+        (above, below) => Some(format!(" ↑ {above} ↓ {below} more ")),
+    };
+    if let Some(hint) = hint {
+        block = block.title_bottom(Line::styled(hint, theme::key()));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
+/// The activity log, newest last, in columns (time, decision, who decided, agent, tool,
+/// subject, reason); the entry opened whole is highlighted.
 pub fn draw_log(frame: &mut Frame, area: Rect, app: &App) {
     let rows = area.height.saturating_sub(2) as usize;
-    let skip = app.log.len().saturating_sub(rows);
+    let opened = (app.screen == Screen::Activity).then_some(app.log_focus);
+    // The opened entry stays in view.
+    let end = opened.map_or(app.log.len(), |at| (at + 1).max(rows).min(app.log.len()));
+    let skip = end.saturating_sub(rows);
     let lines: Vec<Line> = app
         .log
         .iter()
+        .enumerate()
         .skip(skip)
-        .map(|l| {
+        .take(end - skip)
+        .map(|(i, l)| {
             let mut spans = vec![
                 Span::styled(format!("{} ", l.time), theme::dim()),
-                Span::styled(format!("{:<6}", l.decision), theme::decision(l.decision)),
+                Span::styled(format!("{:<9} ", l.decision), theme::decision(l.decision)),
                 Span::styled(format!("{:<13} ", l.decider), theme::dim()),
-                Span::raw(format!("{} {} ", l.agent, l.tool)),
+                Span::raw(format!("{:<11} {:<8} ", l.agent, l.tool)),
                 Span::raw(l.subject.clone()),
             ];
             if !l.text.is_empty() {
                 spans.push(Span::styled(format!(" — {}", l.text), theme::dim()));
             }
-            Line::from(spans)
+            let line = Line::from(spans);
+            if opened == Some(i) {
+                line.style(theme::focus())
+            } else {
+                line
+            }
         })
         .collect();
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" activity ")),
+        Paragraph::new(lines).block(Block::bordered().title(" activity (l opens) ")),
         area,
     );
 }

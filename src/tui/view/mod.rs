@@ -1,5 +1,10 @@
 //! Drawing only: the view reads the model and paints a frame. It never changes the model.
+//!
+//! What each size keeps: the status bar and the footer always; the activity log only from 16
+//! rows (below that the dialog needs the room); beside the dialog from 90 columns, or below it
+//! otherwise, the queue, at least three rows so its count and the focused call stay in view.
 
+mod activity;
 mod advice;
 mod dialog;
 mod lists;
@@ -12,10 +17,17 @@ use ratatui::layout::{Constraint, Layout};
 
 use super::app::{App, Screen};
 
+/// Below this many rows the activity log gives its room to the dialog.
+const LOG_FROM_ROWS: u16 = 16;
+
 /// Paints the whole console.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    let log_height = (area.height / 4).clamp(3, 10);
+    let log_height = if area.height < LOG_FROM_ROWS {
+        0
+    } else {
+        (area.height / 4).clamp(3, 10)
+    };
     let [status_area, body, log_area, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(4),
@@ -28,19 +40,27 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let [dialog_area, queue_area] = if wide {
         Layout::horizontal([Constraint::Min(50), Constraint::Length(38)]).areas(body)
     } else {
-        let queue_height = (app.dialogs.len() as u16 + 2).clamp(3, (body.height / 3).max(3));
+        let queue_height = (app.dialogs.len() as u16 + 2).clamp(3, (body.height * 2 / 5).max(3));
         Layout::vertical([Constraint::Min(3), Constraint::Length(queue_height)]).areas(body)
     };
     dialog::draw_dialog(frame, dialog_area, app);
     lists::draw_queue(frame, queue_area, app);
-    lists::draw_log(frame, log_area, app);
+    if !log_area.is_empty() {
+        lists::draw_log(frame, log_area, app);
+    }
     status::draw_footer(frame, footer, app);
+    // A box over the console leaves the footer in view: it offers that box's keys.
+    let area = ratatui::layout::Rect {
+        height: area.height.saturating_sub(1),
+        ..area
+    };
     match app.screen {
         Screen::Main => {}
         Screen::Help => overlay::draw_help(frame, area, app),
         Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
         Screen::ConfirmAllowAll => overlay::draw_confirm_allow_all(frame, area, app),
         Screen::Rules => overlay::draw_rules(frame, area, app),
+        Screen::Activity => activity::draw_activity(frame, area, app),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Screens drawn over the console: the help, drawn from the key table, the quit and
-//! allow-all confirmations, and the session rules panel.
+//! allow-all confirmations, and the session rules panel. Each box is as tall as its text once
+//! wrapped, so its own keys are never cut, and its keys come from the key table's box rows.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -8,11 +9,25 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::dialog::short_id;
 use super::theme;
+use crate::core::decision::Decider;
 use crate::core::escape::visible;
+use crate::core::mode::Mode;
 use crate::tui::app::{App, clock};
-use crate::tui::keymap::{self, BOX_KEYS};
+use crate::tui::keymap::{self, ALLOW_ALL_KEYS, BOX_KEYS, QUIT_KEYS, RULES_KEYS};
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
+/// How wide a box that wants `width` is over `area`: the whole width when less than two
+/// columns would be left on a side, so no sliver of the screen below shows beside it.
+pub(super) fn box_width(area: Rect, width: u16) -> u16 {
+    if area.width < width.saturating_add(4) {
+        area.width
+    } else {
+        width
+    }
+}
+
+/// A box `width` wide (see [`box_width`]) and `height` tall, in the middle of `area`.
+pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = box_width(area, width);
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
         .flex(Flex::Center)
         .areas(area);
@@ -22,31 +37,93 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     cell
 }
 
-/// The help, with the decision keys worded for the dialog in front.
+/// A box's keys on one line, from its key table rows.
+pub(super) fn key_line(keys: &[(&'static str, &'static str)]) -> Line<'static> {
+    let mut spans = Vec::new();
+    for (i, (key, what)) in keys.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw("   "));
+        }
+        spans.push(Span::styled(*key, theme::key()));
+        spans.push(Span::raw(format!(" {what}")));
+    }
+    Line::from(spans)
+}
+
+/// `text` after a right-aligned `keys` column of `column` cells, wrapped to `width` with the
+/// continuation lines indented under the text (a hanging indent).
+fn hanging(keys: &str, text: &str, column: usize, width: usize) -> Vec<Line<'static>> {
+    let room = width.saturating_sub(column + 2).max(10);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > room {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let key = if i == 0 { keys } else { "" };
+            Line::from(vec![
+                Span::styled(format!("{key:>column$}  "), theme::key()),
+                Span::raw(text),
+            ])
+        })
+        .collect()
+}
+
+/// How many rows `lines` take wrapped (by words, as drawn) to `inner` cells.
+pub(super) fn rows_of(lines: &[Line<'static>], inner: usize) -> usize {
+    Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(u16::try_from(inner.max(1)).unwrap_or(u16::MAX))
+}
+
+/// The help, with the decision keys worded for the dialog in front, the modes and the
+/// deciders the activity log names.
 pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
+    let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
     let mut lines = vec![Line::styled("Keys", theme::title())];
     for b in keymap::offered(app.focused().map(|o| &o.dialog.call.caps)) {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{:>6}  ", b.keys), theme::key()),
-            Span::raw(b.help),
-        ]));
+        lines.extend(hanging(b.keys, b.help, 6, inner));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("In a text box", theme::title()));
     for (keys, what) in BOX_KEYS {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:>9}  "), theme::key()),
-            Span::raw(*what),
-        ]));
+        lines.extend(hanging(keys, what, 9, inner));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
+        "Modes (⇧Tab/Tab; the names `--mode` and the config take)",
+        theme::title(),
+    ));
+    for mode in Mode::ALL {
+        lines.extend(hanging(mode.name(), mode.describe(), 10, inner));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "Who decided (the activity log's third column)",
+        theme::title(),
+    ));
+    for decider in Decider::ALL {
+        lines.extend(hanging(decider.name(), decider.describe(), 13, inner));
+    }
+    lines.push(Line::raw(""));
+    lines.extend(hanging(
+        "",
         "A new dialog ignores decision keys for a moment, so a key meant for the last one cannot answer it.",
-        theme::dim(),
+        0,
+        inner,
     ));
     // As tall as the text once wrapped to the popup's width, so nothing falls off the end.
-    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
-    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let rows = rows_of(&lines, inner);
     let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     // Taller than the terminal: it scrolls (j/k, PgDn/PgUp), and says so.
     let hidden = rows.saturating_sub(usize::from(popup.height.saturating_sub(2)));
@@ -68,57 +145,47 @@ pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
     );
 }
 
-pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
-    let n = app.dialogs.len();
-    let lines = vec![
-        Line::raw(format!(
-            "{n} dialog{} open. Quitting answers {} `{}` (never allow).",
-            if n == 1 { " is" } else { "s are" },
-            if n == 1 { "it" } else { "them" },
-            app.on_quit
-        )),
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled("y/Enter", theme::key()),
-            Span::raw(" quit   "),
-            Span::styled("n/Esc", theme::key()),
-            Span::raw(" stay"),
-        ]),
-    ];
-    let popup = centered(area, 64, 5);
+/// A confirmation box: its sentence, a blank row and its keys, as tall as they wrap to.
+fn draw_confirm(frame: &mut Frame, area: Rect, title: &str, sentence: String, keys: Line<'static>) {
+    let lines = vec![Line::raw(sentence), Line::raw(""), keys];
+    let width = box_width(area, 64);
+    let rows = rows_of(&lines, usize::from(width.saturating_sub(2)));
+    let popup = centered(area, width, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" quit? ")),
+            .block(Block::bordered().title(title.to_string())),
         popup,
     );
+}
+
+pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
+    let n = app.dialogs.len();
+    let sentence = format!(
+        "{n} dialog{} open. Quitting answers {} `{}` (never allow).",
+        if n == 1 { " is" } else { "s are" },
+        if n == 1 { "it" } else { "them" },
+        app.on_quit
+    );
+    draw_confirm(frame, area, " quit? ", sentence, key_line(QUIT_KEYS));
 }
 
 /// Allow-all is due while dialogs are open: it allows them only if the human says so.
 pub fn draw_confirm_allow_all(frame: &mut Frame, area: Rect, app: &App) {
     let n = app.dialogs.len();
-    let lines = vec![
-        Line::raw(format!(
-            "Allow-all allows the {n} open dialog{} now, and every call that is not denied \
-             until the mode changes.",
-            if n == 1 { "" } else { "s" },
-        )),
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled("y/Enter", theme::key()),
-            Span::raw(" enter allow-all   "),
-            Span::styled("any other key", theme::key()),
-            Span::raw(format!(" stay in {}", app.mode.name())),
-        ]),
-    ];
-    let popup = centered(area, 64, 6);
-    frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" allow all? ")),
-        popup,
+    let sentence = format!(
+        "Allow-all allows the {n} open dialog{} now, and every call that is not denied \
+         until the mode changes (staying keeps {}).",
+        if n == 1 { "" } else { "s" },
+        app.mode.name(),
+    );
+    draw_confirm(
+        frame,
+        area,
+        " allow all? ",
+        sentence,
+        key_line(ALLOW_ALL_KEYS),
     );
 }
 
@@ -159,16 +226,9 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::from(vec![
-        Span::styled("j/k", theme::key()),
-        Span::raw(" move   "),
-        Span::styled("x", theme::key()),
-        Span::raw(" revoke   "),
-        Span::styled("s/Esc", theme::key()),
-        Span::raw(" close"),
-    ]));
-    let inner = usize::from(area.width.min(78).saturating_sub(2)).max(1);
-    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    lines.push(key_line(RULES_KEYS));
+    let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
+    let rows = rows_of(&lines, inner);
     let popup = centered(area, 78, u16::try_from(rows + 2).unwrap_or(u16::MAX));
     frame.render_widget(Clear, popup);
     frame.render_widget(

@@ -42,7 +42,14 @@ pub(super) fn draw(app: &App, width: u16, height: u16) -> String {
     terminal.backend().to_string()
 }
 
-fn passed(app: &mut App, id: u64, tool: &str, input: Value, decision: Decision, decider: Decider) {
+pub(super) fn passed(
+    app: &mut App,
+    id: u64,
+    tool: &str,
+    input: Value,
+    decision: Decision,
+    decider: Decider,
+) {
     let now = app.now;
     let (d, _) = dialog(id, tool, input, now);
     let outcome = Outcome {
@@ -58,7 +65,7 @@ fn passed(app: &mut App, id: u64, tool: &str, input: Value, decision: Decision, 
     app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
 }
 
-fn write_input() -> Value {
+pub(super) fn write_input() -> Value {
     json!({"file_path": "notes/todo.md", "content": "# Todo\n\n- [ ] ship the console\n- [ ] write the README\n"})
 }
 
@@ -86,13 +93,27 @@ fn long_wrapped_command() {
     let mut app = app(t);
     let line = "find . -name '*.rs' -not -path './target/*' -print0 | xargs -0 grep -l 'unsafe' | while read -r f; do echo \"$f: $(grep -c unsafe \"$f\")\"; done | sort -t: -k2 -n -r | head -20 > unsafe-report.txt && git add unsafe-report.txt && git commit -m 'Report unsafe blocks per file'";
     open(&mut app, 1, "Bash", json!({ "command": line }), t);
-    let top = draw(&app, 60, 15);
+    let top = draw(&app, 60, 12);
     assert!(
         top.contains("more lines (PgDn)"),
         "a cut is never silent:\n{top}"
     );
     key(&mut app, KeyCode::PageDown, t);
-    let scrolled = draw(&app, 60, 15);
+    let scrolled = draw(&app, 60, 12);
+    for screen in [&top, &scrolled] {
+        assert!(
+            screen.contains("#1 Bash") && screen.contains("claude-code · session"),
+            "the header stays in view:\n{screen}"
+        );
+        assert!(
+            screen.contains("why "),
+            "the reason stays in view:\n{screen}"
+        );
+    }
+    assert!(
+        !scrolled.contains("$ find"),
+        "the subject scrolled:\n{scrolled}"
+    );
     insta::assert_snapshot!(format!("{top}\n{scrolled}"));
 }
 
@@ -295,7 +316,7 @@ fn help_screen() {
     let t = start();
     let mut app = app(t);
     key(&mut app, KeyCode::Char('?'), t);
-    insta::assert_snapshot!(draw(&app, 100, 30));
+    insta::assert_snapshot!(draw(&app, 100, 64));
 }
 
 #[test]
@@ -415,3 +436,11 @@ fn codex_apply_patch_diff() {
     app.update(Msg::Opened(d, p), t);
     insta::assert_snapshot!(draw(&app, 80, 24));
 }
+
+#[cfg(test)]
+#[path = "snapshot_size_tests.rs"]
+mod size_tests;
+
+#[cfg(test)]
+#[path = "snapshot_state_tests.rs"]
+mod state_tests;

@@ -1,4 +1,5 @@
-//! The status bar on top and the footer of key hints below.
+//! The status bar on top and the footer of key hints below. While a box is up over the
+//! console, the footer offers that box's keys, not the dialog's.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -6,32 +7,53 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::theme;
-use crate::tui::app::{App, DialogState};
-use crate::tui::keymap::{self, BOX_KEYS, Intent, KEYMAP};
+use crate::tui::app::{App, DialogState, Screen};
+use crate::tui::keymap::{
+    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BOX_KEYS, HELP_KEYS, Intent, KEYMAP, QUIT_KEYS, RULES_KEYS,
+};
 
+/// The mode by the name people type (`--mode`, the config), then what is open, the live
+/// sessions and the classifier; the socket path last, shortened from the left when the width
+/// runs out (its file name is what tells two consoles apart), dropped when nothing of it fits.
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let open = app.dialogs.len();
     let mut spans = vec![Span::styled(
-        format!(" {} ", app.mode.label()),
+        format!(" {} ", app.mode.name()),
         theme::mode_badge(app.mode),
     )];
     if let Some(pending) = app.pending {
         spans.push(Span::raw(" → "));
         spans.push(Span::styled(
-            format!(" {} ", pending.mode.label()),
+            format!(" {} ", pending.mode.name()),
             theme::mode_badge(pending.mode),
         ));
         spans.push(Span::styled(" pending ·", theme::dim()));
     }
-    spans.extend([
-        Span::raw(format!(
-            " {open} open · {} session{} · classifier: {} · ",
-            app.sessions.len(),
-            if app.sessions.len() == 1 { "" } else { "s" },
-            app.classifier,
-        )),
-        Span::styled(app.socket.clone(), theme::dim()),
-    ]);
+    let sessions = app.sessions.len();
+    let plural = if sessions == 1 { "" } else { "s" };
+    // The longest wording that fits: a narrow terminal loses the classifier's words first.
+    let room = usize::from(area.width).saturating_sub(spans.iter().map(Span::width).sum());
+    let counts = [
+        format!(
+            " {open} open · {sessions} live session{plural} · classifier: {}",
+            app.classifier
+        ),
+        format!(" {open} open · {sessions} live session{plural}"),
+        format!(" {open} open · {sessions} live"),
+    ];
+    let fits = counts.iter().find(|c| c.chars().count() <= room);
+    spans.push(Span::raw(fits.unwrap_or(&counts[2]).clone()));
+    let used: usize = spans.iter().map(Span::width).sum();
+    let room = usize::from(area.width).saturating_sub(used + 3);
+    let socket = app.socket.chars().count();
+    if room >= socket {
+        spans.push(Span::raw(" · "));
+        spans.push(Span::styled(app.socket.clone(), theme::dim()));
+    } else if room >= 12 {
+        let tail: String = app.socket.chars().skip(socket + 1 - room).collect();
+        spans.push(Span::raw(" · "));
+        spans.push(Span::styled(format!("…{tail}"), theme::dim()));
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -47,7 +69,17 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
     }
     let writing = matches!(app.state, DialogState::Writing(_));
     let caps = app.focused().map(|o| &o.dialog.call.caps);
-    let hints: Vec<(&str, &str)> = if writing {
+    let boxed = match app.screen {
+        Screen::Main => None,
+        Screen::Help => Some(HELP_KEYS),
+        Screen::ConfirmQuit => Some(QUIT_KEYS),
+        Screen::ConfirmAllowAll => Some(ALLOW_ALL_KEYS),
+        Screen::Rules => Some(RULES_KEYS),
+        Screen::Activity => Some(ACTIVITY_KEYS),
+    };
+    let hints: Vec<(&str, &str)> = if let Some(keys) = boxed {
+        keys.to_vec()
+    } else if writing {
         BOX_KEYS.to_vec()
     } else {
         keymap::offered(caps)

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Makes docs/console.png from the real program: the demo in a private tmux server at 100x30,
+# captured with its colours, drawn as an SVG of cells, converted by ImageMagick.
+# Needs tmux, python3 and ImageMagick (`apt-get install tmux imagemagick fonts-dejavu-core`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --bin gatehouse
+work=$(mktemp -d)
+trap 'tmux -L gatehouse-shot kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+tmux -L gatehouse-shot new-session -d -s shot -x 100 -y 30 \
+  "env XDG_STATE_HOME=$work XDG_RUNTIME_DIR=$work ./target/debug/gatehouse demo; sleep 60"
+# The demo's scripted agent has opened its dialogs by then.
+sleep "${SHOT_WAIT:-12}"
+tmux -L gatehouse-shot capture-pane -t shot -e -p > "$work/capture.txt"
+python3 docs/screenshot.py "$work/capture.txt" > "$work/console.svg"
+convert "$work/console.svg" -resize 50% docs/console.png
+echo "wrote docs/console.png"

@@ -1,0 +1,118 @@
+//! Snapshots of the console states that had none: the classifier failed, the classifier set
+//! aside once the human claims a racing dialog, a race with no classifier set up, the audit log
+//! failing, a dialog settled by someone else, and the empty rules panel.
+
+use std::sync::Arc;
+
+use ratatui::crossterm::event::KeyCode;
+use serde_json::json;
+
+use super::{app, draw, key, open};
+use crate::core::call::CallId;
+use crate::core::decision::{Decider, Decision};
+use crate::core::event::{AuditHealth, ClassifierState, Event, Outcome};
+use crate::core::mode::Mode;
+use crate::core::route::{Class, Route};
+use crate::tui::app::tests::{later, start};
+use crate::tui::app::{App, Msg, Now};
+
+/// A console with one racing shell dialog.
+fn racing(t: Now) -> App {
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": "mytool --sync"}), t);
+    app.update(
+        Msg::Barrier(Event::Rerouted {
+            id: CallId(1),
+            route: Route::Race,
+        }),
+        t,
+    );
+    app
+}
+
+#[test]
+fn the_classifier_failed_and_the_call_is_yours() {
+    let t = start();
+    let mut app = racing(t);
+    app.update(
+        Msg::Barrier(Event::Classifier {
+            id: CallId(1),
+            state: ClassifierState::Failed("timed out after 8000 ms".into()),
+        }),
+        t,
+    );
+    let screen = draw(&app, 80, 20);
+    assert!(screen.contains("classifier failed: timed out"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn claiming_a_racing_dialog_sets_the_classifier_aside() {
+    let t = start();
+    let mut app = racing(t);
+    app.update(
+        Msg::Barrier(Event::Classifier {
+            id: CallId(1),
+            state: ClassifierState::Asking,
+        }),
+        t,
+    );
+    key(&mut app, KeyCode::Char('n'), later(t, 300));
+    let screen = draw(&app, 80, 20);
+    assert!(screen.contains("set aside, you have this one"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_race_with_no_classifier_set_up_says_it_is_your_call() {
+    let t = start();
+    let screen = draw(&racing(t), 80, 20);
+    assert!(screen.contains("not set up, your call"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_failing_audit_log_is_said_in_the_footer() {
+    let t = start();
+    let mut app = racing(t);
+    app.update(
+        Msg::Barrier(Event::Audit(AuditHealth::Failing("disk full".into()))),
+        t,
+    );
+    let screen = draw(&app, 100, 20);
+    assert!(screen.contains("AUDIT FAILING: disk full"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_dialog_settled_by_the_timeout_leaves_the_queue_and_says_so() {
+    let t = start();
+    let mut app = racing(t);
+    let call = app.dialogs[0].dialog.call.clone();
+    let outcome = Outcome {
+        id: CallId(1),
+        call,
+        class: Class::Unverified,
+        route: Route::Race,
+        mode: Mode::AllowRead,
+        decision: Decision::deny("nobody answered in time"),
+        decider: Decider::Timeout,
+        latency: std::time::Duration::from_secs(540),
+    };
+    app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t);
+    let screen = draw(&app, 100, 20);
+    assert!(screen.contains("#1 denied by timeout"), "{screen}");
+    assert!(screen.contains("queue (0)"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_rules_panel_with_no_rules_says_how_one_is_made() {
+    let t = start();
+    let mut app = app(t);
+    key(&mut app, KeyCode::Char('s'), t);
+    app.update(Msg::Rules(Vec::new()), t);
+    let screen = draw(&app, 80, 20);
+    assert!(screen.contains("No session rules"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
