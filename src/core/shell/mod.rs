@@ -128,7 +128,9 @@ impl ShellAnalysis {
         let mut parts: Vec<(Safety, String)> = Vec::new();
         for command in &self.commands {
             let name = escape(command.words.first().map_or("", |w| program_name(w)));
-            let text = if command.why.starts_with(&format!("{name} ")) {
+            let named = command.why.starts_with(&format!("{name} "))
+                || command.why.starts_with(&format!("{name}:"));
+            let text = if named {
                 command.why.clone()
             } else {
                 format!("{name}: {}", command.why)

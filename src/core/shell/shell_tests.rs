@@ -25,6 +25,17 @@ fn explanation_of_a_read_only_line_names_its_programs() {
 }
 
 #[test]
+fn explanation_names_a_program_once_and_a_parse_failure_once() {
+    assert_eq!(analyse("tee x").explanation(), "tee: writes files");
+    assert_eq!(
+        analyse("sudo ls").explanation(),
+        "sudo: runs as another user"
+    );
+    let unterminated = analyse("echo 'abc").explanation();
+    assert_eq!(unterminated.matches("parse").count(), 1, "{unterminated}");
+}
+
+#[test]
 fn explanation_escapes_control_characters() {
     let explanation = analyse("foo\u{1b}[31m x").explanation();
     assert!(

@@ -18,6 +18,9 @@ use super::{Command, Finding, Obstacle, Risk, Safety, escape};
 /// Nested scripts (`bash -c`, `eval`, `trap`) deeper than this are not analysed.
 const MAX_DEPTH: usize = 6;
 
+/// Why a piece of the line the parser could not read is unverified.
+const PARSE_ERROR: &str = "does not parse";
+
 /// Wrappers nested deeper than this (`nice nice nice … ls`) are not looked through.
 pub(super) const MAX_WRAPPERS: usize = 32;
 
@@ -50,9 +53,6 @@ pub(super) fn analyse_source(
                 );
                 return (walker.commands, walker.findings);
             }
-            if root.has_error() {
-                walker.finding(source, Safety::Unverified, "does not parse completely");
-            }
             if let Some(at) = unseen_substitution(root, source) {
                 let what = slice(source, at..source.len());
                 walker.finding(
@@ -63,6 +63,12 @@ pub(super) fn analyse_source(
             }
             walker.visit(root);
             walker.check_arith_uses();
+            // An ERROR node already said where the line stops parsing; a tree that is only
+            // missing a token says it of the whole line.
+            let said = walker.findings.iter().any(|f| f.why == PARSE_ERROR);
+            if root.has_error() && !said {
+                walker.finding(source, Safety::Unverified, "does not parse completely");
+            }
         }
         None => walker.finding(source, Safety::Unverified, "could not be parsed"),
     }
@@ -196,12 +202,12 @@ impl<'s> Walker<'s> {
         if !node.is_named() {
             let parent = node.parent().map(|p| p.kind());
             if node.kind() == ";;" && parent != Some("case_item") {
-                self.finding(";;", Safety::Unverified, "does not parse");
+                self.finding(";;", Safety::Unverified, PARSE_ERROR);
             }
             return;
         }
         match node.kind() {
-            "ERROR" => self.finding(self.text(node), Safety::Unverified, "does not parse"),
+            "ERROR" => self.finding(self.text(node), Safety::Unverified, PARSE_ERROR),
             "command" => self.command(node, &[]),
             "redirected_statement" => self.redirected(node),
             "function_definition" => self.function(node),
