@@ -8,14 +8,13 @@ mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
+use common::e2e::GATEHOUSE;
 use common::tmux::{Tmux, quoted};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
 
 struct Place {
     dir: TempDir,
@@ -68,18 +67,7 @@ impl Place {
             "tool_name": "Bash",
             "tool_input": {"command": command},
         });
-        let mut child = Command::new(GATEHOUSE)
-            .arg("--socket")
-            .arg(self.socket())
-            .args(["hook", "claude"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(payload.to_string().as_bytes()).unwrap();
-        child
+        common::claude_hook(&self.socket(), &payload)
     }
 }
 

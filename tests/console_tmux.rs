@@ -6,16 +6,14 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
+use common::e2e::GATEHOUSE;
 use common::tmux::{Tmux, quoted};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-
-const GATEHOUSE: &str = env!("CARGO_BIN_EXE_gatehouse");
 
 struct Console {
     tmux: Tmux,
@@ -55,22 +53,7 @@ impl Console {
             "tool_input": {"command": command, "description": "test call"},
             "tool_use_id": "toolu_tmux",
         });
-        let mut child = Command::new(GATEHOUSE)
-            .arg("--socket")
-            .arg(self.socket())
-            .args(["hook", "claude"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
-        child
+        common::claude_hook(&self.socket(), &payload)
     }
 }
 

@@ -7,7 +7,9 @@ pub mod place;
 pub mod rig;
 pub mod tmux;
 
+use std::io::Write;
 use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -17,6 +19,23 @@ use gatehouse::core::call::{Agent, Call};
 use gatehouse::core::classifier::{BoxFuture, Classifier, ClassifierError, Question};
 use gatehouse::core::decision::Verdict;
 use serde_json::{Value, json};
+
+/// Starts `gatehouse --socket SOCKET hook claude` with `payload` on its stdin (then closed) and
+/// every stream piped, as Claude Code runs it.
+pub fn claude_hook(socket: &Path, payload: &Value) -> Child {
+    let mut child = Command::new(e2e::GATEHOUSE)
+        .arg("--socket")
+        .arg(socket)
+        .args(["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    child
+}
 
 pub fn call(tool: &str, input: Value) -> Call {
     call_in("s1", tool, input)

@@ -26,6 +26,11 @@ pub const LINE_TIMEOUT: Duration = Duration::from_secs(5);
 const SANDBOX_TIMEOUT: Duration = Duration::from_secs(15);
 /// Where the trace directory appears inside the sandbox.
 const TRACE_DIR: &str = "/run/oracle";
+
+/// Where the sandbox sees this test binary, its first process. The binary is bound there
+/// because its own path may be hidden inside the sandbox (a checkout under `/tmp`, which the
+/// sandbox replaces with the tripwire).
+const INIT_EXE: &str = "/run/oracle-init";
 /// The environment variable that makes the ignored init test act as the sandbox's init.
 pub const INIT_VAR: &str = "GATEHOUSE_ORACLE_INIT";
 /// The name of the ignored test that is the sandbox's init.
@@ -111,7 +116,8 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
         .map_err(|e| e.to_string())
         .and_then(|()| tripwire::copy_template(template, &tmp))
         .and_then(|()| fs::write(traces.join("line"), line).map_err(|e| e.to_string()))
-        .and_then(|()| fs::write(dir.join("hosts"), HOSTS).map_err(|e| e.to_string()));
+        .and_then(|()| fs::write(dir.join("hosts"), HOSTS).map_err(|e| e.to_string()))
+        .and_then(|()| fs::write(run.join("oracle-init"), "").map_err(|e| e.to_string()));
     if let Err(e) = setup {
         outcome.catches.push(format!("sandbox setup failed: {e}"));
         return outcome;
@@ -163,8 +169,11 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
         // git's opportunistic index refresh (`git status` rewriting `.git/index` in a dirty
         // tree) is git's own bookkeeping, not what a line asks for; IDEs turn it off the same way.
         .args(["--setenv", "GIT_OPTIONAL_LOCKS", "0"])
-        .args(["--chdir", tripwire::REPO, "--"])
+        .arg("--ro-bind")
         .arg(&exe)
+        .arg(INIT_EXE)
+        .args(["--chdir", tripwire::REPO, "--"])
+        .arg(INIT_EXE)
         .args(["--exact", INIT_TEST, "--nocapture", "--test-threads", "1"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
