@@ -170,16 +170,16 @@ mod tests {
     use crate::core::mode::Mode;
     use crate::core::route::{Class, Route};
 
-    #[test]
-    fn a_log_line_escapes_what_the_agent_sent() {
-        let outcome = Outcome {
-            id: CallId(7),
+    /// A writer denied by the mode in allow-read, as `serve` logs it.
+    fn denied(id: u64, agent: Agent, tool: &str, command: &str, reason: &str) -> Outcome {
+        Outcome {
+            id: CallId(id),
             call: Arc::new(Call {
-                agent: Agent::ClaudeCode,
+                agent,
                 session: "s".into(),
                 cwd: "/".into(),
-                tool: "Bash\x1b[2J".into(),
-                input: serde_json::json!({"command": "echo \x1b]0;pwned\x07"}),
+                tool: tool.into(),
+                input: serde_json::json!({ "command": command }),
                 tool_use_id: None,
                 event: None,
                 caps: Default::default(),
@@ -187,10 +187,21 @@ mod tests {
             class: Class::Writer,
             route: Route::Ask,
             mode: Mode::AllowRead,
-            decision: Decision::deny("no\nmore"),
+            decision: Decision::deny(reason),
             decider: Decider::Mode,
             latency: Duration::ZERO,
-        };
+        }
+    }
+
+    #[test]
+    fn a_log_line_escapes_what_the_agent_sent() {
+        let outcome = denied(
+            7,
+            Agent::ClaudeCode,
+            "Bash\x1b[2J",
+            "echo \x1b]0;pwned\x07",
+            "no\nmore",
+        );
         let line = log_line(&outcome);
         assert!(!line.chars().any(|c| c.is_control()), "{line}");
         assert!(
@@ -205,25 +216,13 @@ mod tests {
 
     #[test]
     fn a_log_line_shows_hidden_and_reordering_characters_as_escapes() {
-        let outcome = Outcome {
-            id: CallId(8),
-            call: Arc::new(Call {
-                agent: Agent::Other("bot\u{202e}".into()),
-                session: "s".into(),
-                cwd: "/".into(),
-                tool: "Bash\u{200b}".into(),
-                input: serde_json::json!({"command": "ls\u{2028}rm -rf ~\u{e0041}\u{85}"}),
-                tool_use_id: None,
-                event: None,
-                caps: Default::default(),
-            }),
-            class: Class::Writer,
-            route: Route::Ask,
-            mode: Mode::AllowRead,
-            decision: Decision::deny("x\u{2066}y"),
-            decider: Decider::Mode,
-            latency: Duration::ZERO,
-        };
+        let outcome = denied(
+            8,
+            Agent::Other("bot\u{202e}".into()),
+            "Bash\u{200b}",
+            "ls\u{2028}rm -rf ~\u{e0041}\u{85}",
+            "x\u{2066}y",
+        );
         let line = log_line(&outcome);
         assert!(
             line.contains("bot\\u{202e} Bash\\u{200b} `ls\\u{2028}rm -rf ~\\u{e0041}\\x85`"),
