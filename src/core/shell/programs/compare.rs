@@ -17,17 +17,30 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
 /// GNU diff's short options that take a value: the rest of a bundle is that value.
 const DIFF_VALUES: &str = "CDFILSUWXx";
 
+/// The words before `--`, each refused where expansion could make it an option, in order, so
+/// a judgement stops at the first word that settles it.
+fn words_before_operands(args: &[Word]) -> impl Iterator<Item = Result<&str, Verdict>> {
+    args.iter()
+        .map(|word| {
+            if word.may_be_option() {
+                Err(flags::could_be_option(word))
+            } else {
+                Ok(word.prefix.as_str())
+            }
+        })
+        .take_while(|text| !matches!(text, Ok("--")))
+}
+
+/// The name of a long option as written, without `--` and any `=value`.
+fn long_name(text: &str) -> Option<&str> {
+    let long = text.strip_prefix("--")?;
+    Some(long.split('=').next().unwrap_or(long))
+}
+
 fn diff(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    for word in args {
-        if word.may_be_option() {
-            return Err(flags::could_be_option(word));
-        }
-        let text = word.prefix.as_str();
-        if text == "--" {
-            break;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
+    for text in words_before_operands(args) {
+        let text = text?;
+        if let Some(name) = long_name(text) {
             if !name.is_empty() && "paginate".starts_with(name) {
                 return Err(Verdict::unverified("diff --paginate: runs pr"));
             }
@@ -46,16 +59,8 @@ fn diff(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn diff3(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    for word in args {
-        if word.may_be_option() {
-            return Err(flags::could_be_option(word));
-        }
-        let text = word.prefix.as_str();
-        if text == "--" {
-            break;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
+    for text in words_before_operands(args) {
+        if let Some(name) = long_name(text?) {
             if name.len() >= 3 && "diff-program".starts_with(name) {
                 return Err(Verdict::risk(
                     Risk::RunsCode,
