@@ -27,6 +27,14 @@ const SANDBOX_TIMEOUT: Duration = Duration::from_secs(15);
 /// Where the trace directory appears inside the sandbox.
 const TRACE_DIR: &str = "/run/oracle";
 
+/// The namespaces every sandbox gets, and the probe that checks they can be had.
+const NAMESPACES: [&str; 4] = [
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-uts",
+];
+
 /// Where the sandbox sees this test binary, its first process. The binary is bound there
 /// because its own path may be hidden inside the sandbox (a checkout under `/tmp`, which the
 /// sandbox replaces with the tripwire).
@@ -67,12 +75,7 @@ pub fn available() -> Result<(), String> {
     }
     let probe = Command::new("bwrap")
         .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
-        .args([
-            "--unshare-user",
-            "--unshare-pid",
-            "--unshare-net",
-            "--unshare-uts",
-        ])
+        .args(NAMESPACES)
         .args([
             "--cap-drop",
             "ALL",
@@ -139,12 +142,7 @@ pub fn run_line(template: &Path, dir: &Path, line: &str) -> Outcome {
         .arg("--bind")
         .arg(&tmp)
         .arg(tripwire::SANDBOX_TMP)
-        .args([
-            "--unshare-user",
-            "--unshare-pid",
-            "--unshare-net",
-            "--unshare-uts",
-        ])
+        .args(NAMESPACES)
         .args([
             "--unshare-ipc",
             "--unshare-cgroup-try",
