@@ -91,7 +91,18 @@ fn write_call() -> Call {
 
 /// Sends raw bytes as the request and returns the one response line.
 async fn exchange(socket: &Path, bytes: &[u8]) -> Response {
-    let mut stream = UnixStream::connect(socket).await.unwrap();
+    // A blocking connect, as a hook process makes: it waits while the listen queue is full
+    // (tokio's non-blocking connect would give up at once with WouldBlock).
+    let path = socket.to_path_buf();
+    let std_stream = tokio::task::spawn_blocking(move || {
+        let stream = std::os::unix::net::UnixStream::connect(path)?;
+        stream.set_nonblocking(true)?;
+        Ok::<_, std::io::Error>(stream)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let mut stream = UnixStream::from_std(std_stream).unwrap();
     let _ = stream.write_all(bytes).await;
     let mut line = String::new();
     BufReader::new(stream).read_line(&mut line).await.unwrap();
