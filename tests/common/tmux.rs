@@ -44,6 +44,7 @@ impl Tmux {
             );
             return None;
         }
+        keep_server_up();
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let name = format!(
             "t{}-{}",
@@ -107,6 +108,24 @@ impl Tmux {
     pub fn type_text(&self, text: &str) {
         tmux(&["send-keys", "-t", &self.name, "-l", text]);
     }
+}
+
+/// Keeps the private server up for as long as this test process lives. Without it the session
+/// that ends last takes the server with it, and a test starting its session in that instant
+/// fails; the tests of one binary run at the same time, so that instant comes. The keeper's
+/// pane watches this process and ends within a second of it.
+fn keep_server_up() {
+    static KEEPER: std::sync::Once = std::sync::Once::new();
+    KEEPER.call_once(|| {
+        let me = std::process::id();
+        let watch = format!("while kill -0 {me} 2>/dev/null; do sleep 1; done");
+        let out = tmux(&["new-session", "-d", "-s", &format!("keep-{me}"), &watch]);
+        assert!(
+            out.status.success(),
+            "tmux: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
 }
 
 impl Drop for Tmux {

@@ -66,7 +66,7 @@ impl Clients {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "bounds::child_clients_hold_connections_when_asked",
+                "socket::bounds::child_clients_hold_connections_when_asked",
             ])
             .args(["--nocapture", "--test-threads=1"])
             .env(CLIENTS, count.to_string())

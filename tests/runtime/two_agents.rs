@@ -2,7 +2,7 @@
 //! process in its own dialect, against one `gatehouse serve`. They share one queue (one
 //! console, one audit log), and the audit's `agent` field tells them apart.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! dialog waits for the classifier, only a read-only verdict allows it, and every other
 //! outcome gets `--on-ask`.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! The real `gatehouse` binary: `hook claude` against a real `gatehouse serve` on a temporary
 //! socket, with no console at all, and against a console that dies mid-call.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

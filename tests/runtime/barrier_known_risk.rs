@@ -2,7 +2,7 @@
 //! analyser knows reaches the network, runs code, opens a pager, runs a path-qualified file or
 //! points git elsewhere is asked of the human and never sent to the classifier.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

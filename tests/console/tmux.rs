@@ -4,7 +4,7 @@
 //! remembers exactly the command seen, quitting answers what is open (never allow) and removes
 //! the socket, and a panic leaves the terminal as it found it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -273,7 +273,7 @@ fn panicking_console_child() {
 fn a_panic_restores_the_terminal_before_reporting() {
     let me = std::env::current_exe().unwrap();
     let line = format!(
-        "env RUST_BACKTRACE=0 GATEHOUSE_PANIC_CHILD=1 {} --exact panicking_console_child --nocapture; echo EXITED $?; stty -a; sleep 60",
+        "env RUST_BACKTRACE=0 GATEHOUSE_PANIC_CHILD=1 {} --exact tmux::panicking_console_child --nocapture; echo EXITED $?; stty -a; sleep 60",
         quoted(&me)
     );
     let Some(tui) = Tmux::start(&line, 100, 40) else {

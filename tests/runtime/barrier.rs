@@ -2,7 +2,7 @@
 //! audit. Each test names the safety-contract line (DESIGN.md) it proves; the classifier race
 //! is in `barrier_race.rs`.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -111,6 +111,6 @@ fn explain_names_a_known_risk_in_the_class_and_routes_it_ask_in_auto() {
 fn config_example_prints_the_documented_example() {
     let (out, ok) = gatehouse(&["config", "example"], b"");
     assert!(ok);
-    let shipped = include_str!("../config.example.toml");
+    let shipped = include_str!("../../config.example.toml");
     assert_eq!(out, shipped);
 }

@@ -2,7 +2,7 @@
 //! on an unclaimed race resolves (contract 2), a claim drops a late verdict (contract 3), and
 //! a mode change into an auto mode starts the race.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

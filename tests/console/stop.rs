@@ -4,7 +4,7 @@
 //! open dialog `defer` (never allow), audit it with decider `shutdown`, remove the socket,
 //! leave the terminal as it was, and let a new console start on the same socket.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

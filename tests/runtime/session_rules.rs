@@ -2,7 +2,7 @@
 //! sibling command with other operands still asks, every later `session-allow` decision names
 //! the rule in the audit log and counts a hit, and a revoked rule allows nothing more.
 
-mod common;
+use crate::common;
 
 use common::bash;
 use common::rig::Rig;

@@ -6,7 +6,7 @@ use gatehouse::explain::decode_escaped;
 
 /// `(command, label)` for every corpus line.
 pub fn corpus() -> Vec<(String, String)> {
-    let text = include_str!("data/commands.tsv");
+    let text = include_str!("../data/commands.tsv");
     text.lines()
         .skip(1)
         .filter(|line| !line.is_empty())

@@ -2,7 +2,7 @@
 //! disconnect, the bound past which the static class decides, shutdown, a second console, and
 //! many concurrent clients; [`bounds`] has the deadline, the memory bound and huge lines.
 
-mod common;
+use crate::common;
 
 #[path = "socket/bounds.rs"]
 mod bounds;

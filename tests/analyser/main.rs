@@ -1,0 +1,7 @@
+//! The shell analyser against labelled lines and arbitrary input, and `explain` as the real
+//! binary prints it. One test binary, so the suite links once for all of them.
+
+mod adversarial;
+mod corpus;
+mod explain_escapes;
+mod props;

@@ -1,0 +1,8 @@
+//! The real console in a real terminal (tmux): dialogs driven by keys, and every way it is
+//! told to stop. One test binary, so the suite links once for all of them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod stop;
+mod tmux;

@@ -1,0 +1,19 @@
+//! The barrier, the socket server, the hooks and the command line, through the library and the
+//! real binary: everything a call meets between an agent and a decision, short of a real agent
+//! CLI or a real terminal. One test binary, so the suite links once for all of them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod barrier;
+mod barrier_known_risk;
+mod barrier_race;
+mod boundaries;
+mod cli;
+mod headless;
+mod hook;
+mod install;
+mod serve_stop;
+mod session_rules;
+mod socket;
+mod two_agents;
