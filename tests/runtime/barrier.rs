@@ -232,32 +232,6 @@ async fn dropping_a_submit_withdraws_its_dialog_and_audits_it() {
     assert_eq!(audit[0]["decision"], "withdrawn");
 }
 
-#[tokio::test]
-async fn contract_6_the_audit_record_is_on_disk_before_the_answer_is_released() {
-    let mut rig = Rig::new(Mode::AllowRead, None);
-    let b = rig.barrier.clone();
-    let submit = tokio::spawn(async move { b.submit(write_call()).await });
-    let id = rig.opened().await;
-    rig.prompter.answer(
-        id,
-        HumanAnswer::Allow {
-            note: Some("careful".into()),
-        },
-    );
-    let answer = submit.await.unwrap();
-    assert_eq!(
-        answer.decision,
-        Decision::Allow {
-            note: Some("careful".into())
-        }
-    );
-    let audit = rig.audit();
-    assert_eq!(audit[0]["id"], answer.id.0);
-    assert_eq!(audit[0]["decider"], "human");
-    assert_eq!(audit[0]["reason"], "careful");
-    assert_eq!(audit[0]["tool"], "Write");
-}
-
 /// A disk that is full: every write fails with ENOSPC.
 #[derive(Debug)]
 struct FullDisk;

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod audit_order;
 mod barrier;
 mod barrier_known_risk;
 mod barrier_race;
