@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::programs::{self, Verdict};
+use super::programs::{self, Judgement};
 use super::walk::{MAX_WRAPPERS, Walker};
 use super::words::{Word, word_of};
 use super::{Command, Safety};
@@ -79,7 +79,7 @@ impl Walker<'_> {
         }
         if keyword_time_subshell {
             if argv.len() == 1 && argv[0].text == "time" {
-                self.push_command(argv, Verdict::read_only("times a subshell"));
+                self.push_command(argv, Judgement::read_only("times a subshell"));
             } else {
                 self.finding(
                     self.text(node),
@@ -103,47 +103,47 @@ impl Walker<'_> {
     /// come before programs. Wrappers skip this and run programs directly.
     pub(super) fn run_top(&mut self, argv: &[Word]) {
         let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
-        let verdict = match name {
+        let judgement = match name {
             // The body was judged with the descriptors of its definition.
             Some(name) if self.functions.contains(&name) && self.command_fds.rebinds_output() => {
-                Verdict::unverified("runs a function with its descriptors rebound")
+                Judgement::unverified("runs a function with its descriptors rebound")
             }
             Some(name) if self.functions.contains(&name) => {
-                Verdict::read_only("runs a function judged above")
+                Judgement::read_only("runs a function judged above")
             }
             Some(name) if self.aliases.contains(&name) => {
-                Verdict::unverified("may run an alias defined above")
+                Judgement::unverified("may run an alias defined above")
             }
             _ => {
                 self.run(argv);
                 return;
             }
         };
-        self.push_command(argv.to_vec(), verdict);
+        self.push_command(argv.to_vec(), judgement);
     }
 
     /// Judges one program run and records it; wrappers call this for the command they run.
-    pub fn run(&mut self, argv: &[Word]) -> Verdict {
-        let verdict = if self.wrapped >= MAX_WRAPPERS {
-            Verdict::unverified("too many wrappers to analyse")
+    pub fn run(&mut self, argv: &[Word]) -> Judgement {
+        let judgement = if self.wrapped >= MAX_WRAPPERS {
+            Judgement::unverified("too many wrappers to analyse")
         } else {
             self.wrapped += 1;
-            let verdict = programs::judge(self, argv);
+            let judgement = programs::judge(self, argv);
             self.wrapped -= 1;
-            verdict
+            judgement
         };
-        self.push_command(argv.to_vec(), verdict.clone());
-        verdict
+        self.push_command(argv.to_vec(), judgement.clone());
+        judgement
     }
 
-    pub(super) fn push_command(&mut self, argv: Vec<Word>, verdict: Verdict) {
+    pub(super) fn push_command(&mut self, argv: Vec<Word>, judgement: Judgement) {
         let is_static = argv.iter().all(|w| w.is_static);
         self.commands.push(Command {
             words: argv.into_iter().map(|w| w.text).collect(),
             is_static,
-            safety: verdict.safety,
-            obstacle: verdict.obstacle,
-            why: verdict.why,
+            safety: judgement.safety,
+            obstacle: judgement.obstacle,
+            why: judgement.why,
         });
     }
 }

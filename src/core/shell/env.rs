@@ -8,7 +8,7 @@
 
 use tree_sitter::Node;
 
-use super::programs::Verdict;
+use super::programs::Judgement;
 use super::walk::Walker;
 use super::words::word_of;
 use super::{Command, Risk, Safety, escape};
@@ -194,7 +194,7 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut words = Vec::new();
-        let mut verdict = Verdict::read_only("declares variables");
+        let mut judgement = Judgement::read_only("declares variables");
         let integer = children.iter().any(|c| {
             c.kind() == "word" && {
                 let t = self.text(*c);
@@ -234,8 +234,8 @@ impl Walker<'_> {
                         && word.text.starts_with(['-', '+'])
                         && word.text[1..].chars().all(|c| "pxriaAglufF".contains(c));
                     if !flags_ok && !allowed.contains(&word.text.as_str()) {
-                        verdict =
-                            Verdict::unverified(format!("unknown option {}", escape(&word.text)));
+                        judgement =
+                            Judgement::unverified(format!("unknown option {}", escape(&word.text)));
                     }
                 }
             }
@@ -244,9 +244,9 @@ impl Walker<'_> {
         self.commands.push(Command {
             words,
             is_static: true,
-            safety: verdict.safety,
-            obstacle: verdict.obstacle,
-            why: verdict.why,
+            safety: judgement.safety,
+            obstacle: judgement.obstacle,
+            why: judgement.why,
         });
     }
 }

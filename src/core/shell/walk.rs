@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
-use super::programs::Verdict;
+use super::programs::Judgement;
 use super::redirect::FdTable;
 use super::{Command, Finding, Obstacle, Risk, Safety, escape};
 
@@ -356,9 +356,9 @@ impl<'s> Walker<'s> {
     }
 
     /// Analyses a script handed to `bash -c`, `eval` or `trap`, recording its commands here.
-    pub fn nested(&mut self, script: &str) -> Verdict {
+    pub fn nested(&mut self, script: &str) -> Judgement {
         if self.depth >= MAX_DEPTH {
-            return Verdict::unverified("scripts nested too deeply");
+            return Judgement::unverified("scripts nested too deeply");
         }
         let (commands, findings) = analyse_source(script, self.depth + 1, self.changed_dir);
         let mut safety = least_safe(&commands, &findings);
@@ -400,7 +400,7 @@ impl<'s> Walker<'s> {
             (_, Some(worst)) => format!("runs a script where {worst}"),
             (_, None) => "runs an empty script".to_string(),
         };
-        Verdict {
+        Judgement {
             safety,
             obstacle,
             why,

@@ -6,7 +6,7 @@
 //! replaces files. `unzip` is read-only with `-l`, `-t`, `-p`, `-v` or `-Z`.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -58,7 +58,7 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args.iter().filter_map(Word::literal_text) {
         let name = word.split('=').next().unwrap_or(word);
         if TAR_RUNS.contains(&name) {
-            return Err(Verdict::risk(
+            return Err(Judgement::risk(
                 Risk::RunsCode,
                 format!("tar {}: runs a program", escape(name)),
             ));
@@ -78,7 +78,7 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             if TAR.short_value.contains(letter) {
                 let (value, tail) = rest
                     .split_first()
-                    .ok_or_else(|| Verdict::unverified("tar: an option lacks its value"))?;
+                    .ok_or_else(|| Judgement::unverified("tar: an option lacks its value"))?;
                 owned.push(value.clone());
                 rest = tail;
             }
@@ -100,7 +100,7 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 None => true,
             };
             if remote {
-                return Err(Verdict::unverified(
+                return Err(Judgement::unverified(
                     "tar: an archive named host:path is opened through a remote shell",
                 ));
             }
@@ -108,24 +108,24 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
     let to_stdout = parsed.value(&["-f", "--file"]).and_then(Word::literal_text) == Some("-");
     if parsed.has(&["-t", "--list"]) {
-        return Ok(Verdict::read_only("lists an archive"));
+        return Ok(Judgement::read_only("lists an archive"));
     }
     if parsed.has(&["-x", "--extract", "--get"]) {
         if parsed.has(&["-O", "--to-stdout"]) {
-            return Ok(Verdict::read_only("extracts to standard output"));
+            return Ok(Judgement::read_only("extracts to standard output"));
         }
-        return Err(Verdict::writer("tar -x: extracts files"));
+        return Err(Judgement::writer("tar -x: extracts files"));
     }
     if parsed.has(&["-c", "--create"]) {
         if to_stdout && !parsed.has(&["--remove-files"]) {
-            return Ok(Verdict::read_only("writes an archive to standard output"));
+            return Ok(Judgement::read_only("writes an archive to standard output"));
         }
-        return Err(Verdict::writer("tar -c: writes an archive"));
+        return Err(Judgement::writer("tar -c: writes an archive"));
     }
     if parsed.has(&["-d", "--diff", "--compare"]) {
-        return Ok(Verdict::read_only("compares an archive"));
+        return Ok(Judgement::read_only("compares an archive"));
     }
-    Err(Verdict::writer("tar: changes an archive"))
+    Err(Judgement::writer("tar: changes an archive"))
 }
 
 #[rustfmt::skip]
@@ -144,12 +144,12 @@ const COMPRESSOR: Spec = Spec {
 fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&COMPRESSOR, args)?;
     if name.contains("lz4") && parsed.args.len() > 1 {
-        return Err(Verdict::writer(format!(
+        return Err(Judgement::writer(format!(
             "{name}: writes its second operand"
         )));
     }
     if parsed.has(&["-r", "--recursive"]) {
-        return Err(Verdict::writer(format!("{name} -r: replaces files")));
+        return Err(Judgement::writer(format!("{name} -r: replaces files")));
     }
     let filters = parsed.has(&[
         "-c",
@@ -161,11 +161,11 @@ fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         "--list",
     ]) || parsed.args.iter().all(|a| a.literal_text() == Some("-"));
     if filters {
-        return Ok(Verdict::read_only(
+        return Ok(Judgement::read_only(
             "compresses or decompresses to standard output",
         ));
     }
-    Err(Verdict::writer(format!("{name}: replaces files")))
+    Err(Judgement::writer(format!("{name}: replaces files")))
 }
 
 fn unzip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -181,9 +181,9 @@ fn unzip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                     && !w.contains('d'))
         });
     if read_mode && !args.iter().any(|w| w.literal_text() == Some("-d")) {
-        return Ok(Verdict::read_only("lists or tests an archive"));
+        return Ok(Judgement::read_only("lists or tests an archive"));
     }
-    Err(Verdict::writer("unzip: extracts files"))
+    Err(Judgement::writer("unzip: extracts files"))
 }
 
 fn seven_zip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
@@ -193,9 +193,9 @@ fn seven_zip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             .is_some_and(|t| !t.starts_with('-') || t == "-slt" || t == "-ba" || t == "--")
     });
     if matches!(verb, Some("l" | "t" | "h" | "i")) && options_ok {
-        return Ok(Verdict::read_only("lists or tests an archive"));
+        return Ok(Judgement::read_only("lists or tests an archive"));
     }
-    Err(Verdict::writer(format!(
+    Err(Judgement::writer(format!(
         "{name}: writes or extracts archives"
     )))
 }

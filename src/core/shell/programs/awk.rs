@@ -6,7 +6,7 @@
 //! outside `print` is a comparison.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -29,22 +29,25 @@ const AWK: Spec = Spec {
 fn awk(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&AWK, args)?;
     if parsed.has(&["-f", "--file"]) {
-        return Err(Verdict::risk(Risk::RunsCode, "awk -f: runs a program file"));
+        return Err(Judgement::risk(
+            Risk::RunsCode,
+            "awk -f: runs a program file",
+        ));
     }
     if parsed.has(&["-S", "--sandbox"]) {
-        return Ok(Verdict::read_only("runs a sandboxed awk program"));
+        return Ok(Judgement::read_only("runs a sandboxed awk program"));
     }
     let program = match parsed.value(&["--source"]) {
         Some(source) => source,
         None => rest
             .first()
-            .ok_or_else(|| Verdict::unverified("awk without a program"))?,
+            .ok_or_else(|| Judgement::unverified("awk without a program"))?,
     };
     let text = program
         .literal_text()
-        .ok_or_else(|| Verdict::unverified("awk program known only at run time"))?;
+        .ok_or_else(|| Judgement::unverified("awk program known only at run time"))?;
     check_program(text)?;
-    Ok(Verdict::read_only("runs a read-only awk program"))
+    Ok(Judgement::read_only("runs a read-only awk program"))
 }
 
 /// Targets a `print` may be redirected to without writing a file.
@@ -55,7 +58,7 @@ const HARMLESS: &[&str] = &[
     "\"-\"",
 ];
 
-pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
+pub(super) fn check_program(program: &str) -> Result<(), Judgement> {
     let chars: Vec<char> = program.chars().collect();
     let mut i = 0;
     let mut in_print = false;
@@ -80,7 +83,7 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                     || !body.ends_with('/')
                     || suspicious.iter().any(|s| body.contains(s))
                 {
-                    return Err(Verdict::unverified(
+                    return Err(Judgement::unverified(
                         "awk: cannot tell a regex from a division",
                     ));
                 }
@@ -100,7 +103,7 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                     operand_before = false;
                     continue;
                 }
-                return Err(Verdict::risk(Risk::RunsCode, "awk |: runs a command"));
+                return Err(Judgement::risk(Risk::RunsCode, "awk |: runs a command"));
             }
             '>' if in_print && depth == 0 => {
                 let mut j = i + 1;
@@ -116,7 +119,7 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                     String::new()
                 };
                 if !HARMLESS.contains(&target.as_str()) {
-                    return Err(Verdict::writer("awk print >: writes a file"));
+                    return Err(Judgement::writer("awk print >: writes a file"));
                 }
                 i = j + target.chars().count();
                 continue;
@@ -128,7 +131,7 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
                 depth = 0;
             }
             '@' => {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     "awk @load/@include: loads code",
                 ));
@@ -143,7 +146,10 @@ pub(super) fn check_program(program: &str) -> Result<(), Verdict> {
             let word: String = chars[start..i].iter().collect();
             match word.as_str() {
                 "system" => {
-                    return Err(Verdict::risk(Risk::RunsCode, "awk system(): runs commands"));
+                    return Err(Judgement::risk(
+                        Risk::RunsCode,
+                        "awk system(): runs commands",
+                    ));
                 }
                 "print" | "printf" => {
                     in_print = true;

@@ -2,7 +2,7 @@
 //! output through `pr` and `diff3 --diff-program` runs a program of the line's choosing.
 
 use super::flags;
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -19,7 +19,7 @@ const DIFF_VALUES: &str = "CDFILSUWXx";
 
 /// The words before `--`, each refused where expansion could make it an option, in order, so
 /// a judgement stops at the first word that settles it.
-fn words_before_operands(args: &[Word]) -> impl Iterator<Item = Result<&str, Verdict>> {
+fn words_before_operands(args: &[Word]) -> impl Iterator<Item = Result<&str, Judgement>> {
     args.iter()
         .map(|word| {
             if word.may_be_option() {
@@ -42,7 +42,7 @@ fn diff(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         let text = text?;
         if let Some(name) = long_name(text) {
             if !name.is_empty() && "paginate".starts_with(name) {
-                return Err(Verdict::unverified("diff --paginate: runs pr"));
+                return Err(Judgement::unverified("diff --paginate: runs pr"));
             }
         } else if let Some(letters) = text.strip_prefix('-') {
             for letter in letters.chars() {
@@ -50,24 +50,24 @@ fn diff(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                     break;
                 }
                 if letter == 'l' {
-                    return Err(Verdict::unverified("diff -l: runs pr"));
+                    return Err(Judgement::unverified("diff -l: runs pr"));
                 }
             }
         }
     }
-    Ok(Verdict::read_only("compares files"))
+    Ok(Judgement::read_only("compares files"))
 }
 
 fn diff3(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for text in words_before_operands(args) {
         if let Some(name) = long_name(text?) {
             if name.len() >= 3 && "diff-program".starts_with(name) {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     "diff3 --diff-program: runs a program",
                 ));
             }
         }
     }
-    Ok(Verdict::read_only("compares files"))
+    Ok(Judgement::read_only("compares files"))
 }

@@ -2,7 +2,7 @@
 //! passes output on). Its operands are `name=value` words; any other word, or a word that may
 //! split into more operands, is refused.
 
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -21,7 +21,7 @@ const READS: &[&str] = &[
 fn dd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         if word.splits || word.many {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "dd: {} may become more operands",
                 escape(&word.text)
             )));
@@ -33,7 +33,7 @@ fn dd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             {
                 continue;
             }
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "dd: {} is not an operand it reads",
                 escape(&word.text)
             )));
@@ -42,17 +42,17 @@ fn dd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "of" => {
                 let passes = word.is_static && walker.passes_through(value);
                 if !passes {
-                    return Err(Verdict::writer("dd of=: writes a file or device"));
+                    return Err(Judgement::writer("dd of=: writes a file or device"));
                 }
             }
             _ if READS.contains(&name) => {}
             _ => {
-                return Err(Verdict::unverified(format!(
+                return Err(Judgement::unverified(format!(
                     "dd {}=: not on the read-only list",
                     escape(name)
                 )));
             }
         }
     }
-    Ok(Verdict::read_only("copies blocks to standard output"))
+    Ok(Judgement::read_only("copies blocks to standard output"))
 }

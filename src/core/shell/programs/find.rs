@@ -5,7 +5,7 @@
 //! word known only at run time; `-ok`/`-okdir` also ask on the terminal.
 
 use super::flags;
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -44,17 +44,19 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Some(text) if text.starts_with("-O") || text == "-D" => {
                 words.next();
                 if text == "-D" && words.next().is_some_and(|v| v.splits) {
-                    return Err(Verdict::unverified("find -D: value may split into options"));
+                    return Err(Judgement::unverified(
+                        "find -D: value may split into options",
+                    ));
                 }
             }
             _ => break,
         }
     }
-    let mut verdict = Verdict::read_only("finds files");
+    let mut judgement = Judgement::read_only("finds files");
     let mut expression = false;
     while let Some(word) = words.next() {
         if word.may_be_option() {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "{} could expand to a find action",
                 escape(&word.text)
             )));
@@ -64,7 +66,7 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             word.is_static && (text.starts_with('-') || matches!(text, "!" | "(" | ")" | ","));
         if !is_test {
             if expression {
-                return Err(Verdict::unverified(format!(
+                return Err(Judgement::unverified(format!(
                     "find: unexpected word {}",
                     escape(text)
                 )));
@@ -82,9 +84,9 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             continue;
         }
         match text {
-            "-delete" => return Err(Verdict::writer("find -delete: removes files")),
+            "-delete" => return Err(Judgement::writer("find -delete: removes files")),
             "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
-                return Err(Verdict::writer(format!("find {text}: writes a file")));
+                return Err(Judgement::writer(format!("find {text}: writes a file")));
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
                 let mut inner = Vec::new();
@@ -99,23 +101,25 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                     });
                 }
                 if inner.is_empty() {
-                    return Err(Verdict::unverified("find -exec without a command"));
+                    return Err(Judgement::unverified("find -exec without a command"));
                 }
                 let ran = walker.run(&inner);
                 let why = format!("runs {} on each file", escape(&inner[0].text));
-                verdict = verdict.max(ran.reworded(why));
+                judgement = judgement.max(ran.reworded(why));
                 if text.starts_with("-ok") {
-                    verdict =
-                        verdict.max(Verdict::risk(Risk::Pager, "find -ok: asks on the terminal"));
+                    judgement = judgement.max(Judgement::risk(
+                        Risk::Pager,
+                        "find -ok: asks on the terminal",
+                    ));
                 }
             }
             _ => {
-                return Err(Verdict::unverified(format!(
+                return Err(Judgement::unverified(format!(
                     "find {}: not on the read-only list",
                     escape(text)
                 )));
             }
         }
     }
-    Ok(verdict)
+    Ok(judgement)
 }

@@ -4,7 +4,7 @@
 
 use super::flags::{self, Spec};
 use super::system::texts;
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -36,8 +36,8 @@ const IPTABLES_ALL_LONG: &[&str] = &[
 ];
 
 fn iptables(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic iptables argument"))?;
-    let changes = || Verdict::writer(format!("{name}: changes the firewall"));
+    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic iptables argument"))?;
+    let changes = || Judgement::writer(format!("{name}: changes the firewall"));
     let mut listing = false;
     let mut words = texts.iter();
     while let Some(word) = words.next() {
@@ -85,7 +85,7 @@ fn iptables(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         }
     }
     if listing {
-        Ok(Verdict::read_only("lists firewall rules"))
+        Ok(Judgement::read_only("lists firewall rules"))
     } else {
         Err(changes())
     }
@@ -103,9 +103,9 @@ const IPTABLES_SAVE: Spec = Spec {
 fn iptables_save(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&IPTABLES_SAVE, args)?;
     if !parsed.args.is_empty() {
-        return Err(Verdict::unverified("iptables-save with operands"));
+        return Err(Judgement::unverified("iptables-save with operands"));
     }
-    Ok(Verdict::read_only("prints firewall rules"))
+    Ok(Judgement::read_only("prints firewall rules"))
 }
 
 /// `nft` options that only change how a listing prints; `-N` (`--reversedns`) asks DNS.
@@ -130,15 +130,15 @@ const NFT: Spec = Spec {
 fn nft(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&NFT, args)?;
     let _ = parsed;
-    let rest = texts(rest).ok_or_else(|| Verdict::unverified("dynamic nft argument"))?;
+    let rest = texts(rest).ok_or_else(|| Judgement::unverified("dynamic nft argument"))?;
     match rest.first() {
         Some(&"list") if rest.iter().all(|w| !w.starts_with('-') && !w.contains(';')) => {
-            Ok(Verdict::read_only("lists the nftables ruleset"))
+            Ok(Judgement::read_only("lists the nftables ruleset"))
         }
-        Some(verb) => Err(Verdict::writer(format!(
+        Some(verb) => Err(Judgement::writer(format!(
             "nft {}: changes the firewall",
             escape(verb)
         ))),
-        None => Err(Verdict::unverified("nft without a command")),
+        None => Err(Judgement::unverified("nft without a command")),
     }
 }

@@ -6,7 +6,7 @@
 //! operands, and `--`. A word that could expand into an option (`$X`, `*.txt`) is refused
 //! unless it follows `--`.
 
-use super::Verdict;
+use super::Judgement;
 use crate::core::shell::escape;
 use crate::core::shell::words::Word;
 
@@ -133,7 +133,7 @@ impl Parsed {
 
 /// Splits `args` (the words after the program name) by `spec`; refuses unknown options and
 /// words that could become options.
-pub(crate) fn parse(spec: &Spec, args: &[Word]) -> Result<Parsed, Verdict> {
+pub(crate) fn parse(spec: &Spec, args: &[Word]) -> Result<Parsed, Judgement> {
     let mut parsed = Parsed::default();
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -153,7 +153,7 @@ pub(crate) fn parse(spec: &Spec, args: &[Word]) -> Result<Parsed, Verdict> {
 pub(crate) fn parse_leading<'w>(
     spec: &Spec,
     args: &'w [Word],
-) -> Result<(Parsed, &'w [Word]), Verdict> {
+) -> Result<(Parsed, &'w [Word]), Judgement> {
     let mut parsed = Parsed::default();
     let mut words = args.iter();
     loop {
@@ -178,7 +178,7 @@ fn parse_option<'a>(
     word: &Word,
     rest: &mut impl Iterator<Item = &'a Word>,
     parsed: &mut Parsed,
-) -> Result<bool, Verdict> {
+) -> Result<bool, Judgement> {
     let text = if word.is_static {
         word.text.as_str()
     } else {
@@ -203,7 +203,7 @@ fn parse_long<'a>(
     word: &Word,
     rest: &mut impl Iterator<Item = &'a Word>,
     parsed: &mut Parsed,
-) -> Result<(), Verdict> {
+) -> Result<(), Judgement> {
     let (written, attached) = match long.split_once('=') {
         Some((name, _)) => (name, true),
         None => (long, false),
@@ -253,7 +253,7 @@ fn parse_short<'a>(
     word: &Word,
     rest: &mut impl Iterator<Item = &'a Word>,
     parsed: &mut Parsed,
-) -> Result<(), Verdict> {
+) -> Result<(), Judgement> {
     let letters = &text[1..];
     if spec.takes_numeric() && word.is_static && letters.bytes().all(|b| b.is_ascii_digit()) {
         parsed.opts.push(Opt {
@@ -297,8 +297,8 @@ fn parse_short<'a>(
     Ok(())
 }
 
-pub(crate) fn unknown(flag: &str) -> Verdict {
-    Verdict::unverified(format!(
+pub(crate) fn unknown(flag: &str) -> Judgement {
+    Judgement::unverified(format!(
         "option {} is not on the read-only list",
         escape(flag)
     ))
@@ -306,7 +306,10 @@ pub(crate) fn unknown(flag: &str) -> Verdict {
 
 /// The value of an option given in the next word; a word the shell may split could smuggle
 /// in more options.
-fn next_value<'a>(rest: &mut impl Iterator<Item = &'a Word>, flag: &str) -> Result<Word, Verdict> {
+fn next_value<'a>(
+    rest: &mut impl Iterator<Item = &'a Word>,
+    flag: &str,
+) -> Result<Word, Judgement> {
     let value = rest.next().ok_or_else(|| missing_value(flag))?;
     if value.splits {
         return Err(could_be_option(value));
@@ -314,12 +317,12 @@ fn next_value<'a>(rest: &mut impl Iterator<Item = &'a Word>, flag: &str) -> Resu
     Ok(value.clone())
 }
 
-fn missing_value(flag: &str) -> Verdict {
-    Verdict::unverified(format!("option {} lacks its value", escape(flag)))
+fn missing_value(flag: &str) -> Judgement {
+    Judgement::unverified(format!("option {} lacks its value", escape(flag)))
 }
 
-pub(crate) fn could_be_option(word: &Word) -> Verdict {
-    Verdict::unverified(format!("{} could expand to an option", escape(&word.text)))
+pub(crate) fn could_be_option(word: &Word) -> Judgement {
+    Judgement::unverified(format!("{} could expand to an option", escape(&word.text)))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::flags::{self, Parsed, Spec};
 use super::git_tables::{
     BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, GREP, LOG, LS_FILES, LS_TREE, MISC, STATUS, TAG,
 };
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -34,7 +34,7 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some((first, tail)) = rest.split_first() {
         let text = first
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic git option"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic git option"))?;
         match text {
             "--no-pager"
             | "-P"
@@ -46,21 +46,23 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             | "--no-replace-objects"
             | "--no-advice"
             | "--no-lazy-fetch" => rest = tail,
-            "--version" | "-v" => return Ok(Verdict::read_only("prints its version")),
+            "--version" | "-v" => return Ok(Judgement::read_only("prints its version")),
             "-C" => {
                 let dir = tail.first().and_then(Word::literal_text);
                 if !matches!(dir, Some("." | "./")) {
-                    return Err(Verdict::risk(
+                    return Err(Judgement::risk(
                         Risk::GitElsewhere,
                         "git -C: works in another repository",
                     ));
                 }
                 rest = &tail[1..];
             }
-            "-p" | "--paginate" => return Err(Verdict::risk(Risk::Pager, "git -p: runs a pager")),
+            "-p" | "--paginate" => {
+                return Err(Judgement::risk(Risk::Pager, "git -p: runs a pager"));
+            }
             _ if text.starts_with('-') => {
                 let name = text.split('=').next().unwrap_or(text);
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::GitElsewhere,
                     format!(
                         "git {}: can point git at other code, config or repositories",
@@ -72,33 +74,33 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     }
     let Some((sub, args)) = rest.split_first() else {
-        return Err(Verdict::unverified("git without a subcommand"));
+        return Err(Judgement::unverified("git without a subcommand"));
     };
     let sub = sub
         .literal_text()
-        .ok_or_else(|| Verdict::unverified("dynamic git subcommand"))?;
+        .ok_or_else(|| Judgement::unverified("dynamic git subcommand"))?;
     if args.len() == 1 && matches!(args[0].literal_text(), Some("-h")) {
-        return Ok(Verdict::read_only("prints usage"));
+        return Ok(Judgement::read_only("prints usage"));
     }
     if walker.changed_dir {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::GitElsewhere,
             "git after cd: may read another repository's config",
         ));
     }
     if NETWORK.contains(&sub) {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::Network,
             format!("git {sub}: reaches the network"),
         ));
     }
     if INTERACTIVE.contains(&sub) {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::Pager,
             format!("git {sub}: runs an interactive tool or pager"),
         ));
     }
-    let verdict = match sub {
+    let judgement = match sub {
         "status" => {
             // `-uno`: the untracked mode is attached to a short flag.
             let args: Vec<Word> = args
@@ -117,7 +119,7 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             None | Some("list" | "show") => {
                 read(&MISC, args.get(1..).unwrap_or(&[]), "shows notes")?
             }
-            _ => return Ok(Verdict::writer("git notes: changes notes")),
+            _ => return Ok(Judgement::writer("git notes: changes notes")),
         },
         "log" | "whatchanged" | "rev-list" | "shortlog" => {
             let spec = if sub == "shortlog" { &SHORTLOG } else { &LOG };
@@ -141,9 +143,9 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 || parsed.args.iter().any(|a| a.many)
                 || parsed.has(&["-d", "--delete"])
             {
-                return Ok(Verdict::writer("git symbolic-ref: changes a ref"));
+                return Ok(Judgement::writer("git symbolic-ref: changes a ref"));
             }
-            Verdict::read_only("reads a ref")
+            Judgement::read_only("reads a ref")
         }
         "branch" => listing(&BRANCH, args, "branch", BRANCH_WRITES, BRANCH_LIST)?,
         "tag" => {
@@ -170,64 +172,64 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 read(&MISC, &args[args.len().min(1)..], "shows submodules")?
             }
             Some("foreach") => {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     "git submodule foreach: runs commands",
                 ));
             }
-            _ => return Ok(Verdict::writer("git submodule: changes submodules")),
+            _ => return Ok(Judgement::writer("git submodule: changes submodules")),
         },
         "reflog" => match args.first().and_then(Word::literal_text) {
             Some("show") => diffish(&LOG, &args[1..], "shows the reflog")?,
             Some("expire" | "delete" | "drop") => {
-                return Ok(Verdict::writer("git reflog: changes reflogs"));
+                return Ok(Judgement::writer("git reflog: changes reflogs"));
             }
-            Some("exists") => Verdict::read_only("checks a reflog"),
+            Some("exists") => Judgement::read_only("checks a reflog"),
             _ => diffish(&LOG, args, "shows the reflog")?,
         },
         "clean" => {
             let parsed = flags::parse(&CLEAN, args)?;
             // A dry run wins over `--force`; interactive mode still asks and removes.
             if !parsed.has(&["-n", "--dry-run"]) || parsed.has(&["-i", "--interactive"]) {
-                return Ok(Verdict::writer("git clean: removes untracked files"));
+                return Ok(Judgement::writer("git clean: removes untracked files"));
             }
-            Verdict::read_only("lists what clean would remove")
+            Judgement::read_only("lists what clean would remove")
         }
         "apply" => {
             let parsed = flags::parse(&APPLY, args)?;
             let checks = parsed.has(&["--check", "--stat", "--numstat", "--summary"]);
             if !checks || parsed.has(&["--apply"]) {
-                return Ok(Verdict::writer("git apply: changes files"));
+                return Ok(Judgement::writer("git apply: changes files"));
             }
-            Verdict::read_only("checks a patch")
+            Judgement::read_only("checks a patch")
         }
         "archive" => {
             let parsed = flags::parse(&ARCHIVE, args)?;
             if parsed.has(&["-o", "--output"]) {
-                return Ok(Verdict::writer("git archive -o: writes a file"));
+                return Ok(Judgement::writer("git archive -o: writes a file"));
             }
-            Verdict::read_only("writes an archive to its output")
+            Judgement::read_only("writes an archive to its output")
         }
-        "push" => return Ok(Verdict::writer("git push: changes the remote")),
+        "push" => return Ok(Judgement::writer("git push: changes the remote")),
         "verify-commit" | "verify-tag" => {
-            return Err(Verdict::risk(
+            return Err(Judgement::risk(
                 Risk::Network,
                 format!("git {sub}: runs gpg, which may fetch keys and update its trust database"),
             ));
         }
         _ => {
-            return Ok(Verdict::writer(format!(
+            return Ok(Judgement::writer(format!(
                 "git {}: changes the repository or files",
                 escape(sub)
             )));
         }
     };
-    Ok(verdict)
+    Ok(judgement)
 }
 
 fn read(spec: &Spec, args: &[Word], why: &str) -> Judged {
     flags::parse(spec, args)?;
-    Ok(Verdict::read_only(why))
+    Ok(Judgement::read_only(why))
 }
 
 /// Diff-like subcommands: refuse the options that write or run drivers with a clear reason.
@@ -235,9 +237,9 @@ fn diffish(spec: &Spec, args: &[Word], why: &str) -> Judged {
     for word in args.iter().filter_map(Word::literal_text) {
         let name = word.split('=').next().unwrap_or(word);
         match name {
-            "--output" => return Err(Verdict::writer("git --output: writes a file")),
+            "--output" => return Err(Judgement::writer("git --output: writes a file")),
             "--ext-diff" | "--textconv" => {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     format!("git {name}: runs a diff driver"),
                 ));
@@ -301,7 +303,7 @@ fn grep(args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w.starts_with("-O") || w.starts_with("--open-files-in-pager"))
     {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::Pager,
             "git grep -O: opens files in a pager",
         ));
@@ -315,7 +317,7 @@ fn cat_file(args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "--textconv" || w == "--filters")
     {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::RunsCode,
             "git cat-file: runs conversion drivers",
         ));
@@ -348,11 +350,11 @@ const TAG_LIST: &[&str] = &[
 fn listing(spec: &Spec, args: &[Word], what: &str, writes: &[&str], list: &[&str]) -> Judged {
     let parsed: Parsed = flags::parse(spec, args)?;
     if parsed.has(writes) || (!parsed.args.is_empty() && !parsed.has(list)) {
-        return Err(Verdict::writer(format!(
+        return Err(Judgement::writer(format!(
             "git {what}: creates, changes or deletes a {what}"
         )));
     }
-    Ok(Verdict::read_only(format!("lists {what}es")))
+    Ok(Judgement::read_only(format!("lists {what}es")))
 }
 
 fn remote(args: &[Word]) -> Judged {
@@ -362,19 +364,19 @@ fn remote(args: &[Word]) -> Judged {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        [] | [Some("-v" | "--verbose")] => Ok(Verdict::read_only("lists remotes")),
-        [Some("get-url"), ..] => Ok(Verdict::read_only("shows a remote's URL")),
+        [] | [Some("-v" | "--verbose")] => Ok(Judgement::read_only("lists remotes")),
+        [Some("get-url"), ..] => Ok(Judgement::read_only("shows a remote's URL")),
         // `-n` shows the configured remote without querying it.
         [Some("show"), Some("-n"), rest @ ..]
         | [Some("-v"), Some("show"), Some("-n"), rest @ ..]
             if rest.iter().all(|r| r.is_some_and(|r| !r.starts_with('-'))) =>
         {
-            Ok(Verdict::read_only("shows a remote without querying it"))
+            Ok(Judgement::read_only("shows a remote without querying it"))
         }
         [Some("show" | "update" | "prune"), ..] | [Some("-v"), Some("show" | "update"), ..] => Err(
-            Verdict::risk(Risk::Network, "git remote: reaches the network"),
+            Judgement::risk(Risk::Network, "git remote: reaches the network"),
         ),
-        _ => Err(Verdict::writer("git remote: changes remotes")),
+        _ => Err(Judgement::writer("git remote: changes remotes")),
     }
 }
 
@@ -382,7 +384,7 @@ fn stash(args: &[Word]) -> Judged {
     match args.first().and_then(Word::literal_text) {
         Some("list") => diffish(&LOG, &args[1..], "lists stashes"),
         Some("show") => diffish(&LOG, &args[1..], "shows a stash"),
-        _ => Err(Verdict::writer(
+        _ => Err(Judgement::writer(
             "git stash: changes the stash and working tree",
         )),
     }
@@ -405,26 +407,26 @@ fn config(args: &[Word]) -> Judged {
         && matches!(verb, "get" | "list")
     {
         flags::parse(&CONFIG, &args[1..])?;
-        return Ok(Verdict::read_only("reads settings"));
+        return Ok(Judgement::read_only("reads settings"));
     }
     // `git config` stops at its first operand: `git config key value --get` sets `key`.
     let (parsed, operands) = flags::parse_leading(&CONFIG, args)?;
     if operands.iter().any(|w| w.many) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "git config: a glob or expansion may give it a value to set",
         ));
     }
     let lone_key = operands.len() == 1 && !parsed.has(&["--add", "--replace-all"]);
     if (parsed.has(CONFIG_READS) || lone_key) && !parsed.has(CONFIG_WRITES) {
-        return Ok(Verdict::read_only("reads settings"));
+        return Ok(Judgement::read_only("reads settings"));
     }
-    Err(Verdict::writer("git config: changes settings"))
+    Err(Judgement::writer("git config: changes settings"))
 }
 
 /// Subcommands like `worktree` whose only read-only verbs are `reads`.
 fn subverb(args: &[Word], reads: &[&str], why: &str) -> Judged {
     match args.first().and_then(Word::literal_text) {
         Some(verb) if reads.contains(&verb) => read(&MISC, &args[1..], "lists"),
-        _ => Err(Verdict::writer(why)),
+        _ => Err(Judgement::writer(why)),
     }
 }

@@ -2,7 +2,7 @@
 //! the program tries them, so `ip a s` shows addresses but `ip link s` sets a link.
 
 use super::system::texts;
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -82,7 +82,7 @@ fn first_match<'t>(table: &[&'t str], word: &str) -> Option<&'t str> {
 }
 
 fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic ip argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic ip argument"))?;
     let mut rest = texts.as_slice();
     while let Some((first, tail)) = rest.split_first() {
         if !first.starts_with('-') {
@@ -92,7 +92,7 @@ fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             .strip_prefix('-')
             .map_or(*first, |o| o.trim_start_matches('-'));
         if !OPTIONS.contains(&format!("-{option}").as_str()) && !first.starts_with("-color=") {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "ip {}: not on the read-only list",
                 escape(first)
             )));
@@ -100,30 +100,30 @@ fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         rest = tail;
     }
     let Some((word, tail)) = rest.split_first() else {
-        return Ok(Verdict::read_only("prints usage"));
+        return Ok(Judgement::read_only("prints usage"));
     };
     let Some(object) = first_match(OBJECTS, word) else {
-        return Err(Verdict::unverified("ip: unknown object"));
+        return Err(Judgement::unverified("ip: unknown object"));
     };
     if object == "monitor" {
-        return Ok(Verdict::read_only("shows network events"));
+        return Ok(Judgement::read_only("shows network events"));
     }
     let Some((all, reads)) = verbs(object) else {
-        return Err(Verdict::unverified(format!(
+        return Err(Judgement::unverified(format!(
             "ip {object}: not on the read-only list"
         )));
     };
     match tail.first() {
         // Every object we list shows itself when given no verb.
-        None => Ok(Verdict::read_only("shows network configuration")),
+        None => Ok(Judgement::read_only("shows network configuration")),
         Some(verb) => match first_match(all, verb) {
             Some(verb) if reads.contains(&verb) => {
-                Ok(Verdict::read_only("shows network configuration"))
+                Ok(Judgement::read_only("shows network configuration"))
             }
-            Some(verb) => Err(Verdict::writer(format!(
+            Some(verb) => Err(Judgement::writer(format!(
                 "ip {object} {verb}: changes the network"
             ))),
-            None => Err(Verdict::unverified(format!(
+            None => Err(Judgement::unverified(format!(
                 "ip {object} {}: unknown verb",
                 escape(verb)
             ))),

@@ -45,18 +45,19 @@ use super::walk::Walker;
 use super::words::Word;
 use super::{Obstacle, Risk, Safety, escape};
 
-/// The judgement of one command: how safe and why, in a few words.
+/// The analyser's judgement of one command: how safe and why, in a few words. Not the
+/// classifier's advice, which is a [`Verdict`](crate::core::decision::Verdict).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Verdict {
+pub(crate) struct Judgement {
     pub safety: Safety,
-    /// What keeps an unverified verdict unverified; `Unknown` for the others.
+    /// What keeps an unverified judgement unverified; `Unknown` for the others.
     pub obstacle: Obstacle,
     pub why: String,
 }
 
-impl Verdict {
-    pub fn read_only(why: impl Into<String>) -> Verdict {
-        Verdict {
+impl Judgement {
+    pub fn read_only(why: impl Into<String>) -> Judgement {
+        Judgement {
             safety: Safety::ReadOnly,
             obstacle: Obstacle::Unknown,
             why: why.into(),
@@ -64,8 +65,8 @@ impl Verdict {
     }
 
     /// Unverified for want of knowledge only (an unknown program, option or dynamic word).
-    pub fn unverified(why: impl Into<String>) -> Verdict {
-        Verdict {
+    pub fn unverified(why: impl Into<String>) -> Judgement {
+        Judgement {
             safety: Safety::Unverified,
             obstacle: Obstacle::Unknown,
             why: why.into(),
@@ -73,8 +74,8 @@ impl Verdict {
     }
 
     /// Unverified because of a risk the analyser knows.
-    pub fn risk(risk: Risk, why: impl Into<String>) -> Verdict {
-        Verdict {
+    pub fn risk(risk: Risk, why: impl Into<String>) -> Judgement {
+        Judgement {
             safety: Safety::Unverified,
             obstacle: Obstacle::Known(risk),
             why: why.into(),
@@ -82,24 +83,24 @@ impl Verdict {
     }
 
     /// The same judgement with its reason worded anew (for wrappers and `find -exec`).
-    pub fn reworded(self, why: impl Into<String>) -> Verdict {
-        Verdict {
+    pub fn reworded(self, why: impl Into<String>) -> Judgement {
+        Judgement {
             why: why.into(),
             ..self
         }
     }
 
-    pub fn writer(why: impl Into<String>) -> Verdict {
-        Verdict {
+    pub fn writer(why: impl Into<String>) -> Judgement {
+        Judgement {
             safety: Safety::Writer,
             obstacle: Obstacle::Unknown,
             why: why.into(),
         }
     }
 
-    /// The less safe of two verdicts; between two unverified ones, the riskier obstacle (the
+    /// The less safe of two judgements; between two unverified ones, the riskier obstacle (the
     /// first on a tie).
-    pub fn max(self, other: Verdict) -> Verdict {
+    pub fn max(self, other: Judgement) -> Judgement {
         if (other.safety, other.obstacle) > (self.safety, self.obstacle) {
             other
         } else {
@@ -109,7 +110,7 @@ impl Verdict {
 }
 
 /// A program's judgement: `Err` carries an early refusal, so `?` reads naturally.
-pub(crate) type Judged = Result<Verdict, Verdict>;
+pub(crate) type Judged = Result<Judgement, Judgement>;
 
 /// Directories whose programs are trusted to be what their name says.
 const SYSTEM_DIRS: &[&str] = &[
@@ -122,35 +123,35 @@ const SYSTEM_DIRS: &[&str] = &[
 ];
 
 /// Judges one command (`argv[0]` is the command word).
-pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Verdict {
+pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Judgement {
     let Some(first) = argv.first() else {
-        return Verdict::unverified("empty command");
+        return Judgement::unverified("empty command");
     };
     if !first.is_static {
-        return Verdict::unverified("the command word is only known when the line runs");
+        return Judgement::unverified("the command word is only known when the line runs");
     }
     let Some(name) = program_name(&first.text) else {
         let why = format!(
             "{} is not a program from a system directory",
             escape(&first.text)
         );
-        return Verdict::risk(Risk::PathQualified, why);
+        return Judgement::risk(Risk::PathQualified, why);
     };
     let args = &argv[1..];
     if let [only] = args
         && only.is_static
         && asks_for_version(name, &only.text)
     {
-        return Verdict::read_only("prints its help or version");
+        return Judgement::read_only("prints its help or version");
     }
     if !tables::reads_whatever(name)
         && let Some(word) = args.iter().find(|w| builds_option(w))
     {
-        return Verdict::unverified(format!("{} could expand to any option", escape(&word.text)));
+        return Judgement::unverified(format!("{} could expand to any option", escape(&word.text)));
     }
     match judge_program(walker, name, args) {
-        Some(Ok(verdict) | Err(verdict)) => verdict,
-        None => Verdict::unverified("unknown program"),
+        Some(Ok(judgement) | Err(judgement)) => judgement,
+        None => Judgement::unverified("unknown program"),
     }
 }
 

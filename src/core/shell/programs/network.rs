@@ -3,7 +3,7 @@
 
 use super::flags::{self, Spec};
 use super::system::texts;
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -43,10 +43,10 @@ fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "--kill" || (w.starts_with('-') && !w.starts_with("--") && w.contains('K')))
     {
-        return Err(Verdict::writer("ss -K: closes sockets"));
+        return Err(Judgement::writer("ss -K: closes sockets"));
     }
     flags::parse(&SS, args)?;
-    Ok(Verdict::read_only("lists sockets"))
+    Ok(Judgement::read_only("lists sockets"))
 }
 
 #[rustfmt::skip]
@@ -66,12 +66,12 @@ fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "--kill" || (w.starts_with('-') && w.contains('k')))
     {
-        return Err(Verdict::writer("fuser -k: kills processes"));
+        return Err(Judgement::writer("fuser -k: kills processes"));
     }
     // `PORT/tcp` goes through getaddrinfo, whose UDP connects to loopback only sort
     // addresses and send nothing; fuser then reads /proc/net.
     flags::parse(&FUSER, args)?;
-    Ok(Verdict::read_only("shows which processes use files"))
+    Ok(Judgement::read_only("shows which processes use files"))
 }
 
 #[rustfmt::skip]
@@ -103,19 +103,22 @@ fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .any(|a| a.text.contains(':') || a.text.starts_with("rsync://"))
     {
-        return Err(Verdict::risk(Risk::Network, "rsync: reaches another host"));
+        return Err(Judgement::risk(
+            Risk::Network,
+            "rsync: reaches another host",
+        ));
     }
     if !parsed.has(&["-n", "--dry-run", "--list-only"]) {
-        return Err(Verdict::writer("rsync: copies files"));
+        return Err(Judgement::writer("rsync: copies files"));
     }
-    Ok(Verdict::read_only("shows what would be copied"))
+    Ok(Judgement::read_only("shows what would be copied"))
 }
 
 fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts =
-        texts(args).ok_or_else(|| Verdict::risk(Risk::Pager, "dynamic openssl argument"))?;
+        texts(args).ok_or_else(|| Judgement::risk(Risk::Pager, "dynamic openssl argument"))?;
     let Some((verb, rest)) = texts.split_first() else {
-        return Err(Verdict::risk(Risk::Pager, "interactive openssl"));
+        return Err(Judgement::risk(Risk::Pager, "interactive openssl"));
     };
     let allowed: &[&str] = match *verb {
         "version" => &["-a", "-v", "-b", "-o", "-f", "-p", "-d"],
@@ -168,13 +171,13 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "-digest-algorithms",
         ],
         "s_client" | "s_server" | "ocsp" | "s_time" => {
-            return Err(Verdict::risk(
+            return Err(Judgement::risk(
                 Risk::Network,
                 format!("openssl {verb}: reaches the network"),
             ));
         }
         _ => {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "openssl {}: not on the read-only list",
                 escape(verb)
             )));
@@ -192,7 +195,7 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some(word) = words.next() {
         if word.starts_with('-') {
             if !allowed.contains(word) {
-                return Err(Verdict::unverified(format!(
+                return Err(Judgement::unverified(format!(
                     "openssl {verb} {}: not on the read-only list",
                     escape(word)
                 )));
@@ -202,7 +205,9 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             }
         }
     }
-    Ok(Verdict::read_only("inspects keys, certificates or digests"))
+    Ok(Judgement::read_only(
+        "inspects keys, certificates or digests",
+    ))
 }
 
 fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
@@ -213,14 +218,14 @@ fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             .is_some_and(|l| !l.is_empty() && l.chars().all(|c| "naev".contains(c)))
     });
     if shows && numeric(args) {
-        return Ok(Verdict::read_only("shows network tables"));
+        return Ok(Judgement::read_only("shows network tables"));
     }
     if shows {
-        return Err(Verdict::unverified(format!(
+        return Err(Judgement::unverified(format!(
             "{name} without -n: looks addresses up in DNS"
         )));
     }
-    Err(Verdict::writer(format!("{name}: changes network tables")))
+    Err(Judgement::writer(format!("{name}: changes network tables")))
 }
 
 /// True when a short-option bundle holds `n` (`-n`, `-tan`) or `--numeric` is given: the
@@ -252,15 +257,15 @@ fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             w.starts_with("--") || w.chars().skip(1).all(|c| "atulpnwxseirgcoWv46".contains(c))
         });
         if !known {
-            return Err(Verdict::unverified(
+            return Err(Judgement::unverified(
                 "netstat: an option not on the read-only list",
             ));
         }
     }
     if no_addresses || numeric(args) {
-        return Ok(Verdict::read_only("lists sockets or open files"));
+        return Ok(Judgement::read_only("lists sockets or open files"));
     }
-    Err(Verdict::unverified(format!(
+    Err(Judgement::unverified(format!(
         "{name} without -n: looks addresses up in DNS"
     )))
 }
@@ -274,18 +279,18 @@ fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         if text == "--dns"
             || (text.starts_with('-') && !text.starts_with("--") && text.contains('d'))
         {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "{name} -d: looks addresses up in DNS"
             )));
         }
     }
-    Ok(Verdict::read_only("shows login records"))
+    Ok(Judgement::read_only("shows login records"))
 }
 
 fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match texts(args).as_deref() {
-        Some([] | ["-a"] | ["-s"] | ["-a", "-s"]) => Ok(Verdict::read_only("shows interfaces")),
-        Some([iface]) if !iface.starts_with('-') => Ok(Verdict::read_only("shows an interface")),
-        _ => Err(Verdict::writer("ifconfig: changes interfaces")),
+        Some([] | ["-a"] | ["-s"] | ["-a", "-s"]) => Ok(Judgement::read_only("shows interfaces")),
+        Some([iface]) if !iface.starts_with('-') => Ok(Judgement::read_only("shows an interface")),
+        _ => Err(Judgement::writer("ifconfig: changes interfaces")),
     }
 }

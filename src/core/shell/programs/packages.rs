@@ -5,7 +5,7 @@
 //! reach an index, start a server or run hooks stay unverified.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -39,12 +39,13 @@ const APT: Spec = Spec {
 
 /// `apt` reads its local cache and the dpkg database for these verbs.
 fn apt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let parsed = flags::parse(&APT, args).map_err(|_| Verdict::writer("apt: installs packages"))?;
+    let parsed =
+        flags::parse(&APT, args).map_err(|_| Judgement::writer("apt: installs packages"))?;
     match parsed.args.first().and_then(Word::literal_text) {
         Some("list" | "show" | "search" | "policy" | "depends" | "rdepends" | "showsrc") => {
-            Ok(Verdict::read_only("queries the package database"))
+            Ok(Judgement::read_only("queries the package database"))
         }
-        _ => Err(Verdict::writer("apt: installs packages")),
+        _ => Err(Judgement::writer("apt: installs packages")),
     }
 }
 
@@ -64,20 +65,20 @@ const PIP: Spec = Spec {
 /// newer pip unless told not to.
 fn pip(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&PIP, args).map_err(|_| {
-        Verdict::risk(
+        Judgement::risk(
             Risk::RunsCode,
             format!("{name}: runs project code or a script"),
         )
     })?;
     let quiet_index = parsed.has(&["--disable-pip-version-check", "--no-index"]);
     match parsed.args.first().and_then(Word::literal_text) {
-        Some("show" | "freeze") => Ok(Verdict::read_only("lists installed packages")),
-        Some("list") if quiet_index => Ok(Verdict::read_only("lists installed packages")),
-        Some("list") => Err(Verdict::risk(
+        Some("show" | "freeze") => Ok(Judgement::read_only("lists installed packages")),
+        Some("list") if quiet_index => Ok(Judgement::read_only("lists installed packages")),
+        Some("list") => Err(Judgement::risk(
             Risk::Network,
             format!("{name} list: checks the index for a newer pip"),
         )),
-        _ => Err(Verdict::risk(
+        _ => Err(Judgement::risk(
             Risk::RunsCode,
             format!("{name}: runs project code or a script"),
         )),
@@ -119,25 +120,25 @@ const CARGO_TREE: Spec = Spec {
 fn cargo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts: Vec<Option<&str>> = args.iter().map(Word::literal_text).collect();
     match texts.as_slice() {
-        [Some("install"), Some("--list")] => Ok(Verdict::read_only("lists installed binaries")),
+        [Some("install"), Some("--list")] => Ok(Judgement::read_only("lists installed binaries")),
         [Some("tree"), ..] => {
             let parsed = flags::parse(&CARGO_TREE, &args[1..])?;
             let frozen = parsed.has(&["--frozen"])
                 || (parsed.has(&["--offline"]) && parsed.has(&["--locked"]));
             if !frozen {
-                return Err(Verdict::unverified(
+                return Err(Judgement::unverified(
                     "cargo tree: may update the index and Cargo.lock (use --frozen)",
                 ));
             }
             if parsed.has(&["--manifest-path"]) || !parsed.args.is_empty() {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     "cargo tree: another manifest",
                 ));
             }
-            Ok(Verdict::read_only("shows the dependency tree"))
+            Ok(Judgement::read_only("shows the dependency tree"))
         }
-        _ => Err(Verdict::risk(
+        _ => Err(Judgement::risk(
             Risk::RunsCode,
             "runs project code or a script",
         )),
@@ -153,10 +154,12 @@ fn update_alternatives(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .as_slice()
     {
         [Some("--display" | "--query" | "--list"), Some(name)] if !name.starts_with('-') => {
-            Ok(Verdict::read_only("shows an alternatives group"))
+            Ok(Judgement::read_only("shows an alternatives group"))
         }
-        [Some("--get-selections")] => Ok(Verdict::read_only("shows alternatives")),
-        _ => Err(Verdict::writer("update-alternatives: changes system links")),
+        [Some("--get-selections")] => Ok(Judgement::read_only("shows alternatives")),
+        _ => Err(Judgement::writer(
+            "update-alternatives: changes system links",
+        )),
     }
 }
 
@@ -185,12 +188,12 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .map(Word::literal_text)
         .collect::<Option<_>>()
-        .ok_or_else(|| Verdict::unverified("tmux: an argument known only at run time"))?;
+        .ok_or_else(|| Judgement::unverified("tmux: an argument known only at run time"))?;
     let Some((command, rest)) = texts.split_first() else {
-        return Err(Verdict::unverified("tmux: starts a session"));
+        return Err(Judgement::unverified("tmux: starts a session"));
     };
     let Some((_, flags, values)) = TMUX_READS.iter().find(|(c, _, _)| c == command) else {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::RunsCode,
             format!("tmux {}: starts or changes sessions", escape(command)),
         ));
@@ -198,14 +201,14 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if (*command == "capture-pane" || *command == "capturep")
         && !rest.iter().any(|w| w.starts_with('-') && w.contains('p'))
     {
-        return Err(Verdict::writer(
+        return Err(Judgement::writer(
             "tmux capture-pane without -p: fills a buffer",
         ));
     }
     let mut words = rest.iter();
     while let Some(word) = words.next() {
         if word.contains("#(") || word.ends_with(';') {
-            return Err(Verdict::unverified(
+            return Err(Judgement::unverified(
                 "tmux: a format or command that runs a shell",
             ));
         }
@@ -217,9 +220,9 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 if at + 1 == letters.len() {
                     let value = words
                         .next()
-                        .ok_or_else(|| Verdict::unverified("tmux: missing value"))?;
+                        .ok_or_else(|| Judgement::unverified("tmux: missing value"))?;
                     if value.contains("#(") {
-                        return Err(Verdict::unverified("tmux: a format that runs a shell"));
+                        return Err(Judgement::unverified("tmux: a format that runs a shell"));
                     }
                 }
                 break;
@@ -229,5 +232,7 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             }
         }
     }
-    Ok(Verdict::read_only("lists the terminal multiplexer's state"))
+    Ok(Judgement::read_only(
+        "lists the terminal multiplexer's state",
+    ))
 }

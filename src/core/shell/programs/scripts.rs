@@ -4,7 +4,7 @@
 
 use super::flags::{self, Spec};
 use super::wrappers::run;
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -64,12 +64,12 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     while let Some(word) = words.next() {
         let text = word
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic shell option"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic shell option"))?;
         match text {
             "--login" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--noediting" => {}
             "-o" | "+o" => {
                 if !words.next().is_some_and(|v| v.is_static) {
-                    return Err(Verdict::unverified(
+                    return Err(Judgement::unverified(
                         "shell -o: option name known only at run time",
                     ));
                 }
@@ -81,7 +81,7 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
                 script_flag |= text.contains('c');
             }
             _ if text.starts_with(['-', '+']) => {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     format!("{name} {}: interactive or unknown option", escape(text)),
                 ));
@@ -89,10 +89,10 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
             _ if script_flag => {
                 return Ok(walker.nested(text));
             }
-            _ => return Err(Verdict::risk(Risk::RunsCode, "runs a script file")),
+            _ => return Err(Judgement::risk(Risk::RunsCode, "runs a script file")),
         }
     }
-    Err(Verdict::risk(
+    Err(Judgement::risk(
         Risk::RunsCode,
         "runs commands from its input",
     ))
@@ -116,11 +116,11 @@ fn watch(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in rest {
         script.push(
             word.literal_text()
-                .ok_or_else(|| Verdict::unverified("dynamic watch command"))?,
+                .ok_or_else(|| Judgement::unverified("dynamic watch command"))?,
         );
     }
     let inner = walker.nested(&script.join(" "));
-    Ok(Verdict::risk(
+    Ok(Judgement::risk(
         Risk::Pager,
         "repeats a command on the terminal until stopped",
     )
@@ -141,7 +141,7 @@ fn parallel(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         inner.push(Word::dynamic("(input)"));
         walker.run(&inner);
     }
-    Err(Verdict::risk(
+    Err(Judgement::risk(
         Risk::RunsCode,
         "runs commands built from its input",
     ))

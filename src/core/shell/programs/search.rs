@@ -3,7 +3,7 @@
 //! could expand to an option is refused.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -54,7 +54,7 @@ fn rg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         let name = word.split('=').next().unwrap_or(word);
         match name {
             "--pre" | "--pre-glob" | "--hostname-bin" | "--search-zip" | "-z" => {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     format!("rg {name}: runs other programs"),
                 ));
@@ -63,7 +63,7 @@ fn rg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     }
     flags::parse(&RG, args)?;
-    Ok(Verdict::read_only("searches files"))
+    Ok(Judgement::read_only("searches files"))
 }
 
 #[rustfmt::skip]
@@ -94,7 +94,7 @@ fn fd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     });
     let Some(at) = position else {
         flags::parse(&FD, args)?;
-        return Ok(Verdict::read_only("finds files"));
+        return Ok(Judgement::read_only("finds files"));
     };
     flags::parse(&FD, &args[..at])?;
     let end = args[at + 1..]
@@ -111,9 +111,9 @@ fn fd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if !inner.iter().any(|w| !w.is_static) {
         inner.push(Word::dynamic("{}"));
     }
-    let verdict = walker.run(&inner);
+    let judgement = walker.run(&inner);
     let why = format!("runs {} on each file", escape(&inner[0].text));
-    Ok(verdict.reworded(why))
+    Ok(judgement.reworded(why))
 }
 
 #[rustfmt::skip]
@@ -138,5 +138,5 @@ const AG: Spec = Spec {
 
 fn ag(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     flags::parse(&AG, args)?;
-    Ok(Verdict::read_only("searches files"))
+    Ok(Judgement::read_only("searches files"))
 }

@@ -6,7 +6,7 @@
 //! would reject runs nothing.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -38,16 +38,19 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             letters[..cut].contains('i')
         };
         if short_i || word.starts_with("--in-place") {
-            return Err(Verdict::writer("sed -i: edits files in place"));
+            return Err(Judgement::writer("sed -i: edits files in place"));
         }
     }
     let parsed = flags::parse(&SED, args)?;
     // `--in`, `--in-pl=.bak`: any prefix of `--in-place`.
     if parsed.has(&["-i", "--in-place"]) {
-        return Err(Verdict::writer("sed -i: edits files in place"));
+        return Err(Judgement::writer("sed -i: edits files in place"));
     }
     if parsed.has(&["-f", "--file"]) {
-        return Err(Verdict::risk(Risk::RunsCode, "sed -f: runs a script file"));
+        return Err(Judgement::risk(
+            Risk::RunsCode,
+            "sed -f: runs a script file",
+        ));
     }
     let mut scripts: Vec<&Word> = parsed
         .opts
@@ -57,7 +60,7 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .collect();
     let files = if scripts.is_empty() {
         let Some((script, files)) = parsed.args.split_first() else {
-            return Err(Verdict::unverified("sed without a script"));
+            return Err(Judgement::unverified("sed without a script"));
         };
         scripts.push(script);
         files
@@ -65,27 +68,30 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         &parsed.args[..]
     };
     if parsed.has(&["--sandbox"]) {
-        return Ok(Verdict::read_only("edits a stream (sandboxed)"));
+        return Ok(Judgement::read_only("edits a stream (sandboxed)"));
     }
     let _ = files;
     for script in scripts {
         let text = script
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("sed script known only at run time"))?;
+            .ok_or_else(|| Judgement::unverified("sed script known only at run time"))?;
         match check_script(text) {
             Script::ReadOnly => {}
             Script::Invalid => {
-                return Ok(Verdict::read_only(
+                return Ok(Judgement::read_only(
                     "script does not parse, so sed runs nothing",
                 ));
             }
-            Script::Writes => return Err(Verdict::writer("sed w: writes a file")),
+            Script::Writes => return Err(Judgement::writer("sed w: writes a file")),
             Script::Runs => {
-                return Err(Verdict::risk(Risk::RunsCode, "sed e: runs shell commands"));
+                return Err(Judgement::risk(
+                    Risk::RunsCode,
+                    "sed e: runs shell commands",
+                ));
             }
         }
     }
-    Ok(Verdict::read_only("edits a stream"))
+    Ok(Judgement::read_only("edits a stream"))
 }
 
 #[derive(Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! later use of the name is not trusted; `source` and `.` run a file we cannot see.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -16,23 +16,26 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "cd" | "pushd" | "popd" => change_dir,
         "compgen" => compgen,
         "dirs" | "jobs" | "times" | "caller" | "help" | "unalias" | "disown" => {
-            |_, _, _| Ok(Verdict::read_only("shell builtin"))
+            |_, _, _| Ok(Judgement::read_only("shell builtin"))
         }
         "shift" | "exit" | "return" | "break" | "continue" | "wait" => numeric_builtin,
         "test" | "[" => test,
         "let" => let_,
         "getopts" => getopts,
-        "type" => |_, _, _| Ok(Verdict::read_only("shows what a name runs")),
+        "type" => |_, _, _| Ok(Judgement::read_only("shows what a name runs")),
         "set" => set,
         "shopt" => shopt,
         "trap" => trap,
         "hash" => hash,
         "alias" => alias,
         "eval" => eval,
-        "source" | "." => {
-            |_, _, _| Ok(Verdict::risk(Risk::RunsCode, "runs the commands of a file"))
-        }
-        "enable" => |_, _, _| Ok(Verdict::unverified("loads or switches builtins")),
+        "source" | "." => |_, _, _| {
+            Ok(Judgement::risk(
+                Risk::RunsCode,
+                "runs the commands of a file",
+            ))
+        },
+        "enable" => |_, _, _| Ok(Judgement::unverified("loads or switches builtins")),
         "read" => read,
         "mapfile" | "readarray" => mapfile,
         "printf" => printf,
@@ -41,7 +44,7 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "kill" => kill,
         "history" => history,
         "fc" | "bind" | "complete" | "fg" | "bg" | "suspend" | "logout" => {
-            |_, _, _| Ok(Verdict::risk(Risk::Pager, "interactive shell builtin"))
+            |_, _, _| Ok(Judgement::risk(Risk::Pager, "interactive shell builtin"))
         }
         _ => return None,
     })
@@ -54,7 +57,7 @@ fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             walker.arith_word(word);
         }
     }
-    Ok(Verdict::read_only("shell builtin"))
+    Ok(Judgement::read_only("shell builtin"))
 }
 
 /// `compgen` lists completions; its `-W` word list is expanded like a command line, and
@@ -64,41 +67,41 @@ fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some(word) = words.next() {
         match word.literal_text() {
             Some("-C" | "-F") => {
-                return Err(Verdict::risk(Risk::RunsCode, "compgen -C/-F: runs code"));
+                return Err(Judgement::risk(Risk::RunsCode, "compgen -C/-F: runs code"));
             }
             Some("-W") => match words.next().and_then(Word::literal_text) {
                 Some(list) if !list.contains(['$', '`']) => {}
                 _ => {
-                    return Err(Verdict::unverified(
+                    return Err(Judgement::unverified(
                         "compgen -W: the word list is expanded, substitutions included",
                     ));
                 }
             },
             Some(text) if text.starts_with('-') && text.contains(['C', 'F', 'W']) => {
-                return Err(Verdict::unverified(
+                return Err(Judgement::unverified(
                     "compgen: an option that runs or expands code",
                 ));
             }
             _ => {}
         }
     }
-    Ok(Verdict::read_only("lists completions"))
+    Ok(Judgement::read_only("lists completions"))
 }
 
 fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let args = match (name, args.split_last()) {
         ("[", Some((last, rest))) if last.literal_text() == Some("]") => rest,
-        ("[", _) => return Err(Verdict::unverified("[ without its closing ]")),
+        ("[", _) => return Err(Judgement::unverified("[ without its closing ]")),
         _ => args,
     };
     walker.test_words(args);
-    Ok(Verdict::read_only("tests a condition"))
+    Ok(Judgement::read_only("tests a condition"))
 }
 
 fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     walker.changed_dir = true;
     let _ = args;
-    Ok(Verdict::read_only("changes directory"))
+    Ok(Judgement::read_only("changes directory"))
 }
 
 /// `set` options that only make the shell stricter or chattier. `-x` is not here: xtrace
@@ -115,24 +118,27 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let Some(text) = word.literal_text() else {
-            return Err(Verdict::unverified("dynamic set arguments"));
+            return Err(Judgement::unverified("dynamic set arguments"));
         };
         if text == "--" || text == "-" {
-            return Ok(Verdict::read_only("sets positional parameters"));
+            return Ok(Judgement::read_only("sets positional parameters"));
         }
         if text == "-o" || text == "+o" {
             match words.next() {
-                None => return Ok(Verdict::read_only("lists shell options")),
+                None => return Ok(Judgement::read_only("lists shell options")),
                 Some(opt) if opt.literal_text().is_some_and(|o| SET_OPTIONS.contains(&o)) => {}
                 Some(opt) => {
-                    return Err(Verdict::unverified(format!("set -o {}", escape(&opt.text))));
+                    return Err(Judgement::unverified(format!(
+                        "set -o {}",
+                        escape(&opt.text)
+                    )));
                 }
             }
         } else if let Some(letters) = text.strip_prefix(['-', '+']) {
             if let Some(bad) = letters.chars().find(|c| {
                 !SET_LETTERS.contains(*c) && *c != 'o' && !(text.starts_with('+') && *c == 'x')
             }) {
-                return Err(Verdict::unverified(format!(
+                return Err(Judgement::unverified(format!(
                     "set -{} changes later commands",
                     escape(&bad.to_string())
                 )));
@@ -141,17 +147,17 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 match words.next().and_then(Word::literal_text) {
                     Some(opt) if SET_OPTIONS.contains(&opt) => {}
                     _ => {
-                        return Err(Verdict::unverified(
+                        return Err(Judgement::unverified(
                             "set -o with an option that is not on the list",
                         ));
                     }
                 }
             }
         } else {
-            return Ok(Verdict::read_only("sets positional parameters"));
+            return Ok(Judgement::read_only("sets positional parameters"));
         }
     }
-    Ok(Verdict::read_only("sets shell options"))
+    Ok(Judgement::read_only("sets shell options"))
 }
 
 /// `shopt` options that change globbing or messages only.
@@ -165,13 +171,13 @@ fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut setting = false;
     for word in args {
         let Some(text) = word.literal_text() else {
-            return Err(Verdict::unverified("dynamic shopt arguments"));
+            return Err(Judgement::unverified("dynamic shopt arguments"));
         };
         match text {
             "-s" | "-u" => setting = true,
             "-p" | "-q" | "-o" => {}
             name if setting && !SHOPT_SAFE.contains(&name) => {
-                return Err(Verdict::unverified(format!(
+                return Err(Judgement::unverified(format!(
                     "shopt {}: changes later commands",
                     escape(name)
                 )));
@@ -179,25 +185,25 @@ fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             _ => {}
         }
     }
-    Ok(Verdict::read_only("shows or sets glob options"))
+    Ok(Judgement::read_only("shows or sets glob options"))
 }
 
 fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args.iter().skip(1).any(|w| !w.is_static) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "trap: a signal known only at run time is evaluated as arithmetic",
         ));
     }
     match args.first().map(|w| (w.literal_text(), w)) {
-        None => Ok(Verdict::read_only("lists traps")),
-        Some((Some("-p" | "-l"), _)) => Ok(Verdict::read_only("lists traps")),
-        Some((Some("-" | ""), _)) => Ok(Verdict::read_only("resets traps")),
+        None => Ok(Judgement::read_only("lists traps")),
+        Some((Some("-p" | "-l"), _)) => Ok(Judgement::read_only("lists traps")),
+        Some((Some("-" | ""), _)) => Ok(Judgement::read_only("resets traps")),
         Some((Some(code), _)) => {
-            let verdict = walker.nested(code);
-            let why = format!("on a signal {}", verdict.why);
-            Ok(verdict.reworded(why))
+            let judgement = walker.nested(code);
+            let why = format!("on a signal {}", judgement.why);
+            Ok(judgement.reworded(why))
         }
-        Some((None, _)) => Err(Verdict::unverified("trap code known only at run time")),
+        Some((None, _)) => Err(Judgement::unverified("trap code known only at run time")),
     }
 }
 
@@ -208,8 +214,10 @@ fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        [] | [Some("-l")] | [Some("-t"), ..] => Ok(Verdict::read_only("lists remembered programs")),
-        _ => Err(Verdict::risk(
+        [] | [Some("-l")] | [Some("-t"), ..] => {
+            Ok(Judgement::read_only("lists remembered programs"))
+        }
+        _ => Err(Judgement::risk(
             Risk::PathQualified,
             "changes which file a name runs",
         )),
@@ -219,13 +227,13 @@ fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 fn alias(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         if !word.is_static {
-            return Err(Verdict::unverified("dynamic alias"));
+            return Err(Judgement::unverified("dynamic alias"));
         }
         if let Some((name, _)) = word.text.split_once('=') {
             walker.define_alias(name);
         }
     }
-    Ok(Verdict::read_only(
+    Ok(Judgement::read_only(
         "defines or lists aliases (not expanded in scripts)",
     ))
 }
@@ -236,7 +244,7 @@ fn eval(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         match word.literal_text() {
             Some(text) => script.push(text),
             None => {
-                return Err(Verdict::risk(
+                return Err(Judgement::risk(
                     Risk::RunsCode,
                     "evaluates code known only at run time",
                 ));
@@ -285,10 +293,10 @@ fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged 
     for name in parsed.args.iter().chain(array) {
         let text = name
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic variable name"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic variable name"))?;
         walker.judge_variable(text, text, None, false);
     }
-    Ok(Verdict::read_only("reads input into variables"))
+    Ok(Judgement::read_only("reads input into variables"))
 }
 
 fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -298,7 +306,7 @@ fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         let text = name
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic variable name"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic variable name"))?;
         walker.judge_variable(&format!("printf -v {text}"), text, None, false);
         rest = tail;
     }
@@ -307,7 +315,7 @@ fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
     // Numeric conversions (`%d`, `%x`, `%f`, `*` widths, `%(…)T`) evaluate their arguments.
     let Some((format, values)) = rest.split_first() else {
-        return Ok(Verdict::read_only("prints text"));
+        return Ok(Judgement::read_only("prints text"));
     };
     let strings_only = format.literal_text().is_some_and(only_string_conversions);
     if !strings_only {
@@ -315,7 +323,7 @@ fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             walker.arith_word(value);
         }
     }
-    Ok(Verdict::read_only("prints text"))
+    Ok(Judgement::read_only("prints text"))
 }
 
 /// True when every conversion of a printf format is `%s`, `%b`, `%q` or `%%`, with literal
@@ -342,9 +350,9 @@ fn ulimit(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .all(|w| w.literal_text().is_some_and(|t| t.starts_with('-')));
     if shows {
-        Ok(Verdict::read_only("shows limits"))
+        Ok(Judgement::read_only("shows limits"))
     } else {
-        Err(Verdict::unverified("changes limits"))
+        Err(Judgement::unverified("changes limits"))
     }
 }
 
@@ -353,9 +361,9 @@ fn umask(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .all(|w| matches!(w.literal_text(), Some("-S" | "-p")));
     if shows {
-        Ok(Verdict::read_only("shows the file mode mask"))
+        Ok(Judgement::read_only("shows the file mode mask"))
     } else {
-        Err(Verdict::unverified(
+        Err(Judgement::unverified(
             "changes the mode of files created later",
         ))
     }
@@ -364,29 +372,29 @@ fn umask(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 fn kill(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts: Vec<Option<&str>> = args.iter().map(Word::literal_text).collect();
     let pids = match texts.as_slice() {
-        [Some("-l" | "-L"), ..] => return Ok(Verdict::read_only("lists signals")),
+        [Some("-l" | "-L"), ..] => return Ok(Judgement::read_only("lists signals")),
         // Signal 0 only checks that the processes exist.
         [Some("-0" | "-s0" | "-n0"), ..] => &args[1..],
         [Some("-s" | "-n"), Some("0"), ..] => &args[2..],
-        _ => return Ok(Verdict::writer("signals processes")),
+        _ => return Ok(Judgement::writer("signals processes")),
     };
     let pids = match pids.first().and_then(Word::literal_text) {
         Some("--") => &pids[1..],
         _ => pids,
     };
     if pids.is_empty() {
-        return Err(Verdict::unverified("kill -0 without a process"));
+        return Err(Judgement::unverified("kill -0 without a process"));
     }
     for pid in pids {
         match pid.literal_text() {
             Some(text) if text.starts_with('-') => {
-                return Ok(Verdict::writer("signals processes"));
+                return Ok(Judgement::writer("signals processes"));
             }
             Some(text) if text.starts_with('%') => {}
             _ => walker.arith_word(pid),
         }
     }
-    Ok(Verdict::read_only("checks that processes exist"))
+    Ok(Judgement::read_only("checks that processes exist"))
 }
 
 fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -394,9 +402,9 @@ fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         w.literal_text()
             .is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
     }) {
-        Ok(Verdict::read_only("shows history"))
+        Ok(Judgement::read_only("shows history"))
     } else {
-        Err(Verdict::unverified("changes history"))
+        Err(Judgement::unverified("changes history"))
     }
 }
 
@@ -406,7 +414,7 @@ fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic let expression"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic let expression"))?;
         let bare = text
             .replace("==", "")
             .replace("<=", "")
@@ -424,7 +432,7 @@ fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
         walker.arith_text(text);
     }
-    Ok(Verdict::read_only("evaluates arithmetic"))
+    Ok(Judgement::read_only("evaluates arithmetic"))
 }
 
 /// `getopts SPEC NAME`: NAME is assigned.
@@ -432,8 +440,8 @@ fn getopts(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if let Some(name) = args.get(1) {
         let text = name
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic variable name"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic variable name"))?;
         walker.judge_variable(text, text, None, false);
     }
-    Ok(Verdict::read_only("parses options"))
+    Ok(Judgement::read_only("parses options"))
 }

@@ -3,7 +3,7 @@
 //! temporary files.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -47,7 +47,7 @@ fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "-s" || w.starts_with("--set"))
     {
-        return Err(Verdict::writer("date -s: sets the clock"));
+        return Err(Judgement::writer("date -s: sets the clock"));
     }
     // `-I[FMT]` and `-R` take their format attached: `-Iseconds` is one option.
     let args: Vec<Word> = args
@@ -64,9 +64,9 @@ fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .collect();
     let parsed = flags::parse(&DATE, &args)?;
     if parsed.args.iter().any(|a| !a.prefix.starts_with('+')) {
-        return Err(Verdict::writer("date: sets the clock"));
+        return Err(Judgement::writer("date: sets the clock"));
     }
-    Ok(Verdict::read_only("prints the date"))
+    Ok(Judgement::read_only("prints the date"))
 }
 
 /// `hostname` options that print without the resolver; `-f`, `-d`, `-a`, `-A`, `-i` and
@@ -83,17 +83,17 @@ fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             .iter()
             .any(|w| w.prefix.starts_with("-F") || w.prefix.starts_with("--fi"))
         {
-            Verdict::writer("hostname -F: sets the host name from a file")
+            Judgement::writer("hostname -F: sets the host name from a file")
         } else if refused.why.contains("is not on the read-only list") {
-            Verdict::risk(Risk::Network, "looks names up in DNS or NIS")
+            Judgement::risk(Risk::Network, "looks names up in DNS or NIS")
         } else {
             refused
         }
     })?;
     if !parsed.args.is_empty() {
-        return Err(Verdict::writer("hostname: sets the host name"));
+        return Err(Judgement::writer("hostname: sets the host name"));
     }
-    Ok(Verdict::read_only("prints the host name"))
+    Ok(Judgement::read_only("prints the host name"))
 }
 
 #[rustfmt::skip]
@@ -123,10 +123,10 @@ fn dmesg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 | "--console-level"
         )
     }) {
-        return Err(Verdict::writer("dmesg: changes the kernel log"));
+        return Err(Judgement::writer("dmesg: changes the kernel log"));
     }
     flags::parse(&DMESG, args)?;
-    Ok(Verdict::read_only("reads the kernel log"))
+    Ok(Judgement::read_only("reads the kernel log"))
 }
 
 #[rustfmt::skip]
@@ -163,10 +163,10 @@ fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| changes.iter().any(|c| w.starts_with(c)))
     {
-        return Err(Verdict::writer("journalctl: changes the journal"));
+        return Err(Judgement::writer("journalctl: changes the journal"));
     }
     flags::parse(&JOURNALCTL, args)?;
-    Ok(Verdict::read_only("reads the journal"))
+    Ok(Judgement::read_only("reads the journal"))
 }
 
 #[rustfmt::skip]
@@ -194,9 +194,9 @@ const SYSTEMCTL_READS: &[&str] = &[
 fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SYSTEMCTL, args)?;
     match parsed.args.first().and_then(Word::literal_text) {
-        None => Ok(Verdict::read_only("lists units")),
-        Some(verb) if SYSTEMCTL_READS.contains(&verb) => Ok(Verdict::read_only("shows services")),
-        Some(verb) => Err(Verdict::writer(format!(
+        None => Ok(Judgement::read_only("lists units")),
+        Some(verb) if SYSTEMCTL_READS.contains(&verb) => Ok(Judgement::read_only("shows services")),
+        Some(verb) => Err(Judgement::writer(format!(
             "systemctl {}: changes services",
             escape(verb)
         ))),
@@ -204,22 +204,22 @@ fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn sysctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic sysctl argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic sysctl argument"))?;
     for word in texts {
         match word {
             "-a" | "-A" | "-X" | "--all" | "-n" | "--values" | "-e" | "--ignore" | "-N"
             | "--names" | "-q" | "--quiet" | "-b" | "--binary" | "-r" | "--pattern" => {}
             w if !w.starts_with('-') && !w.contains('=') => {}
-            _ => return Err(Verdict::writer("sysctl: changes kernel settings")),
+            _ => return Err(Judgement::writer("sysctl: changes kernel settings")),
         }
     }
-    Ok(Verdict::read_only("reads kernel settings"))
+    Ok(Judgement::read_only("reads kernel settings"))
 }
 
 fn crontab(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match texts(args).as_deref() {
-        Some(["-l"]) | Some(["-u", _, "-l"]) => Ok(Verdict::read_only("lists the crontab")),
-        _ => Err(Verdict::writer("crontab: changes scheduled jobs")),
+        Some(["-l"]) | Some(["-u", _, "-l"]) => Ok(Judgement::read_only("lists the crontab")),
+        _ => Err(Judgement::writer("crontab: changes scheduled jobs")),
     }
 }
 
@@ -229,7 +229,7 @@ const DOCKER_READS: &[&str] = &[
 ];
 
 fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Verdict::unverified("dynamic docker argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic docker argument"))?;
     let verb = texts.first().copied().unwrap_or("");
     let rest = texts.get(1..).unwrap_or(&[]);
     let objects = [
@@ -250,17 +250,17 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             ));
     if !read {
         return match verb {
-            "pull" | "push" | "login" | "logout" | "search" => Err(Verdict::risk(
+            "pull" | "push" | "login" | "logout" | "search" => Err(Judgement::risk(
                 Risk::Network,
                 format!("docker {verb}: reaches the network"),
             )),
             "run" | "exec" | "build" | "compose" | "start" | "create" | "buildx" => {
-                Err(Verdict::risk(
+                Err(Judgement::risk(
                     Risk::RunsCode,
                     format!("docker {}: runs containers or builds", escape(verb)),
                 ))
             }
-            _ => Err(Verdict::writer(format!(
+            _ => Err(Judgement::writer(format!(
                 "docker {}: changes containers or images",
                 escape(verb)
             ))),
@@ -273,11 +273,11 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             || *w == "-H"
             || w.starts_with("--context")
     }) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "docker: writes output or talks to another daemon",
         ));
     }
-    Ok(Verdict::read_only("shows containers and images"))
+    Ok(Judgement::read_only("shows containers and images"))
 }
 
 #[rustfmt::skip]
@@ -297,9 +297,9 @@ const PATCH: Spec = Spec {
 fn patch(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&PATCH, args)?;
     if !parsed.has(&["--dry-run"]) {
-        return Err(Verdict::writer("patch: changes files"));
+        return Err(Judgement::writer("patch: changes files"));
     }
-    Ok(Verdict::read_only("checks a patch"))
+    Ok(Judgement::read_only("checks a patch"))
 }
 
 fn mktemp(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -308,9 +308,9 @@ fn mktemp(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "-u" || w == "--dry-run")
     {
-        return Ok(Verdict::read_only("prints a temporary name"));
+        return Ok(Judgement::read_only("prints a temporary name"));
     }
-    Err(Verdict::writer("mktemp: creates a file"))
+    Err(Judgement::writer("mktemp: creates a file"))
 }
 
 fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -318,8 +318,8 @@ fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         Some(
             "passwd" | "group" | "shadow" | "gshadow" | "services" | "protocols" | "shells"
             | "aliases" | "ethers" | "rpc" | "netgroup",
-        ) => Ok(Verdict::read_only("reads account databases")),
-        _ => Err(Verdict::unverified(
+        ) => Ok(Judgement::read_only("reads account databases")),
+        _ => Err(Judgement::unverified(
             "getent: may look up hosts on the network",
         )),
     }
@@ -346,8 +346,10 @@ fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             "status" | "show" | "list" | "list-sessions" | "list-users" | "list-seats"
             | "list-timezones" | "list-locales" | "list-keymaps" | "show-session" | "show-user"
             | "session-status" | "user-status" | "show-timesync" | "timesync-status",
-        ) if flags_ok => Ok(Verdict::read_only("shows system settings")),
-        _ => Err(Verdict::writer(format!("{name}: changes system settings"))),
+        ) if flags_ok => Ok(Judgement::read_only("shows system settings")),
+        _ => Err(Judgement::writer(format!(
+            "{name}: changes system settings"
+        ))),
     }
 }
 
@@ -360,9 +362,9 @@ fn mounts(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         )
     });
     if listing {
-        return Ok(Verdict::read_only("lists mounts"));
+        return Ok(Judgement::read_only("lists mounts"));
     }
-    Err(Verdict::writer(format!("{name}: changes mounts")))
+    Err(Judgement::writer(format!("{name}: changes mounts")))
 }
 
 /// Package databases queried locally.
@@ -401,7 +403,7 @@ fn packages(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             .is_some_and(|t| !t.starts_with('-') || matches!(t, "-a" | "-i" | "-l" | "--installed"))
     });
     if reads && rest_plain {
-        return Ok(Verdict::read_only("queries the package database"));
+        return Ok(Judgement::read_only("queries the package database"));
     }
-    Err(Verdict::writer(format!("{name}: changes packages")))
+    Err(Judgement::writer(format!("{name}: changes packages")))
 }

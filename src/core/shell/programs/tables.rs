@@ -5,7 +5,7 @@
 //! Writers, network tools, runners of project code and interactive programs are listed with
 //! the reason a person should see.
 
-use super::{Risk, Verdict};
+use super::{Judgement, Risk};
 
 /// Read-only whatever their arguments.
 #[rustfmt::skip]
@@ -107,24 +107,24 @@ const INTERACTIVE: &[&str] = &[
 ];
 
 /// The judgement of a program that ignores its arguments, if it is one we list.
-pub(crate) fn simple(name: &str) -> Option<Verdict> {
+pub(crate) fn simple(name: &str) -> Option<Judgement> {
     if READERS.contains(&name) {
-        return Some(Verdict::read_only("reads only"));
+        return Some(Judgement::read_only("reads only"));
     }
     if let Some((_, why)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
-        return Some(Verdict::writer(*why));
+        return Some(Judgement::writer(*why));
     }
     if NETWORK.contains(&name) {
-        return Some(Verdict::risk(Risk::Network, "reaches the network"));
+        return Some(Judgement::risk(Risk::Network, "reaches the network"));
     }
     if RUNNERS.contains(&name) || name.starts_with("python3.") {
-        return Some(Verdict::risk(
+        return Some(Judgement::risk(
             Risk::RunsCode,
             "runs project code or a script",
         ));
     }
     if INTERACTIVE.contains(&name) {
-        return Some(Verdict::risk(Risk::Pager, "interactive program or pager"));
+        return Some(Judgement::risk(Risk::Pager, "interactive program or pager"));
     }
     None
 }

@@ -3,7 +3,7 @@
 //! `iconv -o`.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
@@ -63,16 +63,16 @@ fn sort(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w.starts_with("--compress-program"))
     {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::RunsCode,
             "sort --compress-program: runs a program",
         ));
     }
     let parsed = flags::parse(&SORT, args)?;
     if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
-        return Err(Verdict::writer("sort -o: writes a file"));
+        return Err(Judgement::writer("sort -o: writes a file"));
     }
-    Ok(Verdict::read_only("sorts lines"))
+    Ok(Judgement::read_only("sorts lines"))
 }
 
 #[rustfmt::skip]
@@ -91,14 +91,14 @@ const UNIQ: Spec = Spec {
 fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&UNIQ, args)?;
     if parsed.args.len() > 1 && writes_to_file_or_dash(walker, parsed.args.get(1)) {
-        return Err(Verdict::writer("uniq: writes its second operand"));
+        return Err(Judgement::writer("uniq: writes its second operand"));
     }
     if parsed.args.iter().any(|a| a.many) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "uniq: a glob or expansion may give it a second operand, which it writes",
         ));
     }
-    Ok(Verdict::read_only("filters repeated lines"))
+    Ok(Judgement::read_only("filters repeated lines"))
 }
 
 const BASE64: Spec = Spec {
@@ -112,12 +112,12 @@ const BASE64: Spec = Spec {
 fn base64(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BASE64, args)?;
     if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
-        return Err(Verdict::writer("base64 -o: writes a file"));
+        return Err(Judgement::writer("base64 -o: writes a file"));
     }
     if parsed.args.len() > 1 {
-        return Err(Verdict::unverified("base64 with two operands"));
+        return Err(Judgement::unverified("base64 with two operands"));
     }
-    Ok(Verdict::read_only("encodes or decodes"))
+    Ok(Judgement::read_only("encodes or decodes"))
 }
 
 const XXD: Spec = Spec {
@@ -147,17 +147,17 @@ fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     // xxd reads options only before its first operand: `xxd in -u` writes a file named -u.
     let (_, operands) = flags::parse_leading(&XXD, &args)?;
     if operands.len() > 1 && writes_to_file_or_dash(walker, operands.get(1)) {
-        return Err(Verdict::writer("writes its second operand"));
+        return Err(Judgement::writer("writes its second operand"));
     }
     if operands.len() > 2 {
-        return Err(Verdict::unverified("xxd: more than two operands"));
+        return Err(Judgement::unverified("xxd: more than two operands"));
     }
     if operands.iter().any(|a| a.many) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "xxd: a glob or expansion may give it a second operand, which it writes",
         ));
     }
-    Ok(Verdict::read_only("dumps bytes"))
+    Ok(Judgement::read_only("dumps bytes"))
 }
 
 const SHUF: Spec = Spec {
@@ -171,9 +171,9 @@ const SHUF: Spec = Spec {
 fn shuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SHUF, args)?;
     if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
-        return Err(Verdict::writer("shuf -o: writes a file"));
+        return Err(Judgement::writer("shuf -o: writes a file"));
     }
-    Ok(Verdict::read_only("shuffles lines"))
+    Ok(Judgement::read_only("shuffles lines"))
 }
 
 const TEE: Spec = Spec {
@@ -186,9 +186,9 @@ const TEE: Spec = Spec {
 fn tee(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TEE, args)?;
     if parsed.args.iter().any(|a| writes_to_file(walker, Some(a))) {
-        return Err(Verdict::writer("tee: writes files"));
+        return Err(Judgement::writer("tee: writes files"));
     }
-    Ok(Verdict::read_only("copies input to output"))
+    Ok(Judgement::read_only("copies input to output"))
 }
 
 #[rustfmt::skip]
@@ -210,9 +210,9 @@ const TREE: Spec = Spec {
 fn tree(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TREE, args)?;
     if writes_to_file(walker, parsed.value(&["-o"])) {
-        return Err(Verdict::writer("tree -o: writes a file"));
+        return Err(Judgement::writer("tree -o: writes a file"));
     }
-    Ok(Verdict::read_only("lists a directory tree"))
+    Ok(Judgement::read_only("lists a directory tree"))
 }
 
 #[rustfmt::skip]
@@ -237,10 +237,10 @@ fn file(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "-C" || w == "--compile")
     {
-        return Err(Verdict::writer("file -C: writes a compiled magic file"));
+        return Err(Judgement::writer("file -C: writes a compiled magic file"));
     }
     flags::parse(&FILE, args)?;
-    Ok(Verdict::read_only("identifies file types"))
+    Ok(Judgement::read_only("identifies file types"))
 }
 
 #[rustfmt::skip]
@@ -261,10 +261,10 @@ fn yq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .filter_map(Word::literal_text)
         .any(|w| w == "-i" || w.starts_with("--inplace"));
     if inplace {
-        return Err(Verdict::writer("yq -i: edits files in place"));
+        return Err(Judgement::writer("yq -i: edits files in place"));
     }
     flags::parse(&YQ, args)?;
-    Ok(Verdict::read_only("queries YAML"))
+    Ok(Judgement::read_only("queries YAML"))
 }
 
 const ICONV: Spec = Spec {
@@ -278,9 +278,9 @@ const ICONV: Spec = Spec {
 fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&ICONV, args)?;
     if writes_to_file_or_dash(walker, parsed.value(&["-o", "--output"])) {
-        return Err(Verdict::writer("iconv -o: writes a file"));
+        return Err(Judgement::writer("iconv -o: writes a file"));
     }
-    Ok(Verdict::read_only("converts text encodings"))
+    Ok(Judgement::read_only("converts text encodings"))
 }
 
 /// binutils readers: read-only, but `--plugin` loads a shared library.
@@ -290,22 +290,22 @@ fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             return Err(flags::could_be_option(word));
         }
         if word.prefix.starts_with("--plugin") {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "{name} --plugin: loads a library"
             )));
         }
     }
-    Ok(Verdict::read_only("reads binaries"))
+    Ok(Judgement::read_only("reads binaries"))
 }
 
 /// `zgrep` and friends are shell scripts with a history of mishandling odd file names, so
 /// only literal arguments are trusted.
 fn shell_script_reader(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match args.iter().find(|w| !w.is_static) {
-        Some(word) => Err(Verdict::unverified(format!(
+        Some(word) => Err(Judgement::unverified(format!(
             "{}: file names known only at run time",
             crate::core::shell::escape(&word.text)
         ))),
-        None => Ok(Verdict::read_only("searches compressed files")),
+        None => Ok(Judgement::read_only("searches compressed files")),
     }
 }

@@ -3,7 +3,7 @@
 //! listings, the SSH agent's key list and `ssh-keygen` fingerprints and searches.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Risk, Verdict};
+use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -24,13 +24,13 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
 }
 
 /// Operands that are plain local files: static, and not a URL or `proto:` name.
-fn local_files(name: &str, operands: &[Word]) -> Result<(), Verdict> {
+fn local_files(name: &str, operands: &[Word]) -> Result<(), Judgement> {
     for operand in operands {
         let text = operand.literal_text().ok_or_else(|| {
-            Verdict::unverified(format!("{name} reads a file known only at run time"))
+            Judgement::unverified(format!("{name} reads a file known only at run time"))
         })?;
         if text.contains("://") || text.split_once(':').is_some_and(|(p, _)| !p.contains('/')) {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "{name} may open {} as a URL or protocol",
                 escape(text)
             )));
@@ -65,12 +65,12 @@ fn bat(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         .count();
     let never = parsed.value(&["--paging"]).and_then(Word::literal_text) == Some("never");
     if !(never || plain >= 2 || parsed.has(&["-P"])) {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::Pager,
             format!("{name}: may run a pager"),
         ));
     }
-    Ok(Verdict::read_only("prints highlighted files"))
+    Ok(Judgement::read_only("prints highlighted files"))
 }
 
 #[rustfmt::skip]
@@ -110,14 +110,16 @@ fn pandoc(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                         && !matches!(v.split(['+', '-']).next(), Some("pdf"))
                 });
             if !known {
-                return Err(Verdict::unverified(
+                return Err(Judgement::unverified(
                     "a format that is a script or needs an output file",
                 ));
             }
         }
     }
     local_files("pandoc", &parsed.args)?;
-    Ok(Verdict::read_only("converts a document to standard output"))
+    Ok(Judgement::read_only(
+        "converts a document to standard output",
+    ))
 }
 
 /// `ffprobe` spells options with one dash; these only choose what it prints.
@@ -148,14 +150,14 @@ fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some(word) = words.next() {
         let text = word
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("ffprobe: an argument known only at run time"))?;
+            .ok_or_else(|| Judgement::unverified("ffprobe: an argument known only at run time"))?;
         if FFPROBE_FLAGS.contains(&text) {
             continue;
         }
         if FFPROBE_VALUES.contains(&text) {
             let value = words
                 .next()
-                .ok_or_else(|| Verdict::unverified("ffprobe: missing value"))?;
+                .ok_or_else(|| Judgement::unverified("ffprobe: missing value"))?;
             if text == "-i" {
                 files.push(value.clone());
             }
@@ -167,7 +169,7 @@ fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         files.push(word.clone());
     }
     local_files("ffprobe", &files)?;
-    Ok(Verdict::read_only("probes media files"))
+    Ok(Judgement::read_only("probes media files"))
 }
 
 /// `mediainfo`: `--LogFile` writes and URLs reach the network.
@@ -180,7 +182,7 @@ fn mediainfo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "-f" | "--full" | "--output" | "--language" | "--help" | "--version"
             | "--info-parameters" => {
                 if text.to_ascii_lowercase().contains("file://") {
-                    return Err(Verdict::unverified(
+                    return Err(Judgement::unverified(
                         "mediainfo: output template from a file",
                     ));
                 }
@@ -190,7 +192,7 @@ fn mediainfo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     }
     local_files("mediainfo", &files)?;
-    Ok(Verdict::read_only("reads media metadata"))
+    Ok(Judgement::read_only("reads media metadata"))
 }
 
 /// `exiftool` reads tags with these; `-TAG=`, `-o`, `-if`, `-p` and argument files are not.
@@ -206,7 +208,7 @@ fn exiftool(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("exiftool: an argument known only at run time"))?;
+            .ok_or_else(|| Judgement::unverified("exiftool: an argument known only at run time"))?;
         if EXIFTOOL_FLAGS.contains(&text) {
             continue;
         }
@@ -216,7 +218,7 @@ fn exiftool(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         files.push(word.clone());
     }
     local_files("exiftool", &files)?;
-    Ok(Verdict::read_only("reads file metadata"))
+    Ok(Judgement::read_only("reads file metadata"))
 }
 
 const TCPDUMP: Spec = Spec {
@@ -231,23 +233,23 @@ const TCPDUMP: Spec = Spec {
 fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TCPDUMP, args)?;
     let Some(file) = parsed.value(&["-r"]) else {
-        return Err(Verdict::risk(
+        return Err(Judgement::risk(
             Risk::Network,
             "tcpdump: captures from an interface",
         ));
     };
     local_files("tcpdump", std::slice::from_ref(file))?;
     if !parsed.has(&["-n"]) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "tcpdump without -n: looks addresses up in DNS",
         ));
     }
     if parsed.args.iter().any(|a| !a.is_static) {
-        return Err(Verdict::unverified(
+        return Err(Judgement::unverified(
             "tcpdump: a filter known only at run time",
         ));
     }
-    Ok(Verdict::read_only("reads a capture file"))
+    Ok(Judgement::read_only("reads a capture file"))
 }
 
 #[rustfmt::skip]
@@ -265,9 +267,9 @@ const BUSCTL: Spec = Spec {
 fn busctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BUSCTL, args)?;
     match parsed.args.first().and_then(Word::literal_text) {
-        None | Some("list") => Ok(Verdict::read_only("lists bus peers")),
-        Some("status") if parsed.args.len() <= 2 => Ok(Verdict::read_only("shows a bus peer")),
-        Some(verb) => Err(Verdict::unverified(format!(
+        None | Some("list") => Ok(Judgement::read_only("lists bus peers")),
+        Some("status") if parsed.args.len() <= 2 => Ok(Judgement::read_only("shows a bus peer")),
+        Some(verb) => Err(Judgement::unverified(format!(
             "busctl {}: calls or watches services",
             escape(verb)
         ))),
@@ -283,11 +285,11 @@ const SSH_ADD: Spec = Spec {
 /// `ssh-add -l` and `-L` list the agent's keys; everything else changes them.
 fn ssh_add(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed =
-        flags::parse(&SSH_ADD, args).map_err(|_| Verdict::writer("changes the agent's keys"))?;
+        flags::parse(&SSH_ADD, args).map_err(|_| Judgement::writer("changes the agent's keys"))?;
     if !parsed.has(&["-l", "-L"]) || !parsed.args.is_empty() {
-        return Err(Verdict::writer("changes the agent's keys"));
+        return Err(Judgement::writer("changes the agent's keys"));
     }
-    Ok(Verdict::read_only("lists the agent's keys"))
+    Ok(Judgement::read_only("lists the agent's keys"))
 }
 
 const SSH_KEYGEN: Spec = Spec {
@@ -298,9 +300,9 @@ const SSH_KEYGEN: Spec = Spec {
 
 /// `ssh-keygen -l` fingerprints and `-F host` searches known keys; every other mode writes.
 fn ssh_keygen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let parsed = flags::parse(&SSH_KEYGEN, args).map_err(|_| Verdict::writer("writes keys"))?;
+    let parsed = flags::parse(&SSH_KEYGEN, args).map_err(|_| Judgement::writer("writes keys"))?;
     if !parsed.has(&["-l", "-F"]) || !parsed.args.is_empty() {
-        return Err(Verdict::writer("writes keys"));
+        return Err(Judgement::writer("writes keys"));
     }
-    Ok(Verdict::read_only("fingerprints or searches known keys"))
+    Ok(Judgement::read_only("fingerprints or searches known keys"))
 }

@@ -6,7 +6,7 @@
 //! the script analysed (see [`super::scripts`]); `sudo` and its kin are never read-only.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Verdict};
+use super::{Judge, Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
@@ -31,14 +31,14 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     })
 }
 
-/// Runs `inner` as its own command and words the wrapper's verdict after it.
-pub(super) fn run(walker: &mut Walker, inner: &[Word]) -> Verdict {
+/// Runs `inner` as its own command and words the wrapper's judgement after it.
+pub(super) fn run(walker: &mut Walker, inner: &[Word]) -> Judgement {
     if inner.is_empty() {
-        return Verdict::unverified("wraps nothing");
+        return Judgement::unverified("wraps nothing");
     }
-    let verdict = walker.run(inner);
+    let judgement = walker.run(inner);
     let why = format!("runs {}", escape(&inner[0].text));
-    verdict.reworded(why)
+    judgement.reworded(why)
 }
 
 const ENV: Spec = Spec {
@@ -57,7 +57,7 @@ fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if let Some(script) = parsed.value(&["-S", "--split-string"]) {
         let text = script
             .literal_text()
-            .ok_or_else(|| Verdict::unverified("dynamic -S string"))?;
+            .ok_or_else(|| Judgement::unverified("dynamic -S string"))?;
         let mut line = text.to_string();
         for word in rest {
             line.push(' ');
@@ -80,7 +80,7 @@ fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         rest = tail;
     }
     if rest.is_empty() {
-        return Ok(Verdict::read_only("prints the environment"));
+        return Ok(Judgement::read_only("prints the environment"));
     }
     Ok(run(walker, rest))
 }
@@ -97,7 +97,7 @@ fn timeout(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&TIMEOUT, args)?;
     match rest.split_first() {
         Some((_duration, inner)) => Ok(run(walker, inner)),
-        None => Err(Verdict::unverified("timeout without a command")),
+        None => Err(Judgement::unverified("timeout without a command")),
     }
 }
 
@@ -113,7 +113,7 @@ const NICE: Spec = Spec {
 fn nice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&NICE, args)?;
     if rest.is_empty() {
-        return Ok(Verdict::read_only("prints the niceness"));
+        return Ok(Judgement::read_only("prints the niceness"));
     }
     Ok(run(walker, rest))
 }
@@ -129,12 +129,12 @@ const TIME: Spec = Spec {
 fn time(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&TIME, args)?;
     let inner = if rest.is_empty() {
-        Verdict::read_only("times nothing")
+        Judgement::read_only("times nothing")
     } else {
         run(walker, rest)
     };
     if parsed.has(&["-o", "--output"]) {
-        return Ok(Verdict::writer("time -o: writes a file").max(inner));
+        return Ok(Judgement::writer("time -o: writes a file").max(inner));
     }
     Ok(inner)
 }
@@ -154,7 +154,7 @@ fn stdbuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 fn nohup(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let inner = run(walker, args);
-    Ok(Verdict::writer("may write nohup.out").max(inner))
+    Ok(Judgement::writer("may write nohup.out").max(inner))
 }
 
 #[rustfmt::skip]
@@ -170,7 +170,7 @@ const SUDO: Spec = Spec {
 
 /// `sudo`, `doas`, `su`, `pkexec`: never read-only. The command they run is still recorded.
 fn sudo(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let own = Verdict::writer(format!("{name}: runs as another user"));
+    let own = Judgement::writer(format!("{name}: runs as another user"));
     if let Ok((parsed, rest)) = flags::parse_leading(&SUDO, args) {
         if let Some(script) = parsed
             .value(&["-c", "--command"])
@@ -199,7 +199,7 @@ fn chrt(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&CHRT, args)?;
     match rest.split_first() {
         Some((_priority, inner)) if !inner.is_empty() => Ok(run(walker, inner)),
-        _ => Err(Verdict::unverified("chrt without a command")),
+        _ => Err(Judgement::unverified("chrt without a command")),
     }
 }
 
@@ -214,7 +214,7 @@ const IONICE: Spec = Spec {
 fn ionice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&IONICE, args)?;
     if rest.is_empty() {
-        return Ok(Verdict::read_only("prints the I/O class"));
+        return Ok(Judgement::read_only("prints the I/O class"));
     }
     Ok(run(walker, rest))
 }
@@ -231,7 +231,7 @@ fn taskset(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&TASKSET, args)?;
     match rest.split_first() {
         Some((_mask, inner)) if !inner.is_empty() => Ok(run(walker, inner)),
-        _ => Err(Verdict::unverified("taskset without a command")),
+        _ => Err(Judgement::unverified("taskset without a command")),
     }
 }
 
@@ -251,7 +251,7 @@ const TRACE: Spec = Spec {
 fn trace(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&TRACE, args)?;
     if parsed.has(&["-o", "--output", "-A"]) {
-        return Err(Verdict::writer(format!("{name} -o: writes a file")));
+        return Err(Judgement::writer(format!("{name} -o: writes a file")));
     }
     for opt in parsed
         .opts
@@ -267,19 +267,19 @@ fn trace(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
             "trace=", "t=", "abbrev=", "verbose=", "raw=", "signal=", "status=", "read=", "write=",
         ];
         if value.contains('=') && !safe.iter().any(|p| value.starts_with(p)) {
-            return Err(Verdict::unverified(format!(
+            return Err(Judgement::unverified(format!(
                 "{name} -e {}: may tamper with the program",
                 escape(value)
             )));
         }
     }
     if parsed.has(&["-E"]) {
-        return Err(Verdict::unverified(format!(
+        return Err(Judgement::unverified(format!(
             "{name} -E: changes the environment"
         )));
     }
     if rest.is_empty() {
-        return Err(Verdict::unverified(format!("{name} without a command")));
+        return Err(Judgement::unverified(format!("{name} without a command")));
     }
     Ok(run(walker, rest))
 }
@@ -288,7 +288,7 @@ fn command(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut rest = args;
     while let Some((first, tail)) = rest.split_first() {
         match first.literal_text() {
-            Some("-v" | "-V") => return Ok(Verdict::read_only("shows what a name runs")),
+            Some("-v" | "-V") => return Ok(Judgement::read_only("shows what a name runs")),
             Some("-p") => rest = tail,
             Some("--") => {
                 rest = tail;
@@ -307,13 +307,15 @@ fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Some("-c" | "-l") => rest = tail,
             Some("-a") => match tail.split_first() {
                 Some((name, after)) if !name.splits => rest = after,
-                _ => return Err(Verdict::unverified("exec -a: name may split into words")),
+                _ => return Err(Judgement::unverified("exec -a: name may split into words")),
             },
             _ => break,
         }
     }
     if rest.is_empty() {
-        return Ok(Verdict::read_only("applies its redirections to the shell"));
+        return Ok(Judgement::read_only(
+            "applies its redirections to the shell",
+        ));
     }
     Ok(run(walker, rest))
 }
