@@ -263,8 +263,7 @@ fn open_checked(path: &Path) -> Result<(File, (u64, u64)), AuditError> {
             what: kind_of(&meta),
         });
     }
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let me = unsafe { libc::geteuid() };
+    let me = crate::paths::uid();
     if meta.uid() != me {
         return Err(AuditError::NotYours {
             path: path.to_path_buf(),
