@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 mod cli_eval;
 mod cli_explain;
@@ -31,7 +31,9 @@ struct Cli {
 
     /// The console's socket (default: $GATEHOUSE_SOCKET, else
     /// $XDG_RUNTIME_DIR/gatehouse/gatehouse.sock, else /tmp/gatehouse-$UID/gatehouse.sock).
-    #[arg(long, global = true, value_name = "PATH")]
+    /// Before a command, it stands for that command's own --socket; a command that uses no
+    /// socket refuses it.
+    #[arg(long, value_name = "PATH")]
     socket: Option<PathBuf>,
 
     /// The mode the console starts in (default: the config's `mode`, else allow-read).
@@ -41,6 +43,16 @@ struct Cli {
     /// Without a command, gatehouse runs the console.
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// `--socket`, for the commands that talk to the console's socket (`serve`, `hook`, `install`)
+/// and only those, so no command offers an option it ignores.
+#[derive(Args)]
+struct SocketArg {
+    /// The console's socket (default: $GATEHOUSE_SOCKET, else
+    /// $XDG_RUNTIME_DIR/gatehouse/gatehouse.sock, else /tmp/gatehouse-$UID/gatehouse.sock).
+    #[arg(long, global = true, value_name = "PATH")]
+    socket: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -69,16 +81,22 @@ enum Command {
         /// What calls that need a human get, since no one is watching.
         #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
         on_ask: OnAsk,
+        #[command(flatten)]
+        socket: SocketArg,
     },
     /// What an agent runs before each tool call (reads the agent's hook JSON on stdin).
     Hook {
         #[command(subcommand)]
         agent: HookAgent,
+        #[command(flatten)]
+        socket: SocketArg,
     },
     /// Add gatehouse's hook to an agent's settings.
     Install {
         #[command(subcommand)]
         agent: InstallAgent,
+        #[command(flatten)]
+        socket: SocketArg,
     },
     /// Remove gatehouse's hook from an agent's settings, and nothing else.
     Uninstall {
@@ -205,14 +223,15 @@ enum UninstallAgent {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Hook { agent }) = cli.command {
+    if let Some(Command::Hook { agent, socket }) = cli.command {
         let dialect = match agent {
             HookAgent::Claude => Dialect::Claude,
             HookAgent::Codex => Dialect::Codex,
             HookAgent::Gemini => Dialect::Gemini,
             HookAgent::Cursor => Dialect::Cursor,
         };
-        cli_hook::run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
+        let socket = socket.socket.or(cli.socket);
+        cli_hook::run_hook(dialect, cli.config.as_deref(), socket.as_deref());
         return ExitCode::SUCCESS;
     }
     // Under the console the screen is the TUI's: diagnostics go to the state folder's log.
@@ -241,10 +260,21 @@ fn run(cli: Cli) -> Result<()> {
     let Some(command) = cli.command else {
         return cli_serve::console(config, cli.socket, cli.mode);
     };
+    if let (Some(socket), Some(name)) = (&cli.socket, uses_no_socket(&command)) {
+        anyhow::bail!(
+            "--socket {} is the console's socket, and `gatehouse {name}` uses none: leave it out \
+             (the console, serve, hook and install take it)",
+            socket.display()
+        );
+    }
     match command {
         Command::Explain { line, json, batch } => cli_explain::explain(config, line, json, batch),
         Command::Demo => cli_serve::demo(config),
-        Command::Serve { mode, on_ask } => cli_serve::serve(config, cli.socket, mode, on_ask),
+        Command::Serve {
+            mode,
+            on_ask,
+            socket,
+        } => cli_serve::serve(config, socket.socket.or(cli.socket), mode, on_ask),
         Command::Hook { .. } => unreachable!("the hook runs before anything else"),
         Command::Install {
             agent:
@@ -253,8 +283,12 @@ fn run(cli: Cli) -> Result<()> {
                     event,
                     dry_run,
                 },
-        } => cli_install::install_claude(config, cli.socket.as_deref(), scope, event, dry_run),
-        Command::Install { agent } => {
+            socket,
+        } => {
+            let socket = socket.socket.or(cli.socket);
+            cli_install::install_claude(config, socket.as_deref(), scope, event, dry_run)
+        }
+        Command::Install { agent, socket } => {
             let (agent, scope, dry_run) = match agent {
                 InstallAgent::Codex { scope, dry_run } => {
                     (cli_install::Agent::Codex, scope, dry_run)
@@ -267,8 +301,8 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 InstallAgent::Claude { .. } => unreachable!("matched above"),
             };
-            let socket = cli.socket.as_deref();
-            cli_install::install_agent(agent, scope, config, socket, dry_run)
+            let socket = socket.socket.or(cli.socket);
+            cli_install::install_agent(agent, scope, config, socket.as_deref(), dry_run)
         }
         Command::Uninstall {
             agent: UninstallAgent::Codex { scope, dry_run },
@@ -294,5 +328,18 @@ fn run(cli: Cli) -> Result<()> {
             print!("{}", gatehouse::config::EXAMPLE);
             Ok(())
         }
+    }
+}
+
+/// The name of `command` when it is one that uses no socket, for refusing a `--socket` given
+/// before it. A command not named here takes the socket given before it.
+fn uses_no_socket(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Explain { .. } => Some("explain"),
+        Command::Demo => Some("demo"),
+        Command::Uninstall { .. } => Some("uninstall"),
+        Command::Classifier { .. } => Some("classifier"),
+        Command::Config { .. } => Some("config"),
+        _ => None,
     }
 }

@@ -17,4 +17,5 @@ mod install;
 mod serve_stop;
 mod session_rules;
 mod socket;
+mod socket_flag;
 mod two_agents;
