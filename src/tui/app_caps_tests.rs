@@ -61,6 +61,6 @@ fn the_boxes_say_who_reads_what_where_the_agent_limits_it() {
         title
     };
     assert!(title('e').contains("you only"));
-    assert!(title('n').contains("only learns it was blocked"));
+    assert!(title('n').contains("reason for the log only"));
     assert!(title('a').contains("always pass"));
 }

@@ -55,9 +55,7 @@ impl BoxKind {
         };
         match self {
             BoxKind::Reason if caps.reason => " deny: reason for the model ".into(),
-            BoxKind::Reason => {
-                " deny: reason for the log (the model only learns it was blocked) ".into()
-            }
+            BoxKind::Reason => " deny: reason for the log only ".into(),
             BoxKind::Note => match caps.note {
                 NoteEffect::Model => format!(" {allow}: note for the model "),
                 NoteEffect::AfterTool => {

@@ -71,3 +71,7 @@ mod snapshot_tests;
 #[cfg(test)]
 #[path = "snapshot_guard_tests.rs"]
 mod snapshot_guard_tests;
+
+#[cfg(test)]
+#[path = "snapshot_box_tests.rs"]
+mod snapshot_box_tests;

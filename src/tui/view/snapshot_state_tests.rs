@@ -1,6 +1,7 @@
-//! Snapshots of the console states that had none: the classifier failed, the classifier set
-//! aside once the human claims a racing dialog, a race with no classifier set up, the audit log
-//! failing, a dialog settled by someone else, and the empty rules panel.
+//! Snapshots of the console states that had none: the classifier failed, the classifier
+//! advised `writes` (which only annotates), the classifier set aside once the human claims a
+//! racing dialog, a race with no classifier set up, the classifier switched off by its breaker,
+//! the audit log failing, a dialog settled by someone else, and the empty rules panel.
 
 use std::sync::Arc;
 
@@ -8,13 +9,14 @@ use ratatui::crossterm::event::KeyCode;
 use serde_json::json;
 
 use super::{app, draw, key, open};
+use crate::core::advice::{Advice, Assessment, Category, Opinion, Risk};
 use crate::core::call::CallId;
-use crate::core::decision::{Decider, Decision};
+use crate::core::decision::{Decider, Decision, Verdict};
 use crate::core::event::{AuditHealth, ClassifierState, Event, Outcome};
 use crate::core::mode::Mode;
 use crate::core::route::{Class, Route};
 use crate::tui::app::tests::{later, start};
-use crate::tui::app::{App, Msg, Now};
+use crate::tui::app::{App, Msg, Now, Rearm};
 
 /// A console with one racing shell dialog.
 fn racing(t: Now) -> App {
@@ -43,6 +45,65 @@ fn the_classifier_failed_and_the_call_is_yours() {
     );
     let screen = draw(&app, 80, 20);
     assert!(screen.contains("classifier failed: timed out"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_classifier_advised_writes_and_the_call_is_still_yours() {
+    let t = start();
+    let mut app = racing(t);
+    let writes = Assessment {
+        verdict: Verdict::Writes,
+        risk: Risk::High,
+        categories: vec![Category::DestructiveLocal],
+        rationale: "mytool --sync rewrites the lock file.".into(),
+        confidence: 0.9,
+    };
+    app.update(
+        Msg::Barrier(Event::Classifier {
+            id: CallId(1),
+            state: ClassifierState::Advised(Advice {
+                opinions: vec![Opinion::judged("openai qwen2.5-coder", writes, 0.8)],
+            }),
+        }),
+        t,
+    );
+    let screen = draw(&app, 80, 20);
+    assert!(
+        screen.contains("queue (1)"),
+        "advice settles nothing:\n{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_classifier_switched_off_by_its_breaker_is_said_in_the_status_bar() {
+    let t = start();
+    let mut app = racing(t);
+    app.rearm = Rearm::Offered;
+    // The words the console's status line gives a classifier whose breaker tripped, and the
+    // breaker's refusal of the race.
+    app.classifier = "qwen2.5-coder OFF after failures (r re-arms)".into();
+    app.update(
+        Msg::Barrier(Event::Classifier {
+            id: CallId(1),
+            state: ClassifierState::Failed(
+                "the classifier is off after 3 failures in a row (last: timed out after \
+                 8000 ms); re-arm it from the console"
+                    .into(),
+            ),
+        }),
+        t,
+    );
+    let screen = draw(&app, 100, 20);
+    assert!(
+        screen.contains("OFF after failures (r re-arms)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("classifier failed: the classifier is off"),
+        "{screen}"
+    );
     insta::assert_snapshot!(screen);
 }
 
