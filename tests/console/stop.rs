@@ -122,8 +122,9 @@ fn stops_in_order(how: &str) {
 }
 
 fn stops_in_order_after(prefix: &str, how: &str) {
-    // One at a time: killing the last pane of the private tmux server ends that server, which
-    // would fail a test starting its session at that moment.
+    // One at a time: each test times the shutdown it causes, and five consoles stopping at
+    // once would crowd a small machine. (The private tmux server no longer ends with its
+    // last pane: `common::tmux` keeps a session of its own there.)
     static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
     let place = Place::new();
