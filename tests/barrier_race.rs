@@ -1,6 +1,10 @@
 //! The classifier race in the barrier, against a scripted classifier: only a read-only verdict
 //! on an unclaimed race resolves (contract 2), a claim drops a late verdict (contract 3), and
 //! a mode change into an auto mode starts the race.
+//!
+//! Time is paused: the scripted classifier's delays and the tests' waits run on tokio's
+//! clock, which moves only when every task is idle, so their order is fixed however busy the
+//! machine is.
 
 mod common;
 
@@ -15,7 +19,7 @@ use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::core::route::Route;
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn contract_2_a_read_only_verdict_resolves_a_race_as_the_classifier() {
     let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(5));
     let rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
@@ -29,7 +33,7 @@ async fn contract_2_a_read_only_verdict_resolves_a_race_as_the_classifier() {
     assert_eq!(rig.audit()[0]["decider"], "classifier");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn contract_2_writes_unsure_and_errors_only_annotate_the_dialog() {
     for answer in [
         Ok(Verdict::Writes),
@@ -57,7 +61,7 @@ async fn contract_2_writes_unsure_and_errors_only_annotate_the_dialog() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn contract_2_the_classifier_is_never_asked_outside_the_auto_modes_or_about_writers() {
     let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::ZERO);
     for mode in [Mode::AllowRead, Mode::BlockAll, Mode::Auto] {
@@ -85,7 +89,7 @@ async fn contract_2_the_classifier_is_never_asked_outside_the_auto_modes_or_abou
     assert_eq!(classifier.calls(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn contract_3_a_claimed_dialog_drops_the_classifiers_late_verdict() {
     let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(50));
     let mut rig = Rig::new(Mode::AutoMcp, Some(classifier.clone()));
@@ -110,7 +114,7 @@ async fn contract_3_a_claimed_dialog_drops_the_classifiers_late_verdict() {
     assert_eq!(classifier.calls(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_human_answer_first_makes_the_late_verdict_change_nothing() {
     let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(30));
     let mut rig = Rig::new(Mode::AutoMcp, Some(classifier));
@@ -129,7 +133,7 @@ async fn a_human_answer_first_makes_the_late_verdict_change_nothing() {
     assert_eq!(rig.audit().len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn switching_into_auto_mcp_starts_the_race_for_open_mcp_dialogs() {
     let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::from_millis(1));
     let mut rig = Rig::new(Mode::AllowRead, Some(classifier.clone()));
