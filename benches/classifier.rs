@@ -55,6 +55,7 @@ fn classifier(cache_size: usize) -> ModelClassifier {
             breaker_failures: 3,
             breaker_repeats: 5,
             threshold_permille: 800,
+            ..Limits::default()
         },
         mcp_descriptions: Default::default(),
     })

@@ -26,5 +26,5 @@ pub mod setup;
 pub use breaker::BreakerState;
 pub use model::{ModelClassifier, Probe};
 pub use panel::Panel;
-pub use settings::{ClassifierConfig, Limits};
+pub use settings::{AllowAllReview, ClassifierConfig, Context, Limits};
 pub use setup::ClassifierSetup;

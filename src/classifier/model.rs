@@ -204,6 +204,10 @@ impl Classifier for ModelClassifier {
             })
         })
     }
+
+    fn reviews_allow_all(&self) -> bool {
+        self.inner.limits.review == super::AllowAllReview::Assess
+    }
 }
 
 impl Inner {

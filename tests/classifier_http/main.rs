@@ -36,6 +36,7 @@ pub fn limits() -> Limits {
         breaker_failures: 3,
         breaker_repeats: 5,
         threshold_permille: 800,
+        ..Limits::default()
     }
 }
 

@@ -101,7 +101,7 @@ impl Shared {
             for pending in state.pending.iter_mut() {
                 pending.epoch = epoch;
                 let id = pending.dialog.id;
-                let new = route(mode, pending.dialog.assessment.row);
+                let new = pending.route_in(mode);
                 if new == pending.route {
                     continue;
                 }

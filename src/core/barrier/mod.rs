@@ -9,6 +9,7 @@
 //! - `pending`: the table, and the race state of each dialog;
 //! - `settle`: auditing, answering and reporting every decision;
 //! - `race`: the classifier's race and the advice the human asks for;
+//! - `review`: allow-all's opt-in review, which can only turn an allow into a dialog;
 //! - `control`: the human's answers and mode changes;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
@@ -20,13 +21,14 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
-use self::pending::{Pending, PendingTable, Race};
+use self::pending::{Cause, Pending, PendingTable, Race};
 use self::settle::{Direct, Settle};
+use super::advice::Advice;
 use super::audit::Audit;
 use super::call::{Call, CallId};
 use super::classifier::Classifier;
 use super::decision::{Decider, Decision};
-use super::event::{Dialog, Event};
+use super::event::{ClassifierState, Dialog, Event};
 use super::mode::Mode;
 use super::route::{Class, Route, route};
 use super::rules::{Rules, SessionAllows};
@@ -171,12 +173,24 @@ impl Barrier {
         let allows = shared.lock().allows.of(&call.agent, &call.session).to_vec();
         let call = Arc::new(call);
         let assessment = shared.assess_call(call.clone(), allows).await;
+        let mode = shared.lock().mode;
+        let alarm = shared.review(&call, &assessment, mode).await;
 
         let (dialog, waiting) = {
             let mut state = shared.lock();
             let id = state.next_id();
             let mode = state.mode;
-            let route = route(mode, assessment.row);
+            // An alarm holds the call only while allow-all, which asked for it, is in force.
+            let (cause, alarm) = match alarm {
+                Some(advice) if review::only_allow_all_passes(mode, &assessment) => {
+                    (Cause::Review, Some(advice))
+                }
+                _ => (Cause::Route, None),
+            };
+            let route = match cause {
+                Cause::Review => Route::Ask,
+                Cause::Route => route(mode, assessment.row),
+            };
             let settle = if state.closed {
                 let reason = "gatehouse is shutting down before anyone answered";
                 Some(Settle::new(
@@ -203,12 +217,17 @@ impl Barrier {
                 dialog: dialog.clone(),
                 route,
                 race: Race::Idle,
+                cause,
                 epoch,
-                advised: None,
+                advised: alarm.as_ref().map(Advice::verdict),
                 started,
                 reply,
             });
             shared.emit(Event::Opened(dialog.clone()));
+            if let Some(advice) = alarm {
+                let state = ClassifierState::Advised(advice);
+                shared.emit(Event::Classifier { id, state });
+            }
             if route == Route::Race {
                 shared.start_race(&mut state, id);
             }
@@ -333,4 +352,5 @@ mod control;
 mod pending;
 pub mod prompter;
 mod race;
+mod review;
 mod settle;

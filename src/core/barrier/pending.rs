@@ -73,12 +73,23 @@ impl Race {
     }
 }
 
+/// Why a dialog is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cause {
+    /// Its route asks (or races).
+    Route,
+    /// Allow-all would have passed it, and its review found a confident high risk: allow-all
+    /// keeps asking about it.
+    Review,
+}
+
 /// One open dialog.
 pub(super) struct Pending {
     pub(super) dialog: Arc<Dialog>,
     /// The route now; a mode change may re-route the dialog.
     pub(super) route: Route,
     pub(super) race: Race,
+    pub(super) cause: Cause,
     /// The epoch in force for this dialog now.
     pub(super) epoch: u64,
     /// The classifier's verdict, once it advised without settling.
@@ -88,6 +99,18 @@ pub(super) struct Pending {
 }
 
 impl Pending {
+    /// The dialog's route in `mode`: as the route table says, except that one held by
+    /// allow-all's review is never allowed by the mode that held it.
+    pub(super) fn route_in(&self, mode: crate::core::mode::Mode) -> Route {
+        match (
+            self.cause,
+            crate::core::route::route(mode, self.dialog.assessment.row),
+        ) {
+            (Cause::Review, Route::Allow) => Route::Ask,
+            (_, route) => route,
+        }
+    }
+
     /// Whether the classifier's allow can still resolve this dialog: it routes `race` and
     /// the human has not claimed it.
     pub(super) fn is_racing(&self) -> bool {
