@@ -82,6 +82,7 @@ fn call() -> Arc<Question> {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     });
     let assessment = assess_bounded(&call, &Rules::default(), &[]);
     Arc::new(Question::of(call, &assessment).unwrap())

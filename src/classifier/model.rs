@@ -229,13 +229,28 @@ impl Inner {
         self.breaker.check()?;
         self.sessions.asked(&session, subject)?;
         let prompt = Prompt::for_subject(subject, &self.mcp_descriptions);
-        let result = self.cache.get_or_ask(subject, || self.ask(prompt)).await;
+        // An answer given with the user's words depends on them too: it is neither taken
+        // from the cache nor kept there.
+        let result = match self.user_message(question) {
+            Some(words) => self.ask(prompt.with_context(&words)).await,
+            None => self.cache.get_or_ask(subject, || self.ask(prompt)).await,
+        };
         match &result {
             Ok(assessment) if !assessment.is_stand_in() => self.sessions.succeeded(&session),
             Ok(assessment) => self.sessions.failed(&session, &assessment.rationale),
             Err(err) => self.sessions.failed(&session, &err.0),
         }
         result
+    }
+
+    /// The user's latest message, where `context = "user-message"` and the call's agent
+    /// names a transcript that has one.
+    fn user_message(&self, question: &Question) -> Option<String> {
+        if self.limits.context != super::Context::UserMessage {
+            return None;
+        }
+        let path = question.call.transcript_path.as_deref()?;
+        super::context::latest_user_message(std::path::Path::new(path))
     }
 
     /// One request, if the breaker allows, once a permit is free.

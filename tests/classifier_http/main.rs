@@ -6,6 +6,7 @@ mod assess;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod context;
 mod eval;
 mod loops;
 mod panel;
