@@ -13,6 +13,7 @@
 //! several at once, all of which must agree; `eval` measures them on a labelled file.
 
 pub mod answer;
+pub mod batch;
 pub mod breaker;
 pub mod cache;
 pub mod context;

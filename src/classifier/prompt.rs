@@ -18,6 +18,11 @@ pub const SYSTEM: &str = include_str!("../../assets/classifier/system.txt");
 const SHELL: &str = include_str!("../../assets/classifier/shell.txt");
 const MCP: &str = include_str!("../../assets/classifier/mcp.txt");
 const CONTEXT: &str = include_str!("../../assets/classifier/context.txt");
+const BATCH: &str = include_str!("../../assets/classifier/batch.txt");
+
+/// The instructions for a batch: the usual ones, then the array the answers go in.
+static BATCH_SYSTEM: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{}\n{}", SYSTEM.trim_end(), BATCH.trim_end()));
 const PLACEHOLDER: &str = "{{CALL}}";
 const CONTEXT_PLACEHOLDER: &str = "{{CONTEXT}}";
 
@@ -26,6 +31,8 @@ const CONTEXT_PLACEHOLDER: &str = "{{CONTEXT}}";
 pub struct Prompt {
     pub system: &'static str,
     pub user: String,
+    /// How many assessments it asks for: one, or one per question of a batch.
+    pub answers: usize,
 }
 
 impl Prompt {
@@ -64,8 +71,26 @@ impl Prompt {
             .expect("the context template has a {{CONTEXT}} placeholder");
         let words = quoted(&Value::String(words.to_string()));
         Prompt {
-            system: self.system,
             user: format!("{before}{words}{after}\n\n{}", self.user),
+            ..self
+        }
+    }
+
+    /// One request carrying several single questions, numbered in order; the answer is one
+    /// array with an assessment for each. Each question keeps its own delimiters, which
+    /// nothing inside them can close.
+    pub fn batch(questions: &[Prompt]) -> Prompt {
+        let n = questions.len();
+        let user = questions
+            .iter()
+            .enumerate()
+            .map(|(at, q)| format!("Question {} of {n}:\n\n{}", at + 1, q.user))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        Prompt {
+            system: BATCH_SYSTEM.as_str(),
+            user,
+            answers: n,
         }
     }
 
@@ -76,6 +101,7 @@ impl Prompt {
         Prompt {
             system: SYSTEM,
             user: format!("{before}{}{after}", quoted(data)),
+            answers: 1,
         }
     }
 }
