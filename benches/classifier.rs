@@ -55,6 +55,7 @@ fn classifier(cache_size: usize) -> ModelClassifier {
             breaker_failures: 3,
             breaker_repeats: 5,
             threshold_permille: 800,
+            ..Limits::default()
         },
         mcp_descriptions: Default::default(),
     })
@@ -81,6 +82,7 @@ fn call() -> Arc<Question> {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     });
     let assessment = assess_bounded(&call, &Rules::default(), &[]);
     Arc::new(Question::of(call, &assessment).unwrap())

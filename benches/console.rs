@@ -45,6 +45,7 @@ fn full_console(open: u64) -> App {
             tool_use_id: None,
             event: None,
             caps: Default::default(),
+            transcript_path: None,
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         let preview = Preview::build(&call, &assessment);
@@ -66,6 +67,7 @@ fn full_console(open: u64) -> App {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     });
     for i in 0..10_000u64 {
         let outcome = Outcome {

@@ -30,6 +30,7 @@ fn read_call() -> Call {
         tool_use_id: Some("toolu_bench".into()),
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
+        transcript_path: None,
     }
 }
 

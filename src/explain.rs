@@ -36,6 +36,7 @@ pub fn explain(line: &str, rules: &Rules) -> Explanation {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     };
     let assessment = assess(&call, rules, &[]);
     Explanation {

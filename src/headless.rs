@@ -183,6 +183,7 @@ mod tests {
                 tool_use_id: None,
                 event: None,
                 caps: Default::default(),
+                transcript_path: None,
             }),
             class: Class::Writer,
             route: Route::Ask,

@@ -55,6 +55,8 @@ struct HookInput {
     cwd: Option<String>,
     #[serde(default)]
     tool_use_id: Option<String>,
+    #[serde(default)]
+    transcript_path: Option<String>,
 }
 
 /// Reads Claude Code's hook input: which event fired, and the call it is about.
@@ -84,6 +86,7 @@ pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
             HookEvent::PermissionRequest => capability::Event::ClaudePermissionRequest,
         }
         .caps(),
+        transcript_path: input.transcript_path,
     };
     Ok((event, call))
 }

@@ -88,6 +88,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CodexEvent, Call), StdinError> {
         tool_use_id: input::string(&input, "tool_use_id"),
         event: Some(event.wire_name().to_string()),
         caps: event.capability().caps(),
+        transcript_path: input::string(&input, "transcript_path"),
     };
     Ok((event, call))
 }

@@ -113,6 +113,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CursorEvent, Call), StdinError> {
         tool_use_id: input::string(&input, "tool_use_id"),
         event: Some(name_to_wire(event).to_string()),
         caps: event.capability().caps(),
+        transcript_path: None,
     };
     Ok((event, call))
 }

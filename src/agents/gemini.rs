@@ -76,6 +76,7 @@ pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
             GeminiEvent::BeforeTool => capability::Event::GeminiBeforeTool.caps(),
             GeminiEvent::AfterTool => Caps::FULL,
         },
+        transcript_path: input::string(&input, "transcript_path"),
     };
     Ok((event, call))
 }

@@ -88,6 +88,34 @@ pub fn assessment_of(answer: &str) -> Result<Assessment, Invalid> {
     })
 }
 
+/// The assessments in a batch's `answer`, one per question of `n`: the answer must be one JSON
+/// array of exactly `n` items, each read as strictly as [`assessment_of`] reads one answer. A
+/// bad item fails alone; an answer that is not such an array, or that writes a key more often
+/// than its items could, fails every question, since its items cannot be matched to them.
+pub fn assessments_of(answer: &str, n: usize) -> Vec<Result<Assessment, Invalid>> {
+    let all = |why: &str| vec![Err(Invalid(why.to_string())); n];
+    let text = answer.trim();
+    if !text.starts_with('[') || !text.ends_with(']') {
+        return all("it is not one JSON array alone");
+    }
+    let Ok(items) = serde_json::from_str::<Vec<Value>>(text) else {
+        return all("it does not parse as a JSON array");
+    };
+    if items.len() != n {
+        return all("it does not hold one answer per question");
+    }
+    if KEYS
+        .iter()
+        .any(|k| text.matches(&format!("\"{k}\"")).count() > n)
+    {
+        return all("a key appears twice in an answer");
+    }
+    items
+        .iter()
+        .map(|item| assessment_of(&item.to_string()))
+        .collect()
+}
+
 fn word<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     map.get(key).and_then(Value::as_str)
 }

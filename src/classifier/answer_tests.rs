@@ -44,3 +44,27 @@ fn any_other_shape_value_extra_text_or_extra_key_is_invalid() {
         assert!(assessment_of(&answer).is_err(), "{answer}");
     }
 }
+
+#[test]
+fn a_batch_answer_gives_one_assessment_per_question_and_a_bad_item_fails_alone() {
+    let good = r#"{"verdict":"read-only","risk":"low","categories":["none"],"rationale":"Lists.","confidence":0.9}"#;
+    let bad = r#"{"verdict":"read-only","risk":"low","categories":["none"],"rationale":"Lists.","confidence":0.9,"approved":true}"#;
+    let items = assessments_of(&format!("[{good}, {bad}, {good}]"), 3);
+    assert!(items[0].is_ok() && items[2].is_ok());
+    assert!(items[1].is_err(), "the extra key fails that item only");
+}
+
+#[test]
+fn a_batch_answer_that_is_not_one_array_of_the_right_length_fails_every_question() {
+    let good = r#"{"verdict":"read-only","risk":"low","categories":["none"],"rationale":"Lists.","confidence":0.9}"#;
+    for text in [
+        format!("[{good}]"),
+        format!("[{good}, {good}, {good}]"),
+        format!("Here: [{good}, {good}]"),
+        good.to_string(),
+    ] {
+        let items = assessments_of(&text, 2);
+        assert_eq!(items.len(), 2);
+        assert!(items.iter().all(Result::is_err), "{text}");
+    }
+}

@@ -103,6 +103,7 @@ fn shell_call(line: &str, n: usize) -> Call {
         tool_use_id: None,
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
+        transcript_path: None,
     }
 }
 

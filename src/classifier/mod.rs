@@ -6,14 +6,17 @@
 //! `prompt` builds the question from the templates in `assets/classifier/`, with the
 //! analyser's view of the call as quoted data; `answer` reads the model's JSON assessment
 //! strictly; `provider` speaks the OpenAI-compatible and Anthropic wire formats over reqwest;
-//! `cache` remembers assessments per exact subject and shares identical requests in flight;
+//! `context` reads the
+//! user's latest message from the agent's transcript (opt-in); `cache` remembers assessments per exact subject and shares identical requests in flight;
 //! `breaker` and `sessions` stop asking after repeated failures, overall and per agent session
 //! (and for a looping agent); `model` puts them together as [`ModelClassifier`]; `panel` asks
 //! several at once, all of which must agree; `eval` measures them on a labelled file.
 
 pub mod answer;
+pub mod batch;
 pub mod breaker;
 pub mod cache;
+pub mod context;
 pub mod eval;
 pub mod model;
 pub mod panel;
@@ -26,5 +29,5 @@ pub mod setup;
 pub use breaker::BreakerState;
 pub use model::{ModelClassifier, Probe};
 pub use panel::Panel;
-pub use settings::{ClassifierConfig, Limits};
+pub use settings::{AllowAllReview, ClassifierConfig, Context, Limits};
 pub use setup::ClassifierSetup;

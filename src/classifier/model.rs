@@ -1,6 +1,9 @@
 //! The classifier the barrier races against the human: a model behind the cache, the single
 //! flight, a bound on concurrent requests, a per-request timeout and the circuit breaker.
 //!
+//! When every slot is busy, the questions that wait are sent together in the next free one
+//! ([`super::batch`]).
+//!
 //! Dropping the future that [`Classifier::classify`] returns (the barrier aborts its race task
 //! when a human claims or answers) drops the HTTP request with it: reqwest closes the
 //! connection, the semaphore permit is returned, and the single flight passes to the next
@@ -42,16 +45,19 @@ pub enum Warmth {
     Failed(String),
 }
 
-struct Inner {
+pub(super) struct Inner {
     warmth: std::sync::Mutex<Warmth>,
-    endpoint: Endpoint,
-    limits: Limits,
+    pub(super) endpoint: Endpoint,
+    pub(super) limits: Limits,
     mcp_descriptions: BTreeMap<String, String>,
-    http: reqwest::Client,
+    pub(super) http: reqwest::Client,
     cache: VerdictCache,
-    breaker: Breaker,
+    pub(super) breaker: Breaker,
     sessions: SessionBreakers,
-    permits: Semaphore,
+    /// One per request that may be in flight.
+    pub(super) permits: Semaphore,
+    /// Questions waiting for a free slot, to go together in the next one.
+    pub(super) waiting: super::batch::Waiting,
 }
 
 /// One answer from the model, raw and normalised, for `gatehouse classifier test`.
@@ -81,6 +87,7 @@ impl ModelClassifier {
                     ready.limits.breaker_repeats,
                 ),
                 permits: Semaphore::new(ready.limits.max_concurrent.max(1)),
+                waiting: Default::default(),
                 endpoint: ready.endpoint,
                 limits: ready.limits,
                 mcp_descriptions: ready.mcp_descriptions,
@@ -204,10 +211,14 @@ impl Classifier for ModelClassifier {
             })
         })
     }
+
+    fn reviews_allow_all(&self) -> bool {
+        self.inner.limits.review == super::AllowAllReview::Assess
+    }
 }
 
 impl Inner {
-    fn set_warmth(&self, warmth: Warmth) {
+    pub(super) fn set_warmth(&self, warmth: Warmth) {
         *self.warmth.lock().unwrap_or_else(|p| p.into_inner()) = warmth;
     }
 
@@ -219,13 +230,21 @@ impl Inner {
 
     /// The breakers come first, cached answers included: a tripped breaker (overall, or the
     /// call's agent session's) hands the call to the human at once.
-    async fn classify(&self, question: &Question) -> Result<Assessment, ClassifierError> {
+    async fn classify(
+        self: &Arc<Self>,
+        question: &Question,
+    ) -> Result<Assessment, ClassifierError> {
         let subject: &Subject = &question.subject;
         let session = format!("{}\u{0}{}", question.call.agent, question.call.session);
         self.breaker.check()?;
         self.sessions.asked(&session, subject)?;
         let prompt = Prompt::for_subject(subject, &self.mcp_descriptions);
-        let result = self.cache.get_or_ask(subject, || self.ask(prompt)).await;
+        // An answer given with the user's words depends on them too: it is neither taken
+        // from the cache nor kept there.
+        let result = match self.user_message(question) {
+            Some(words) => self.ask(prompt.with_context(&words)).await,
+            None => self.cache.get_or_ask(subject, || self.ask(prompt)).await,
+        };
         match &result {
             Ok(assessment) if !assessment.is_stand_in() => self.sessions.succeeded(&session),
             Ok(assessment) => self.sessions.failed(&session, &assessment.rationale),
@@ -234,15 +253,19 @@ impl Inner {
         result
     }
 
-    /// One request, if the breaker allows, once a permit is free.
-    async fn ask(&self, prompt: Prompt) -> Result<Assessment, ClassifierError> {
-        self.breaker.check()?;
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| ClassifierError("the classifier is shutting down".into()))?;
-        // It may have opened while this request waited for a permit.
+    /// The user's latest message, where `context = "user-message"` and the call's agent
+    /// names a transcript that has one.
+    fn user_message(&self, question: &Question) -> Option<String> {
+        if self.limits.context != super::Context::UserMessage {
+            return None;
+        }
+        let path = question.call.transcript_path.as_deref()?;
+        super::context::latest_user_message(std::path::Path::new(path))
+    }
+
+    /// Sends one prompt on a request slot the caller holds, and reads its one answer.
+    pub(super) async fn send(&self, prompt: Prompt) -> Result<Assessment, ClassifierError> {
+        // It may have opened while this request waited for a slot.
         self.breaker.check()?;
         match self
             .endpoint

@@ -79,4 +79,9 @@ impl Classifier for Panel {
         let panel = self.clone();
         Box::pin(async move { Ok(panel.advise(question).await) })
     }
+
+    /// Any member that reviews allow-all makes the panel review it: an alarm only asks.
+    fn reviews_allow_all(&self) -> bool {
+        self.members.iter().any(|m| m.reviews_allow_all())
+    }
 }

@@ -115,7 +115,7 @@ impl Endpoint {
                     {"role": "system", "content": prompt.system},
                     {"role": "user", "content": prompt.user},
                 ],
-                "max_tokens": MAX_TOKENS,
+                "max_tokens": MAX_TOKENS * prompt.answers.max(1) as u32,
                 "temperature": 0,
                 "stream": false,
             }),
@@ -123,7 +123,7 @@ impl Endpoint {
                 "model": self.model,
                 "system": prompt.system,
                 "messages": [{"role": "user", "content": prompt.user}],
-                "max_tokens": MAX_TOKENS,
+                "max_tokens": MAX_TOKENS * prompt.answers.max(1) as u32,
                 "temperature": 0,
             }),
         }

@@ -25,6 +25,8 @@ pub struct RawClassifier {
     breaker_failures: Option<Spanned<u64>>,
     breaker_repeats: Option<Spanned<u64>>,
     confidence_threshold: Option<Spanned<f64>>,
+    context: Option<Spanned<String>>,
+    review_allow_all: Option<bool>,
     mcp_descriptions: Option<BTreeMap<String, String>>,
 }
 
@@ -136,6 +138,32 @@ pub struct Limits {
     pub breaker_repeats: u32,
     /// The least confidence, in thousandths, at which a `read-only` verdict may allow.
     pub threshold_permille: u16,
+    /// What the model is shown beside the call.
+    pub context: Context,
+    /// Whether it assesses what allow-all would pass.
+    pub review: AllowAllReview,
+}
+
+/// What the model is shown beside the call (`context`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Context {
+    /// The call alone.
+    #[default]
+    CallOnly,
+    /// The call and the latest message the user typed to the agent (from its transcript),
+    /// bounded and labelled as untrusted. It sends the user's words to the model.
+    UserMessage,
+}
+
+/// Whether the classifier reviews allow-all (`review_allow_all`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AllowAllReview {
+    /// Allow-all passes what it passes.
+    #[default]
+    Off,
+    /// Calls only allow-all would pass are assessed first; a confident high or critical risk
+    /// asks the human.
+    Assess,
 }
 
 impl Limits {
@@ -156,6 +184,8 @@ impl Default for Limits {
             breaker_failures: 3,
             breaker_repeats: 5,
             threshold_permille: 800,
+            context: Context::CallOnly,
+            review: AllowAllReview::Off,
         }
     }
 }
@@ -245,6 +275,22 @@ impl RawClassifier {
                 ));
             }
             limits.threshold_permille = (n * 1000.0).round() as u16;
+        }
+        if let Some(context) = raw.context {
+            limits.context = match context.get_ref().as_str() {
+                "none" => Context::CallOnly,
+                "user-message" => Context::UserMessage,
+                other => {
+                    return Err(invalid(
+                        context.span(),
+                        format!("classifier.context = {other:?} is not a context gatehouse sends"),
+                        "use \"user-message\" (the latest user message, sent to the model) or \"none\"",
+                    ));
+                }
+            };
+        }
+        if raw.review_allow_all == Some(true) {
+            limits.review = AllowAllReview::Assess;
         }
         config.mcp_descriptions = raw.mcp_descriptions.unwrap_or_default();
         Ok(ClassifierConfig::Model(config))

@@ -85,3 +85,22 @@ fn bad_urls_and_out_of_range_limits_are_refused() {
     };
     assert_eq!(m.limits.threshold(), 0.95);
 }
+
+#[test]
+fn context_and_the_allow_all_review_are_off_unless_asked_for_and_a_bad_context_is_refused() {
+    let ClassifierConfig::Model(plain) = parse("provider = \"anthropic\"").unwrap() else {
+        panic!("a model");
+    };
+    assert_eq!(plain.limits.context, Context::CallOnly);
+    assert_eq!(plain.limits.review, AllowAllReview::Off);
+    let ClassifierConfig::Model(opted) =
+        parse("context = \"user-message\"\nreview_allow_all = true").unwrap()
+    else {
+        panic!("a model");
+    };
+    assert_eq!(opted.limits.context, Context::UserMessage);
+    assert_eq!(opted.limits.review, AllowAllReview::Assess);
+    let bad = parse("context = \"transcript\"").unwrap_err();
+    assert!(bad.message.contains("\"transcript\""), "{}", bad.message);
+    assert!(bad.fix.contains("user-message"), "{}", bad.fix);
+}

@@ -120,6 +120,17 @@ impl Assessment {
     }
 }
 
+impl Assessment {
+    /// Whether it found a high or critical risk with confidence at or over `threshold`. A
+    /// stand-in for an unreadable answer never alarms: only the model's own answer can.
+    pub fn alarms(&self, threshold: f64) -> bool {
+        self.risk >= Risk::High
+            && !self.is_stand_in()
+            && self.confidence.is_finite()
+            && self.confidence >= threshold
+    }
+}
+
 impl fmt::Display for Assessment {
     /// `read-only, risk low, 0.93 [none]: Lists files.` (the rationale is not escaped here).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -144,6 +155,9 @@ pub struct Opinion {
     pub name: String,
     pub outcome: Result<Assessment, String>,
     pub clears: bool,
+    /// It found a high or critical risk with confidence over its own threshold: in allow-all
+    /// under `review_allow_all`, this turns the allow into a dialog.
+    pub alarms: bool,
 }
 
 impl Opinion {
@@ -152,6 +166,7 @@ impl Opinion {
         Opinion {
             name: name.into(),
             clears: assessment.clears(threshold),
+            alarms: assessment.alarms(threshold),
             outcome: Ok(assessment),
         }
     }
@@ -162,6 +177,7 @@ impl Opinion {
             name: name.into(),
             outcome: Err(why.into()),
             clears: false,
+            alarms: false,
         }
     }
 }
@@ -173,6 +189,12 @@ pub struct Advice {
 }
 
 impl Advice {
+    /// Whether any classifier found a confident high or critical risk: one is enough to ask
+    /// the human, since this can only tighten.
+    pub fn alarms(&self) -> bool {
+        self.opinions.iter().any(|o| o.alarms)
+    }
+
     /// True only when there is at least one opinion and every one clears: any failure,
     /// timeout, low confidence, non-low risk or dissent leaves the call with the human.
     pub fn allows(&self) -> bool {

@@ -64,6 +64,10 @@ pub struct Call {
     /// full set.
     #[serde(default, skip_serializing_if = "Caps::is_full")]
     pub caps: Caps,
+    /// The agent's transcript of the session, where its hook names one (Claude Code, Codex,
+    /// Gemini CLI). Read only by a classifier configured with `context = "user-message"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
 }
 
 /// What a tool does, derived from its name alone.
@@ -182,6 +186,7 @@ pub(crate) fn test_call(tool: &str, input: Value) -> Call {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     }
 }
 

@@ -133,10 +133,17 @@ fn label(safety: Safety) -> &'static str {
 }
 
 /// Gives advice on whether a call changes any state. It is only ever asked about calls whose
-/// route is `race` (or, as advice only, when the human asks); only advice that
-/// [`Advice::allows`] can resolve a dialog.
+/// route is `race` (or, as advice only, when the human asks, or in allow-all's review when
+/// opted in); only advice that [`Advice::allows`] can resolve a dialog, and only a race's.
 pub trait Classifier: Send + Sync + 'static {
     fn classify(&self, question: Arc<Question>) -> BoxFuture<Result<Advice, ClassifierError>>;
+
+    /// Whether, in allow-all, the calls only allow-all would pass are assessed first, so that
+    /// a confident high or critical risk asks the human (`review_allow_all`, off unless
+    /// configured). The answer can only turn such an allow into a dialog.
+    fn reviews_allow_all(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ pub mod edit;
 pub mod escape;
 pub mod event;
 pub mod mode;
-pub mod prompter;
 pub mod route;
 pub mod rules;
 pub mod shell;
+
+/// The answering handle lives in the barrier; this path is kept for its users.
+pub use barrier::prompter;

@@ -67,6 +67,7 @@ mod tests {
             tool_use_id: None,
             event: Some(event.into()),
             caps: Default::default(),
+            transcript_path: None,
         }
     }
 

@@ -12,6 +12,7 @@ fn call() -> Call {
         tool_use_id: Some("t".into()),
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
+        transcript_path: None,
     }
 }
 

@@ -55,6 +55,8 @@ pub enum Effect {
     /// A dialog opened: ring the bell or send a notification.
     Notify,
     RearmClassifier,
+    /// Ask the classifier for advice on this dialog (it only resolves a dialog that races).
+    AskAdvice(CallId),
     /// Read the session rules (the runner answers with `Msg::Rules`).
     ListRules,
     /// Forget a session rule (the runner answers with `Msg::Rules`).
@@ -388,6 +390,7 @@ impl App {
                     vec![]
                 }
             },
+            Intent::AskAdvice => self.ask_advice(),
             Intent::Activity if self.log.is_empty() => {
                 self.notify("nothing in the activity log yet".into());
                 vec![]
@@ -434,6 +437,10 @@ impl App {
         text_box.writer = writer;
         self.state = DialogState::Writing(Box::new(text_box));
         open.claimed = true;
+        // The claim cancels a request in flight.
+        if open.classifier == Some(ClassifierState::Asking) {
+            open.classifier = None;
+        }
         vec![Effect::Claim(id)]
     }
 
@@ -444,6 +451,7 @@ impl App {
     }
 }
 
+mod advice;
 mod events;
 mod mode_keys;
 mod rules_panel;
@@ -456,6 +464,10 @@ pub use mode_keys::{PendingMode, SETTLE, Step};
 #[cfg(test)]
 #[path = "app_tests.rs"]
 pub(crate) mod tests;
+
+#[cfg(test)]
+#[path = "app_advice_tests.rs"]
+mod advice_tests;
 
 #[cfg(test)]
 #[path = "app_caps_tests.rs"]

@@ -30,6 +30,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     };
     dialog_of(id, call, now)
 }

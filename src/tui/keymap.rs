@@ -21,6 +21,7 @@ pub enum Intent {
     ScrollDown,
     ScrollUp,
     RearmClassifier,
+    AskAdvice,
     Rules,
     Revoke,
     Activity,
@@ -148,6 +149,14 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::RearmClassifier,
         needs_dialog: false,
         matches: |k| plain(k, 'r'),
+    },
+    Binding {
+        keys: "c",
+        hint: "",
+        help: "ask the classifier's advice, in any mode (outside auto, advice only)",
+        intent: Intent::AskAdvice,
+        needs_dialog: true,
+        matches: |k| plain(k, 'c'),
     },
     Binding {
         keys: "s",

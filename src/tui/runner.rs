@@ -158,6 +158,9 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
         Effect::Claim(id) => {
             prompter.claim(id);
         }
+        Effect::AskAdvice(id) => {
+            prompter.ask_advice(id);
+        }
         Effect::SetMode(mode) => {
             prompter.set_mode(mode);
         }

@@ -100,6 +100,7 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             tool_use_id: None,
             event: None,
             caps: Default::default(),
+            transcript_path: None,
         };
         let a = assess(&call, &rules, &[]);
         if matches!(a.class, Class::Unverified | Class::Risky(_)) {

@@ -122,3 +122,92 @@ async fn advice_asked_outside_auto_is_shown_and_never_resolves_even_when_it_woul
         assert_eq!(rig.server.count(), 1);
     }
 }
+
+fn assessed(verdict: &str, risk: &str, confidence: f64) -> String {
+    json!({
+        "verdict": verdict,
+        "risk": risk,
+        "categories": ["destructive-local"],
+        "rationale": "It may wipe the tool's store.",
+        "confidence": confidence,
+    })
+    .to_string()
+}
+
+fn reviewing() -> gatehouse::classifier::Limits {
+    gatehouse::classifier::Limits {
+        review: gatehouse::classifier::AllowAllReview::Assess,
+        ..limits()
+    }
+}
+
+#[tokio::test]
+async fn in_allow_all_a_confident_high_risk_under_review_asks_the_human_and_shows_why() {
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        for risk in ["high", "critical"] {
+            let server = ModelServer::start(reply(provider, &assessed("writes", risk, 0.9))).await;
+            let mut rig = Rig::with(Mode::AllowAll, server, provider, reviewing());
+            let submitted = rig.submit(bash("mytool --wipe"));
+            let dialog = rig.dialog().await;
+            assert_eq!(dialog.route, gatehouse::core::route::Route::Ask);
+            let ClassifierState::Advised(advice) = rig.annotation().await else {
+                panic!("the alarm is shown");
+            };
+            assert!(advice.alarms() && !advice.allows(), "{provider} {risk}");
+            // Choosing allow-all again does not let the mode allow what its review held.
+            assert_eq!(rig.prompter.set_mode(Mode::AllowAll), 0, "{provider}");
+            assert_eq!(rig.prompter.open_dialogs().len(), 1, "{provider}");
+            assert!(
+                rig.prompter
+                    .answer(dialog.id, HumanAnswer::Allow { note: None })
+            );
+            assert_eq!(submitted.await.unwrap().decider, Decider::Human);
+            assert_eq!(rig.server.count(), 1);
+        }
+    }
+}
+
+#[tokio::test]
+async fn under_review_a_calm_shy_or_failed_answer_leaves_allow_all_as_it_was() {
+    use gatehouse::core::decision::Decision;
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        for text in [
+            assessed("writes", "medium", 1.0),
+            assessed("writes", "critical", 0.5),
+            "the store will be wiped: critical".to_string(),
+        ] {
+            let server = ModelServer::start(reply(provider, &text)).await;
+            let rig = Rig::with(Mode::AllowAll, server, provider, reviewing());
+            let answer = rig.submit(bash("mytool --wipe")).await.unwrap();
+            assert_eq!(
+                (answer.decision, answer.decider),
+                (Decision::allow(), Decider::Mode),
+                "{provider} {text}"
+            );
+            assert_eq!(rig.server.count(), 1, "it was assessed first");
+        }
+    }
+}
+
+#[tokio::test]
+async fn review_never_asks_about_proven_reads_and_is_off_unless_configured() {
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let alarm = assessed("writes", "critical", 1.0);
+        let server = ModelServer::start(reply(provider, &alarm)).await;
+        let rig = Rig::with(Mode::AllowAll, server, provider, reviewing());
+        assert_eq!(
+            rig.submit(bash("ls -la")).await.unwrap().decider,
+            Decider::Rule
+        );
+        assert_eq!(
+            rig.server.count(),
+            0,
+            "{provider}: a proven read is not reviewed"
+        );
+        let server = ModelServer::start(reply(provider, &alarm)).await;
+        let rig = Rig::with(Mode::AllowAll, server, provider, limits());
+        let answer = rig.submit(bash("mytool --wipe")).await.unwrap();
+        assert_eq!(answer.decider, Decider::Mode);
+        assert_eq!(rig.server.count(), 0, "{provider}: off by default");
+    }
+}

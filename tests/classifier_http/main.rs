@@ -3,9 +3,11 @@
 //! cancellation and injection; then the barrier racing a human with it (`race.rs`).
 
 mod assess;
+mod batch;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod context;
 mod eval;
 mod loops;
 mod panel;
@@ -36,6 +38,7 @@ pub fn limits() -> Limits {
         breaker_failures: 3,
         breaker_repeats: 5,
         threshold_permille: 800,
+        ..Limits::default()
     }
 }
 
@@ -66,7 +69,7 @@ pub fn question(call: gatehouse::core::call::Call) -> Result<Question, Classifie
     Question::of(Arc::new(call), &assessment)
 }
 
-async fn ask(c: &ModelClassifier, line: &str) -> Result<Verdict, ClassifierError> {
+pub async fn ask(c: &ModelClassifier, line: &str) -> Result<Verdict, ClassifierError> {
     c.assess(&question(bash(line))?).await.map(|a| a.verdict)
 }
 
@@ -299,37 +302,6 @@ async fn dropping_the_leading_caller_cancels_its_request_and_a_waiting_caller_as
 }
 
 #[tokio::test]
-async fn no_more_than_max_concurrent_requests_are_in_flight() {
-    let server =
-        ModelServer::start(Reply::openai(&said("read-only")).after(Duration::from_millis(300)))
-            .await;
-    let c = classifier(
-        &server,
-        Provider::OpenAi,
-        Limits {
-            max_concurrent: 2,
-            ..limits()
-        },
-    );
-    let asks = (0..5)
-        .map(|n| {
-            let c = c.clone();
-            tokio::spawn(async move { ask(&c, &format!("mytool {n}")).await })
-        })
-        .collect::<Vec<_>>();
-    let all = tokio::spawn(futures_join(asks));
-    tokio::time::sleep(Duration::from_millis(150)).await;
-    assert_eq!(server.count(), 2);
-    assert!(
-        all.await
-            .unwrap()
-            .iter()
-            .all(|r| *r == Ok(Verdict::ReadOnly))
-    );
-    assert_eq!(server.count(), 5);
-}
-
-#[tokio::test]
 async fn injected_text_stays_inside_the_quoted_data_and_only_the_answer_counts() {
     let server = ModelServer::start(Reply::openai(&said("unsure"))).await;
     let c = classifier(&server, Provider::OpenAi, limits());
@@ -369,7 +341,7 @@ async fn a_probe_reports_the_raw_answer_its_verdict_and_the_time_taken() {
 }
 
 /// Awaits every task, in order.
-async fn futures_join<T: Send + 'static>(
+pub async fn futures_join<T: Send + 'static>(
     tasks: impl IntoIterator<Item = tokio::task::JoinHandle<T>>,
 ) -> Vec<T> {
     let mut out = Vec::new();

@@ -51,6 +51,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         tool_use_id: None,
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
+        transcript_path: None,
     }
 }
 

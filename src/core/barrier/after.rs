@@ -2,7 +2,9 @@
 //! takes the note kept for the call it follows. The tool has already run, so nothing here
 //! widens what runs; it is still audited, so the log shows every answer the console gave.
 
-use super::*;
+use super::Barrier;
+use crate::core::audit::{self, Record};
+use crate::core::call::Call;
 
 impl Barrier {
     /// Records the answer to an `after-tool` call: the note it took, or none. The record's
@@ -12,9 +14,7 @@ impl Barrier {
         let shared = &self.shared;
         let (id, mode) = {
             let mut state = shared.lock();
-            let id = CallId(state.next_id);
-            state.next_id += 1;
-            (id, state.mode)
+            (state.next_id(), state.mode)
         };
         let record = Record {
             time: audit::now_rfc3339(),

@@ -8,11 +8,15 @@
 //! it is refused as doomed with a way out, since nothing could tell whether it hides a denied
 //! or writing command, and refusing never widens what runs.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
-use super::*;
-use crate::core::call::ToolKind;
-use crate::core::rules::SessionAllow;
+use super::Shared;
+use crate::core::call::{Call, ToolKind};
+use crate::core::classify::{Assessment, assess};
+use crate::core::route::{Class, Row};
+use crate::core::rules::{Rules, SessionAllow};
 
 /// The most text a call may carry and still be assessed on the async worker that received it.
 pub const INLINE_BYTES: usize = 16 * 1024;

@@ -1,143 +1,24 @@
-//! What acts on open dialogs from outside a submit: the human's answers and claims, mode
-//! changes, and the classifier race.
+//! What the human and the mode do to open dialogs from outside a submit: answers (with the
+//! session rules an "allow always" makes), the unattended policy, and mode changes that
+//! re-route every open dialog.
 
-use super::*;
+use std::sync::Arc;
 
-/// Why the classifier is asked about a dialog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Asked {
-    /// The dialog races: advice that allows resolves it.
-    Race,
-    /// The human asked for advice: it only annotates.
-    Advice,
-}
+use super::prompter::HumanAnswer;
+use super::settle::{Direct, Settle};
+use super::{Fallback, Shared};
+use crate::core::call::{Call, CallId};
+use crate::core::classify::assess;
+use crate::core::decision::{Decider, Decision};
+use crate::core::event::{Dialog, Event};
+use crate::core::mode::Mode;
+use crate::core::route::{Route, Row, route};
+use crate::core::rules::{RuleId, SessionRule};
 
 impl Shared {
-    /// Starts the classifier on dialog `id`, if there is a classifier and nobody claimed it.
-    /// The race is bound to the dialog's epoch (the mode and rules in force now).
-    pub(super) fn start_race(self: &Arc<Self>, state: &mut State, id: CallId) {
-        self.ask_classifier(state, id, Asked::Race);
-    }
-
-    /// Asks the classifier for advice on dialog `id` whatever its route (the human's advice
-    /// key). On a raced dialog this is the race itself; on any other the answer only
-    /// annotates the dialog and can never resolve it. Returns whether a request started.
-    pub(in crate::core) fn ask_advice(self: &Arc<Self>, id: CallId) -> bool {
-        let mut state = self.lock();
-        let Some(pending) = state.pending.get(&id) else {
-            return false;
-        };
-        if pending.race.is_some() {
-            return false;
-        }
-        let how = if pending.route == Route::Race && !pending.claimed {
-            Asked::Race
-        } else {
-            Asked::Advice
-        };
-        self.ask_classifier(&mut state, id, how);
-        state.pending.get(&id).is_some_and(|p| p.race.is_some())
-    }
-
-    fn ask_classifier(self: &Arc<Self>, state: &mut State, id: CallId, how: Asked) {
-        let Some(classifier) = self.classifier.clone() else {
-            return;
-        };
-        let Some(pending) = state.pending.get_mut(&id) else {
-            return;
-        };
-        if (how == Asked::Race && pending.claimed) || pending.race.is_some() {
-            return;
-        }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let question = match Question::of(pending.dialog.call.clone(), &pending.dialog.assessment) {
-            Ok(question) => Arc::new(question),
-            Err(err) => {
-                self.emit(Event::Classifier {
-                    id,
-                    state: ClassifierState::Failed(err.0),
-                });
-                return;
-            }
-        };
-        let asked = pending.epoch;
-        let shared = self.clone();
-        self.emit(Event::Classifier {
-            id,
-            state: ClassifierState::Asking,
-        });
-        let task = runtime.spawn(async move {
-            let result = classifier.classify(question).await;
-            match how {
-                Asked::Race => shared.on_advice(id, asked, result.map_err(|e| e.0)),
-                Asked::Advice => shared.on_advice_only(id, result.map_err(|e| e.0)),
-            }
-        });
-        pending.race = Some(task.abort_handle());
-    }
-
-    /// Advice arrived for dialog `id`, asked in epoch `asked`. Only advice that allows, on an
-    /// unclaimed dialog still routed `race` in the same epoch, resolves; anything else
-    /// annotates a dialog that is still open. Advice from an older epoch (the mode or rules
-    /// changed while the model thought) is dropped, and asked again if the dialog still races.
-    pub(super) fn on_advice(
-        self: &Arc<Self>,
-        id: CallId,
-        asked: u64,
-        result: Result<Advice, String>,
-    ) {
-        let racing = |p: &Pending| !p.claimed && p.route == Route::Race;
-        if matches!(&result, Ok(advice) if advice.allows()) {
-            let current = |p: &Pending| racing(p) && p.epoch == asked;
-            if self.resolve(id, current, Decision::allow(), Decider::Classifier) {
-                return;
-            }
-        }
-        let mut state = self.lock();
-        let Some(pending) = state.pending.get_mut(&id) else {
-            return;
-        };
-        if !racing(pending) {
-            return;
-        }
-        pending.race = None;
-        if pending.epoch != asked {
-            self.start_race(&mut state, id);
-            return;
-        }
-        if let Ok(advice) = &result {
-            pending.advised = Some(advice.verdict());
-        }
-        let state = match result {
-            Ok(advice) => ClassifierState::Advised(advice),
-            Err(message) => ClassifierState::Failed(message),
-        };
-        self.emit(Event::Classifier { id, state });
-    }
-
-    /// Advice the human asked for on a dialog that does not race: it annotates the dialog if
-    /// it is still open, and never resolves it.
-    fn on_advice_only(&self, id: CallId, result: Result<Advice, String>) {
-        let mut state = self.lock();
-        let Some(pending) = state.pending.get_mut(&id) else {
-            return;
-        };
-        pending.race = None;
-        let state = match result {
-            Ok(advice) => {
-                pending.advised = Some(advice.verdict());
-                ClassifierState::Advised(advice)
-            }
-            Err(message) => ClassifierState::Failed(message),
-        };
-        self.emit(Event::Classifier { id, state });
-    }
-
     /// The human's answer to dialog `id`. An "allow always" is remembered for the call's agent
     /// session first, and then settles any other open dialog of that session it now covers.
-    pub(in crate::core) fn answer(self: &Arc<Self>, id: CallId, answer: HumanAnswer) -> bool {
+    pub(super) fn answer(self: &Arc<Self>, id: CallId, answer: HumanAnswer) -> bool {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
             HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
@@ -150,20 +31,21 @@ impl Shared {
                 (Decision::deny(reason), None)
             }
         };
+        let settle = Settle::new(decision, Decider::Human);
         let Some(allow) = remember else {
-            return self.resolve(id, |_| true, decision, Decider::Human);
+            return self.resolve(id, |_| true, settle);
         };
         let text = allow.text();
         let session = {
             let mut state = self.lock();
-            let Some(pending) = state.pending.get(&id) else {
+            let Some(pending) = state.pending.get(id) else {
                 return false;
             };
             let call = pending.dialog.call.clone();
             state.allows.add(&call.agent, &call.session, allow, id.0);
             call
         };
-        let won = self.resolve_noting(id, |_| true, decision, Decider::Human, Some(text));
+        let won = self.resolve(id, |_| true, settle.noting(text));
         if won {
             self.settle_newly_allowed(&session);
         }
@@ -172,12 +54,12 @@ impl Shared {
 
     /// Re-assesses the open dialogs of `like`'s agent session against its session allows and
     /// settles those the current mode now allows.
-    pub(super) fn settle_newly_allowed(&self, like: &Call) {
+    fn settle_newly_allowed(&self, like: &Call) {
         let (mode, allows, open) = {
             let state = self.lock();
             let open = state
                 .pending
-                .values()
+                .iter()
                 .filter(|p| {
                     p.dialog.call.agent == like.agent && p.dialog.call.session == like.session
                 })
@@ -192,45 +74,23 @@ impl Shared {
         for (id, call) in open {
             let fresh = assess(&call, &self.rules, &allows);
             if fresh.row == Row::Listed && route(mode, Row::Listed) == Route::Allow {
-                let rule = Some(self.hit(&call, &fresh));
-                let decision = Decision::allow();
-                self.resolve_noting(id, |_| true, decision, Decider::SessionAllow, rule);
+                let rule = self.hit(&call, &fresh);
+                let settle = Settle::new(Decision::allow(), Decider::SessionAllow).noting(rule);
+                self.resolve(id, |_| true, settle);
             }
         }
     }
 
     /// Settles dialog `id` for a console with no human: never `allow`.
-    pub(in crate::core) fn unattended(
-        &self,
-        id: CallId,
-        fallback: Fallback,
-        reason: String,
-    ) -> bool {
-        let decision = match fallback {
-            Fallback::Deny => Decision::deny(reason),
-            Fallback::Defer => Decision::defer(reason),
-        };
-        self.resolve(id, |_| true, decision, Decider::Mode)
-    }
-
-    /// Marks dialog `id` as the human's: the classifier's answer will be dropped, and its
-    /// request is cancelled.
-    pub(in crate::core) fn claim(&self, id: CallId) -> bool {
-        let mut state = self.lock();
-        let Some(pending) = state.pending.get_mut(&id) else {
-            return false;
-        };
-        pending.claimed = true;
-        if let Some(race) = pending.race.take() {
-            race.abort();
-        }
-        true
+    pub(super) fn unattended(&self, id: CallId, fallback: Fallback, reason: String) -> bool {
+        let settle = Settle::new(fallback.decision(reason), Decider::Mode);
+        self.resolve(id, |_| true, settle)
     }
 
     /// Changes the live mode and re-routes every open dialog: those the new mode allows are
     /// allowed (decider `mode`), those that now race start their classifier, and those that no
     /// longer race stop it. Returns how many dialogs the change settled.
-    pub(in crate::core) fn set_mode(self: &Arc<Self>, mode: Mode) -> usize {
+    pub(super) fn set_mode(self: &Arc<Self>, mode: Mode) -> usize {
         let mut settle = Vec::new();
         {
             let mut state = self.lock();
@@ -238,22 +98,23 @@ impl Shared {
             state.epoch += 1;
             let epoch = state.epoch;
             let mut races = Vec::new();
-            for (&id, pending) in state.pending.iter_mut() {
+            for pending in state.pending.iter_mut() {
                 pending.epoch = epoch;
-                let new = route(mode, pending.dialog.assessment.row);
+                let id = pending.dialog.id;
+                let new = pending.route_in(mode);
                 if new == pending.route {
                     continue;
                 }
                 match new {
-                    Route::Allow | Route::Reject => {
-                        settle.push((id, new));
+                    Route::Allow => {
+                        settle.push((id, Direct::Allow));
                         continue;
                     }
-                    Route::Ask => {
-                        if let Some(race) = pending.race.take() {
-                            race.abort();
-                        }
+                    Route::Reject => {
+                        settle.push((id, Direct::Reject));
+                        continue;
                     }
+                    Route::Ask => pending.race.cancel(),
                     Route::Race => races.push(id),
                 }
                 pending.route = new;
@@ -265,12 +126,14 @@ impl Shared {
         }
         let settled = settle
             .into_iter()
-            .filter(|&(id, new)| {
-                let decision = match new {
-                    Route::Allow => Decision::allow(),
-                    _ => Decision::deny(format!("gatehouse: refused by the {} mode", mode.name())),
+            .filter(|&(id, direct)| {
+                let decision = match direct {
+                    Direct::Allow => Decision::allow(),
+                    Direct::Reject => {
+                        Decision::deny(format!("gatehouse: refused by the {} mode", mode.name()))
+                    }
                 };
-                self.resolve(id, |_| true, decision, Decider::Mode)
+                self.resolve(id, |_| true, Settle::new(decision, Decider::Mode))
             })
             .count();
         self.emit(Event::ModeChanged {
@@ -280,23 +143,19 @@ impl Shared {
         settled
     }
 
-    pub(in crate::core) fn open_dialogs(&self) -> Vec<Arc<Dialog>> {
-        self.lock()
-            .pending
-            .values()
-            .map(|p| p.dialog.clone())
-            .collect()
+    pub(super) fn open_dialogs(&self) -> Vec<Arc<Dialog>> {
+        self.lock().pending.dialogs()
     }
 
-    pub(in crate::core) fn session_rules(&self) -> Vec<crate::core::rules::SessionRule> {
+    pub(super) fn session_rules(&self) -> Vec<SessionRule> {
         self.lock().allows.list()
     }
 
-    pub(in crate::core) fn revoke(&self, id: crate::core::rules::RuleId) -> bool {
+    pub(super) fn revoke(&self, id: RuleId) -> bool {
         self.lock().allows.revoke(id)
     }
 
-    pub(in crate::core) fn mode(&self) -> Mode {
+    pub(super) fn mode(&self) -> Mode {
         self.lock().mode
     }
 }

@@ -2,31 +2,43 @@
 //! the rest as dialogs in a pending table where removal is resolution, so the first answer wins.
 //!
 //! The server holds a [`Barrier`] (it can submit, not answer); the console holds a
-//! [`Prompter`](super::prompter::Prompter) (it can answer, not submit). Every path that settles
-//! a dialog (human, classifier, mode change, timeout, shutdown) goes through `Shared::take`,
-//! which removes the entry under the lock: exactly one of them finds it.
+//! [`Prompter`] (it can answer, not submit). Every path that settles a dialog (human,
+//! classifier, mode change, timeout, shutdown) takes it from the [`pending`] table under the
+//! lock, so exactly one of them finds it, and then goes through the one [`settle`] path.
+//!
+//! - `pending`: the table, and the race state of each dialog;
+//! - `settle`: auditing, answering and reporting every decision;
+//! - `race`: the classifier's race and the advice the human asks for;
+//! - `review`: allow-all's opt-in review, which can only turn an allow into a dialog;
+//! - `control`: the human's answers and mode changes;
+//! - `prompter`: the answering handle;
+//! - `analysis`: the static analysis of a call within its size budget;
+//! - `after`: the answers given without a decision (Gemini's after-tool notes).
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc, oneshot};
-use tokio::task::AbortHandle;
 
+use self::pending::{Cause, Pending, PendingTable, Race};
+use self::settle::{Direct, Settle};
 use super::advice::Advice;
-use super::audit::{self, Audit, Record};
+use super::audit::Audit;
 use super::call::{Call, CallId};
-use super::classifier::{Classifier, Question};
-use super::classify::{Assessment, assess};
-use super::decision::{Decider, Decision, Verdict};
-use super::event::{AuditHealth, ClassifierState, Dialog, Event, Outcome};
+use super::classifier::Classifier;
+use super::decision::{Decider, Decision};
+use super::event::{ClassifierState, Dialog, Event};
 use super::mode::Mode;
-use super::prompter::HumanAnswer;
-use super::prompter::Prompter;
-use super::route::Row;
 use super::route::{Class, Route, route};
 use super::rules::{Rules, SessionAllows};
+
+pub use self::analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
+pub use self::prompter::{HumanAnswer, Prompter};
+
+/// How long a dialog waits for an answer unless `ask_timeout_secs` says otherwise (nine
+/// minutes). The installers give the hook a minute more, so the console answers first.
+pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(540);
 
 /// What a barrier answers when nobody does: `deny` or `defer`, never `allow`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
@@ -35,6 +47,16 @@ pub enum Fallback {
     #[default]
     Deny,
     Defer,
+}
+
+impl Fallback {
+    /// The decision this fallback gives, with `reason`.
+    pub fn decision(self, reason: impl Into<String>) -> Decision {
+        match self {
+            Fallback::Deny => Decision::deny(reason),
+            Fallback::Defer => Decision::defer(reason),
+        }
+    }
 }
 
 /// The barrier's settings, from config.
@@ -53,7 +75,7 @@ impl Default for Settings {
         Settings {
             mode: Mode::default(),
             rules: Rules::default(),
-            ask_timeout: Duration::from_secs(540),
+            ask_timeout: DEFAULT_ASK_TIMEOUT,
             on_timeout: Fallback::Deny,
             on_shutdown: Fallback::Defer,
         }
@@ -76,7 +98,9 @@ pub struct Barrier {
     shared: Arc<Shared>,
 }
 
-pub(in crate::core) struct Shared {
+/// What the barrier and its prompter share: the settings, the audit log, the classifier,
+/// the event channel and, under one lock, the [`State`].
+struct Shared {
     rules: Rules,
     ask_timeout: Duration,
     on_timeout: Fallback,
@@ -91,27 +115,15 @@ pub(in crate::core) struct Shared {
     state: Mutex<State>,
 }
 
+/// What changes under the lock.
 struct State {
     mode: Mode,
     /// Bumped whenever the mode (or the rules) change: advice asked in an older epoch is stale.
     epoch: u64,
     next_id: u64,
     closed: bool,
-    pending: BTreeMap<CallId, Pending>,
+    pending: PendingTable,
     allows: SessionAllows,
-}
-
-struct Pending {
-    dialog: Arc<Dialog>,
-    route: Route,
-    claimed: bool,
-    /// The epoch in force for this dialog now.
-    epoch: u64,
-    /// The classifier's verdict, once it advised without settling.
-    advised: Option<Verdict>,
-    started: Instant,
-    reply: oneshot::Sender<Answer>,
-    race: Option<AbortHandle>,
 }
 
 impl Barrier {
@@ -139,7 +151,7 @@ impl Barrier {
                 epoch: 0,
                 next_id,
                 closed: false,
-                pending: BTreeMap::new(),
+                pending: PendingTable::default(),
                 allows: SessionAllows::default(),
             }),
         });
@@ -147,6 +159,7 @@ impl Barrier {
         (Barrier { shared }, prompter)
     }
 
+    /// The live mode.
     pub fn mode(&self) -> Mode {
         self.shared.lock().mode
     }
@@ -160,74 +173,68 @@ impl Barrier {
         let allows = shared.lock().allows.of(&call.agent, &call.session).to_vec();
         let call = Arc::new(call);
         let assessment = shared.assess_call(call.clone(), allows).await;
+        let mode = shared.lock().mode;
+        let alarm = shared.review(&call, &assessment, mode).await;
 
-        let (id, waiting) = {
+        let (dialog, waiting) = {
             let mut state = shared.lock();
-            let id = CallId(state.next_id);
-            state.next_id += 1;
+            let id = state.next_id();
             let mode = state.mode;
-            let route = route(mode, assessment.row);
-            if state.closed {
-                drop(state);
-                let decision = shared.fallback_decision(shared.on_shutdown, "is shutting down");
-                return shared.settle_without_dialog(
-                    id,
-                    call,
-                    &assessment,
-                    mode,
-                    route,
-                    decision,
+            // An alarm holds the call only while allow-all, which asked for it, is in force.
+            let (cause, alarm) = match alarm {
+                Some(advice) if review::only_allow_all_passes(mode, &assessment) => {
+                    (Cause::Review, Some(advice))
+                }
+                _ => (Cause::Route, None),
+            };
+            let route = match cause {
+                Cause::Review => Route::Ask,
+                Cause::Route => route(mode, assessment.row),
+            };
+            let settle = if state.closed {
+                let reason = "gatehouse is shutting down before anyone answered";
+                Some(Settle::new(
+                    shared.on_shutdown.decision(reason),
                     Decider::Shutdown,
-                    started,
-                );
+                ))
+            } else {
+                Direct::of(route).map(|direct| direct.settle(&assessment))
+            };
+            if let Some(settle) = settle {
+                drop(state);
+                return shared.settle_direct(id, call, &assessment, mode, settle, started);
             }
-            match route {
-                Route::Allow | Route::Reject => {
-                    drop(state);
-                    let (decision, decider) = static_decision(route, &assessment, mode);
-                    return shared.settle_without_dialog(
-                        id,
-                        call,
-                        &assessment,
-                        mode,
-                        route,
-                        decision,
-                        decider,
-                        started,
-                    );
-                }
-                Route::Ask | Route::Race => {
-                    let (reply, waiting) = oneshot::channel();
-                    let epoch = state.epoch;
-                    let dialog = Arc::new(Dialog {
-                        id,
-                        call: call.clone(),
-                        assessment,
-                        route,
-                        opened: Instant::now(),
-                    });
-                    state.pending.insert(
-                        id,
-                        Pending {
-                            dialog: dialog.clone(),
-                            route,
-                            claimed: false,
-                            epoch,
-                            advised: None,
-                            started,
-                            reply,
-                            race: None,
-                        },
-                    );
-                    shared.emit(Event::Opened(dialog));
-                    if route == Route::Race {
-                        shared.start_race(&mut state, id);
-                    }
-                    (id, waiting)
-                }
+            let (reply, waiting) = oneshot::channel();
+            let dialog = Arc::new(Dialog {
+                id,
+                call: call.clone(),
+                assessment,
+                route,
+                opened: Instant::now(),
+            });
+            let epoch = state.epoch;
+            state.pending.insert(Pending {
+                dialog: dialog.clone(),
+                route,
+                race: Race::Idle,
+                cause,
+                epoch,
+                advised: alarm.as_ref().map(Advice::verdict),
+                started,
+                reply,
+            });
+            shared.emit(Event::Opened(dialog.clone()));
+            if let Some(advice) = alarm {
+                let state = ClassifierState::Advised(advice);
+                shared.emit(Event::Classifier { id, state });
             }
+            if route == Route::Race {
+                shared.start_race(&mut state, id);
+            }
+            (dialog, waiting)
         };
 
+        let id = dialog.id;
         let mut withdraw = WithdrawOnDrop {
             shared: shared.clone(),
             id: Some(id),
@@ -238,8 +245,8 @@ impl Barrier {
         let answer = match tokio::time::timeout(shared.ask_timeout, &mut waiting).await {
             Ok(answer) => answer,
             Err(_) => {
-                let decision = shared.timeout_decision();
-                shared.resolve(id, |_| true, decision, Decider::Timeout);
+                let settle = Settle::new(shared.timeout_decision(), Decider::Timeout);
+                shared.resolve(id, |_| true, settle);
                 waiting.await
             }
         };
@@ -250,8 +257,8 @@ impl Barrier {
             id,
             decision: Decision::defer("gatehouse lost track of this call"),
             decider: Decider::Shutdown,
-            class: Class::Unverified,
-            route: Route::Ask,
+            class: dialog.assessment.class,
+            route: dialog.route,
         })
     }
 
@@ -264,44 +271,64 @@ impl Barrier {
         let assessment = assess_bounded(&call, &self.shared.rules, &[]);
         let (id, mode) = {
             let mut state = self.shared.lock();
-            let id = CallId(state.next_id);
-            state.next_id += 1;
-            (id, state.mode)
+            (state.next_id(), state.mode)
         };
-        let route = route(mode, assessment.row);
-        let (decision, decider) = match route {
-            Route::Allow | Route::Reject => static_decision(route, &assessment, mode),
-            Route::Ask | Route::Race => (Decision::defer(reason), Decider::Busy),
+        let settle = match Direct::of(route(mode, assessment.row)) {
+            Some(direct) => direct.settle(&assessment),
+            None => Settle::new(Decision::defer(reason), Decider::Busy),
         };
-        self.shared.settle_without_dialog(
-            id,
-            Arc::new(call),
-            &assessment,
-            mode,
-            route,
-            decision,
-            decider,
-            started,
-        )
+        self.shared
+            .settle_direct(id, Arc::new(call), &assessment, mode, settle, started)
     }
 
     /// Answers every open dialog with the shutdown fallback and refuses new calls the same
     /// way. Returns how many dialogs it answered.
     pub fn shutdown(&self) -> usize {
-        let ids: Vec<CallId> = {
+        let ids = {
             let mut state = self.shared.lock();
             state.closed = true;
-            state.pending.keys().copied().collect()
+            state.pending.ids()
         };
         let decision = self
             .shared
-            .fallback_decision(self.shared.on_shutdown, "was shut down");
+            .on_shutdown
+            .decision("gatehouse was shut down before anyone answered");
         ids.into_iter()
             .filter(|&id| {
-                self.shared
-                    .resolve(id, |_| true, decision.clone(), Decider::Shutdown)
+                let settle = Settle::new(decision.clone(), Decider::Shutdown);
+                self.shared.resolve(id, |_| true, settle)
             })
             .count()
+    }
+}
+
+impl State {
+    /// A fresh call id.
+    fn next_id(&mut self) -> CallId {
+        let id = CallId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn emit(&self, event: Event) {
+        // Nobody listening (no console) is fine: the barrier still decides.
+        let _ = self.events.send(event);
+    }
+
+    /// The decision for a dialog nobody answered within the ask timeout.
+    fn timeout_decision(&self) -> Decision {
+        let secs = self.ask_timeout.as_secs();
+        self.on_timeout.decision(format!(
+            "gatehouse: no one answered within {secs} s, so the call timed out unanswered (ask_timeout)"
+        ))
     }
 }
 
@@ -319,24 +346,11 @@ impl Drop for WithdrawOnDrop {
     }
 }
 
-/// The decision and decider for a route settled without a dialog.
-fn static_decision(route: Route, assessment: &Assessment, mode: Mode) -> (Decision, Decider) {
-    match route {
-        Route::Allow => {
-            let decider = assessment.allow_decider();
-            (Decision::allow(), decider)
-        }
-        _ => {
-            let _ = mode;
-            let reason = format!("gatehouse: {}", assessment.explanation);
-            (Decision::deny(reason), Decider::Rule)
-        }
-    }
-}
-
 mod after;
 mod analysis;
 mod control;
-mod table;
-
-pub use analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
+mod pending;
+pub mod prompter;
+mod race;
+mod review;
+mod settle;

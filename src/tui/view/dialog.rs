@@ -265,10 +265,10 @@ fn diff_body(diff: &[(DiffTag, String)], lines: &mut Vec<Line<'static>>) {
     }
 }
 
-/// The classifier's part in a racing dialog, if any.
+/// The classifier's part in a dialog: the race, or the advice the human asked for.
 fn race_line(open: &Open) -> Option<Line<'static>> {
     let text = match (&open.classifier, open.route) {
-        (_, _) if open.claimed && open.route == Route::Race => {
+        (None, Route::Race) if open.claimed => {
             "classifier: set aside, you have this one".to_string()
         }
         (Some(ClassifierState::Asking), _) => "classifier: asking…".to_string(),

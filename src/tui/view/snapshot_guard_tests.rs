@@ -71,6 +71,7 @@ fn every_hidden_or_reordering_character_from_an_agent_is_drawn_as_an_escape() {
         tool_use_id: None,
         event: None,
         caps: Default::default(),
+        transcript_path: None,
     };
     let (d, p) = dialog_of(1, call, t);
     app.update(Msg::Opened(d, p), t);

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use super::barrier::{Fallback, Shared};
-use super::call::CallId;
-use super::event::{Dialog, Event};
-use super::mode::Mode;
-use super::rules::{RuleId, SessionAllow, SessionRule};
+use super::{Fallback, Shared};
+use crate::core::call::CallId;
+use crate::core::event::{Dialog, Event};
+use crate::core::mode::Mode;
+use crate::core::rules::{RuleId, SessionAllow, SessionRule};
 
 /// What a human can answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +25,7 @@ pub enum HumanAnswer {
     Deny { reason: String },
 }
 
+/// The answering handle of one barrier, made with it by [`Barrier::new`](super::Barrier::new).
 pub struct Prompter {
     shared: Arc<Shared>,
     events: mpsc::UnboundedReceiver<Event>,
@@ -63,6 +64,11 @@ impl Prompter {
         self.shared.ask_advice(id)
     }
 
+    /// Whether there is a classifier to ask for advice (the console says so when not).
+    pub fn has_classifier(&self) -> bool {
+        self.shared.has_classifier()
+    }
+
     /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.
     pub fn claim(&self, id: CallId) -> bool {
         self.shared.claim(id)
@@ -73,6 +79,7 @@ impl Prompter {
         self.shared.set_mode(mode)
     }
 
+    /// The live mode.
     pub fn mode(&self) -> Mode {
         self.shared.mode()
     }

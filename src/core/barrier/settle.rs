@@ -1,0 +1,317 @@
+//! The one settle path: every decision, with a dialog or without, is audited, answered and
+//! reported here. A dialog is settled only by the caller that took it from the pending
+//! table; an allow that cannot be audited becomes a deny.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+use super::pending::Pending;
+use super::{Answer, Shared};
+use crate::core::audit::{self, Record};
+use crate::core::call::{Call, CallId};
+use crate::core::classify::Assessment;
+use crate::core::decision::{Decider, Decision, Verdict};
+use crate::core::event::{AuditHealth, Event, Outcome};
+use crate::core::mode::Mode;
+use crate::core::route::{Class, Route, route};
+
+/// How a call is settled: the binding decision, who made it, and for the audit the session
+/// rule(s) it made or used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Settle {
+    pub(super) decision: Decision,
+    pub(super) decider: Decider,
+    pub(super) rule: Option<String>,
+}
+
+impl Settle {
+    pub(super) fn new(decision: Decision, decider: Decider) -> Settle {
+        Settle {
+            decision,
+            decider,
+            rule: None,
+        }
+    }
+
+    /// The same, naming the session rule(s) in the audit record.
+    pub(super) fn noting(self, rule: String) -> Settle {
+        Settle {
+            rule: Some(rule),
+            ..self
+        }
+    }
+}
+
+/// The two routes that settle a call without a dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Direct {
+    Allow,
+    Reject,
+}
+
+impl Direct {
+    /// `Some` for the routes that need no dialog.
+    pub(super) fn of(route: Route) -> Option<Direct> {
+        match route {
+            Route::Allow => Some(Direct::Allow),
+            Route::Reject => Some(Direct::Reject),
+            Route::Ask | Route::Race => None,
+        }
+    }
+
+    /// How a call is settled on this route at submit time: an allow by whatever listed or
+    /// proved it, a reject by rule with the analyser's reason.
+    pub(super) fn settle(self, assessment: &Assessment) -> Settle {
+        match self {
+            Direct::Allow => Settle::new(Decision::allow(), assessment.allow_decider()),
+            Direct::Reject => Settle::new(
+                Decision::deny(format!("gatehouse: {}", assessment.explanation)),
+                Decider::Rule,
+            ),
+        }
+    }
+}
+
+/// Where the answer goes once the decision is audited.
+enum Reply {
+    /// An open dialog's waiting submitter.
+    Dialog(oneshot::Sender<Answer>),
+    /// The submitter is answered with the returned value: no dialog was opened.
+    Direct,
+}
+
+impl Shared {
+    /// Settles a call that needs no dialog and returns its answer. A session allow counts a
+    /// hit on the rule(s) it used.
+    pub(super) fn settle_direct(
+        &self,
+        id: CallId,
+        call: Arc<Call>,
+        assessment: &Assessment,
+        mode: Mode,
+        settle: Settle,
+        started: Instant,
+    ) -> Answer {
+        let route = route(mode, assessment.row);
+        let settle = match settle.decider {
+            Decider::SessionAllow => {
+                let rule = self.hit(&call, assessment);
+                settle.noting(rule)
+            }
+            _ => settle,
+        };
+        let outcome = Outcome {
+            id,
+            call,
+            class: assessment.class,
+            route,
+            mode,
+            decision: settle.decision,
+            decider: settle.decider,
+            latency: started.elapsed(),
+        };
+        self.conclude(outcome, settle.rule, None, Reply::Direct)
+    }
+
+    /// Settles dialog `id` if it is still open and `only_if` holds for it, all under one
+    /// lock. Returns whether this answer won.
+    pub(super) fn resolve(
+        &self,
+        id: CallId,
+        only_if: impl FnOnce(&Pending) -> bool,
+        settle: Settle,
+    ) -> bool {
+        let Some((mut pending, mode)) = self.take(id, only_if) else {
+            return false;
+        };
+        pending.race.cancel();
+        let outcome = Outcome {
+            id,
+            call: pending.dialog.call.clone(),
+            class: pending.dialog.assessment.class,
+            route: pending.route,
+            mode,
+            decision: settle.decision,
+            decider: settle.decider,
+            latency: pending.started.elapsed(),
+        };
+        self.conclude(
+            outcome,
+            settle.rule,
+            pending.advised,
+            Reply::Dialog(pending.reply),
+        );
+        true
+    }
+
+    /// Audits `outcome` (an allow that cannot be written becomes a deny), answers it, and
+    /// tells the console.
+    fn conclude(
+        &self,
+        mut outcome: Outcome,
+        rule: Option<String>,
+        advised: Option<Verdict>,
+        reply: Reply,
+    ) -> Answer {
+        let mut record = record_of(&outcome, advised);
+        record.rule = rule;
+        let written = self.audit.write(&record);
+        self.report_audit(&written);
+        if let Err(err) = written
+            && matches!(outcome.decision, Decision::Allow { .. })
+        {
+            outcome.decision = Decision::deny(format!(
+                "gatehouse could not write its audit log ({err}), so it refused the call"
+            ));
+        }
+        let answer = Answer {
+            id: outcome.id,
+            decision: outcome.decision.clone(),
+            decider: outcome.decider,
+            class: outcome.class,
+            route: outcome.route,
+        };
+        match reply {
+            Reply::Dialog(sender) => {
+                let _ = sender.send(answer.clone());
+                self.emit(Event::Resolved(Arc::new(outcome)));
+            }
+            Reply::Direct => self.emit(Event::Passed(Arc::new(outcome))),
+        }
+        answer
+    }
+
+    /// Counts a call let through by its session's rules; returns the rules, for the audit.
+    pub(super) fn hit(&self, call: &Call, assessment: &Assessment) -> String {
+        let commands = assessment
+            .shell
+            .as_ref()
+            .map_or(&[][..], |s| s.commands.as_slice());
+        let mut state = self.lock();
+        let hits = state.allows.hit(
+            &call.agent,
+            &call.session,
+            commands,
+            &call.tool,
+            call.file_path(),
+        );
+        hits.join("; ")
+    }
+
+    /// Takes dialog `id` out of the pending table if `only_if` holds, with the mode in force.
+    fn take(&self, id: CallId, only_if: impl FnOnce(&Pending) -> bool) -> Option<(Pending, Mode)> {
+        let mut state = self.lock();
+        let mode = state.mode;
+        state.pending.take(id, only_if).map(|p| (p, mode))
+    }
+
+    /// Withdraws dialog `id`, whose submitter went away: audited as `withdrawn`, decided by
+    /// the agent.
+    pub(super) fn withdraw(&self, id: CallId) {
+        let Some((mut pending, mode)) = self.take(id, |_| true) else {
+            return;
+        };
+        pending.race.cancel();
+        let call = &pending.dialog.call;
+        let record = Record {
+            decision: "withdrawn",
+            decider: "agent",
+            reason: Some("the agent went away before anyone answered"),
+            ..record_base(
+                id,
+                call,
+                mode,
+                pending.dialog.assessment.class,
+                pending.route,
+                pending.started.elapsed(),
+                pending.advised,
+            )
+        };
+        let written = self.audit.write(&record);
+        self.report_audit(&written);
+        self.emit(Event::Withdrawn { id });
+    }
+
+    /// Tells the console how the last audit write went: every failure, and the first success
+    /// after one.
+    pub(super) fn report_audit(&self, written: &std::io::Result<()>) {
+        match written {
+            Err(err) => {
+                self.audit_failing.store(true, Ordering::SeqCst);
+                let path = self
+                    .audit
+                    .path()
+                    .map(|p| format!(" {}", p.display()))
+                    .unwrap_or_default();
+                self.emit(Event::Audit(AuditHealth::Failing(format!(
+                    "cannot write the audit log{path}: {err}"
+                ))));
+            }
+            Ok(()) => {
+                if self.audit_failing.swap(false, Ordering::SeqCst) {
+                    self.emit(Event::Audit(AuditHealth::Recovered));
+                }
+            }
+        }
+    }
+}
+
+/// The record of a settled call. For a human's answer on a dialog the classifier advised
+/// `advised` on, it says whether the answer agreed.
+fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
+    let allowed = matches!(outcome.decision, Decision::Allow { .. });
+    let agreed = match (outcome.decider, advised) {
+        (Decider::Human, Some(Verdict::ReadOnly)) => Some(allowed),
+        (Decider::Human, Some(Verdict::Writes)) => Some(!allowed),
+        _ => None,
+    };
+    Record {
+        decision: outcome.decision.name(),
+        decider: outcome.decider.name(),
+        reason: outcome.decision.text(),
+        agreed,
+        ..record_base(
+            outcome.id,
+            &outcome.call,
+            outcome.mode,
+            outcome.class,
+            outcome.route,
+            outcome.latency,
+            advised,
+        )
+    }
+}
+
+/// What every record of a call says, whatever settled it; the decision fields are left for
+/// the caller.
+fn record_base(
+    id: CallId,
+    call: &Call,
+    mode: Mode,
+    class: Class,
+    route: Route,
+    latency: Duration,
+    advised: Option<Verdict>,
+) -> Record<'_> {
+    Record {
+        time: audit::now_rfc3339(),
+        id: id.0,
+        agent: call.agent.to_string(),
+        session: &call.session,
+        tool: &call.tool,
+        subject: audit::subject(&call.subject()),
+        mode: mode.name(),
+        class: class.name(),
+        route: route.name(),
+        decision: "",
+        decider: "",
+        reason: None,
+        rule: None,
+        latency_ms: latency.as_secs_f64() * 1e3,
+        advice: advised.map(Verdict::name),
+        agreed: None,
+    }
+}
