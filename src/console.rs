@@ -81,8 +81,16 @@ pub async fn run(
     let audit = Audit::open(&config.audit_log)
         .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
     let ask_timeout = Some(settings.ask_timeout);
-    let (barrier, prompter) = Barrier::new(settings, audit, classifier);
+    let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
     let bound = server::bind(&socket)?;
+    let extras = crate::web::wiring::start(
+        &mut prompter,
+        config.web.clone(),
+        config.notify_command.clone(),
+        &config.audit_log,
+        &socket,
+    )
+    .await?;
 
     let (stop_server, server_stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(server::run_with(
@@ -112,6 +120,7 @@ pub async fn run(
     barrier.shutdown();
     let _ = stop_server.send(());
     let _ = server.await;
+    extras.stop().await;
     drop(bound.file);
     match result {
         Err(panicked) => Err(panicked).context("the console stopped"),

@@ -12,6 +12,7 @@ mod cli_explain;
 mod cli_hook;
 mod cli_install;
 mod cli_serve;
+mod cli_web;
 
 use cli_install::{AgentScope, EventArg, ScopeArg};
 use cli_serve::OnAsk;
@@ -37,6 +38,11 @@ struct Cli {
     /// The mode the console starts in (default: the config's `mode`, else allow-read).
     #[arg(long, value_name = "MODE")]
     mode: Option<Mode>,
+
+    /// Serve the web console too, on ADDR (default: the config's [web] listen, else
+    /// 127.0.0.1:7870). Pair a device with `gatehouse pair`.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    web: Option<String>,
 
     /// Without a command, gatehouse runs the console.
     #[command(subcommand)]
@@ -66,9 +72,22 @@ enum Command {
         /// The starting mode (default: the config's).
         #[arg(long)]
         mode: Option<Mode>,
-        /// What calls that need a human get, since no one is watching.
+        /// What calls that need a human get, since no one is watching (not with --web).
         #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
         on_ask: OnAsk,
+        /// Serve the web console on ADDR (default: the config's [web] listen, else
+        /// 127.0.0.1:7870): calls that need a human then wait for an answer there, up to
+        /// ask_timeout, instead of getting --on-ask.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+        web: Option<String>,
+    },
+    /// Make a one-time link (good for two minutes) that pairs a device with the running web
+    /// console; printed as the last line, and drawn as a QR code on a terminal.
+    Pair,
+    /// The devices paired with the web console; `revoke NAME` unpairs one.
+    Devices {
+        #[command(subcommand)]
+        action: Option<DevicesCommand>,
     },
     /// What an agent runs before each tool call (reads the agent's hook JSON on stdin).
     Hook {
@@ -95,6 +114,12 @@ enum Command {
         #[command(subcommand)]
         action: ConfigCommand,
     },
+}
+
+#[derive(Subcommand)]
+enum DevicesCommand {
+    /// Unpair the device named NAME: its next request is refused.
+    Revoke { name: String },
 }
 
 #[derive(Subcommand)]
@@ -239,12 +264,18 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     let config = cli.config.as_deref();
     let Some(command) = cli.command else {
-        return cli_serve::console(config, cli.socket, cli.mode);
+        return cli_serve::console(config, cli.socket, cli.mode, cli.web);
     };
     match command {
         Command::Explain { line, json, batch } => cli_explain::explain(config, line, json, batch),
         Command::Demo => cli_serve::demo(config),
-        Command::Serve { mode, on_ask } => cli_serve::serve(config, cli.socket, mode, on_ask),
+        Command::Serve { mode, on_ask, web } => {
+            cli_serve::serve(config, cli.socket, mode, on_ask, web)
+        }
+        Command::Pair => cli_web::pair(cli.socket.as_deref()),
+        Command::Devices { action } => cli_web::devices(action.map(|a| match a {
+            DevicesCommand::Revoke { name } => name,
+        })),
         Command::Hook { .. } => unreachable!("the hook runs before anything else"),
         Command::Install {
             agent:

@@ -137,7 +137,12 @@ impl Shared {
 
     /// The human's answer to dialog `id`. An "allow always" is remembered for the call's agent
     /// session first, and then settles any other open dialog of that session it now covers.
-    pub(in crate::core) fn answer(self: &Arc<Self>, id: CallId, answer: HumanAnswer) -> bool {
+    pub(in crate::core) fn answer(
+        self: &Arc<Self>,
+        id: CallId,
+        answer: HumanAnswer,
+        device: Option<Arc<str>>,
+    ) -> bool {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
             HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
@@ -151,7 +156,7 @@ impl Shared {
             }
         };
         let Some(allow) = remember else {
-            return self.resolve(id, |_| true, decision, Decider::Human);
+            return self.resolve_from(id, |_| true, decision, Decider::Human, None, device);
         };
         let text = allow.text();
         let session = {
@@ -163,7 +168,7 @@ impl Shared {
             state.allows.add(&call.agent, &call.session, allow, id.0);
             call
         };
-        let won = self.resolve_noting(id, |_| true, decision, Decider::Human, Some(text));
+        let won = self.resolve_from(id, |_| true, decision, Decider::Human, Some(text), device);
         if won {
             self.settle_newly_allowed(&session);
         }

@@ -55,6 +55,7 @@ impl Shared {
             decision,
             decider,
             latency: started.elapsed(),
+            device: None,
         };
         self.audit_noting(&mut outcome, rule, None);
         let answer = Answer {
@@ -89,6 +90,19 @@ impl Shared {
         decider: Decider,
         rule: Option<String>,
     ) -> bool {
+        self.resolve_from(id, only_if, decision, decider, rule, None)
+    }
+
+    /// As [`Shared::resolve_noting`], naming the paired web device whose human answered.
+    pub(super) fn resolve_from(
+        &self,
+        id: CallId,
+        only_if: impl FnOnce(&Pending) -> bool,
+        decision: Decision,
+        decider: Decider,
+        rule: Option<String>,
+        device: Option<Arc<str>>,
+    ) -> bool {
         let Some((pending, mode)) = self.take(id, only_if) else {
             return false;
         };
@@ -104,6 +118,7 @@ impl Shared {
             decision,
             decider,
             latency: pending.started.elapsed(),
+            device,
         };
         self.audit_noting(&mut outcome, rule, pending.advised);
         let _ = pending.reply.send(Answer {
@@ -172,6 +187,7 @@ impl Shared {
             latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
             advice: pending.advised.map(Verdict::name),
             agreed: None,
+            device: None,
         };
         let written = self.audit.write(&record);
         self.report_audit(&written);
@@ -252,5 +268,6 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
         latency_ms: outcome.latency.as_secs_f64() * 1e3,
         advice: advised.map(Verdict::name),
         agreed,
+        device: outcome.device.as_deref(),
     }
 }

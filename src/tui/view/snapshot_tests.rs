@@ -61,6 +61,7 @@ pub(super) fn passed(
         decision,
         decider,
         latency: std::time::Duration::ZERO,
+        device: None,
     };
     app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
 }
