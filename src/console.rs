@@ -112,6 +112,11 @@ pub async fn run(
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
         classifier_status: Some(Box::new(move || classifier_status(status_model.as_ref()))),
         ask_timeout,
+        web: extras.web.as_ref().map(|web| {
+            let hub = web.hub.clone();
+            Box::new(move |ask| crate::web::wiring::panel(&hub, ask))
+                as Box<dyn Fn(runner::WebAsk) -> runner::WebPanel + Send>
+        }),
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

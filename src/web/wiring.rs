@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use super::{Running, Settings, Start, WebError};
+use super::{Hub, Running, Settings, Start, WebError};
 use crate::core::prompter::Prompter;
+use crate::tui::app::{WebAsk, WebPanel};
 
 /// The web console and the notifier, as far as they run.
 pub struct Extras {
@@ -49,4 +50,30 @@ impl Extras {
             notifier.abort();
         }
     }
+}
+
+/// Answers the TUI's web panel: unpairs a device if asked, then a fresh pairing link with its
+/// QR code, and the devices paired now.
+pub fn panel(hub: &Hub, ask: WebAsk) -> WebPanel {
+    let mut panel = WebPanel::default();
+    if let WebAsk::Unpair(name) = &ask
+        && let Err(err) = hub.devices().revoke(name)
+    {
+        panel.error = Some(err.to_string());
+    }
+    if ask == WebAsk::Pair {
+        match hub.pair_link() {
+            Ok(link) => {
+                let qr = super::qr::lines(&link.link).unwrap_or_default();
+                panel.fingerprint = link.fingerprint;
+                panel.link = Some((link.link, qr, link.expires_secs));
+            }
+            Err(err) => panel.error = Some(err.to_string()),
+        }
+    }
+    match hub.devices().list() {
+        Ok(devices) => panel.devices = devices.into_iter().map(|d| d.name).collect(),
+        Err(err) => panel.error = Some(err.to_string()),
+    }
+    panel
 }
