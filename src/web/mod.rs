@@ -14,6 +14,7 @@
 
 pub mod control;
 pub mod devices;
+pub mod hosts;
 pub mod http;
 pub mod notify;
 pub mod pairing;
