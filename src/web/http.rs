@@ -358,6 +358,11 @@ async fn answer(
         Ok(name) => name,
         Err(refused) => return refused.into_response(),
     };
+    // An answer that cannot be taken is audited like every other refused request.
+    let refuse = |status: StatusCode, why: &str| {
+        hub.refused(status.as_u16(), why, "/api/answer", from);
+        refusal(status, why)
+    };
     let id = CallId(request.id);
     let Some(dialog) = hub
         .responder
@@ -365,7 +370,7 @@ async fn answer(
         .into_iter()
         .find(|d| d.id == id)
     else {
-        return refusal(StatusCode::CONFLICT, "already answered");
+        return refuse(StatusCode::CONFLICT, "already answered");
     };
     if dialog.opened.elapsed() < ARMING {
         return refusal(
@@ -378,7 +383,7 @@ async fn answer(
         AnswerKind::Allow => HumanAnswer::Allow { note: None },
         AnswerKind::Note => {
             if dialog.call.caps.note == NoteEffect::None {
-                return refusal(StatusCode::BAD_REQUEST, "this agent cannot carry a note");
+                return refuse(StatusCode::BAD_REQUEST, "this agent cannot carry a note");
             }
             HumanAnswer::Allow {
                 note: (!text.is_empty()).then_some(text),
@@ -394,7 +399,7 @@ async fn answer(
                 AllowKind::Path => Some(SessionAllow::Path(text)),
             };
             let Some(allow) = allow else {
-                return refusal(StatusCode::BAD_REQUEST, "the pattern matches nothing");
+                return refuse(StatusCode::BAD_REQUEST, "the pattern matches nothing");
             };
             if allow.is_broad(writer.as_ref()) && !request.confirm {
                 let why = format!("BROAD: {}", allow.describe());
@@ -410,7 +415,7 @@ async fn answer(
     if hub.responder.answer_from(id, answer, &name) {
         Json(json!({ "won": true })).into_response()
     } else {
-        refusal(StatusCode::CONFLICT, "already answered")
+        refuse(StatusCode::CONFLICT, "already answered")
     }
 }
 
