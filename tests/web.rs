@@ -128,5 +128,21 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
             .iter()
             .any(|l| l["web"] == "paired" && l["device"] == "phone")
     );
-    running.stop().await;
+    // A phone following the live updates does not hold the console open when it stops.
+    let mut live = http
+        .get(format!("{base}/api/events"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(live.status(), 200);
+    let first = live.chunk().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).contains("event: state"));
+    tokio::time::timeout(std::time::Duration::from_secs(1), running.stop())
+        .await
+        .expect("the web console stops with a live stream open");
+    let rest = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+        while let Ok(Some(_)) = live.chunk().await {}
+    });
+    rest.await.expect("the live stream ended");
 }

@@ -305,21 +305,28 @@ async fn events(
         .trim()
         .to_string();
     let changed = hub.changed.subscribe();
+    let stopping = hub.stopping.subscribe();
+    let state = (hub, changed, stopping, true);
     let stream =
-        futures_util::stream::unfold((hub, changed, true), move |(hub, mut changed, first)| {
+        futures_util::stream::unfold(state, move |(hub, mut changed, mut stopping, first)| {
             let name = name.clone();
             let token = token.clone();
             async move {
+                if *stopping.borrow() {
+                    return None;
+                }
                 if !first {
-                    changed.changed().await.ok()?;
+                    // Cancellation: both are watch receivers; dropping either loses nothing.
+                    tokio::select! {
+                        changed = changed.changed() => changed.ok()?,
+                        _ = stopping.wait_for(|s| *s) => return None,
+                    }
                 }
                 hub.devices.check(&token)?;
                 let data = serde_json::to_string(&snapshot_for(&hub, &name)).ok()?;
                 let event = SseEvent::default().event("state").data(data);
-                Some((
-                    Ok::<_, std::convert::Infallible>(event),
-                    (hub, changed, false),
-                ))
+                let next = (hub, changed, stopping, false);
+                Some((Ok::<_, std::convert::Infallible>(event), next))
             }
         });
     Sse::new(stream)

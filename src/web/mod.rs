@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tokio::sync::{broadcast, oneshot, watch};
@@ -119,6 +119,8 @@ pub struct Hub {
     audit: Option<Audit>,
     live: Mutex<Live>,
     changed: watch::Sender<u64>,
+    /// Set when the web console stops: live update streams end, so no phone holds it open.
+    stopping: watch::Sender<bool>,
     base: String,
     hosts: http::Hosts,
     fingerprint: Option<String>,
@@ -198,10 +200,18 @@ impl Running {
         &self.hub.base
     }
 
-    /// Stops serving and waits for the server to let go.
-    pub async fn stop(self) {
+    /// Stops serving: ends every live update stream, lets requests in flight finish for up to
+    /// two seconds, then drops what is left.
+    pub async fn stop(mut self) {
+        self.hub.stopping.send_replace(true);
         let _ = self.stop.send(());
-        let _ = self.served.await;
+        // Cancellation: a request still running past the grace is dropped with the task.
+        if tokio::time::timeout(Duration::from_secs(2), &mut self.served)
+            .await
+            .is_err()
+        {
+            self.served.abort();
+        }
         self.followed.abort();
     }
 }
@@ -263,6 +273,7 @@ pub async fn start(start: Start) -> Result<Running, WebError> {
         audit,
         live: Mutex::new(Live::default()),
         changed: watch::channel(0).0,
+        stopping: watch::channel(false).0,
         hosts: http::Hosts::new(addr, settings.url.as_deref()),
         base,
         fingerprint: tls.as_ref().map(|c| c.fingerprint.clone()),
