@@ -445,3 +445,7 @@ mod size_tests;
 #[cfg(test)]
 #[path = "snapshot_state_tests.rs"]
 mod state_tests;
+
+#[cfg(test)]
+#[path = "snapshot_web_tests.rs"]
+mod web_tests;
