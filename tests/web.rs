@@ -1,6 +1,6 @@
 //! The web console in process, over real HTTP on loopback, against a real barrier: what the
-//! page's API gives without a token, and the first answer winning between the console's own
-//! prompter and a paired device, each refusal audited.
+//! page's API gives without a token, the first answer winning between the console's own
+//! prompter and a paired device (each refusal audited), and `notify_command`.
 
 mod common;
 
@@ -145,4 +145,46 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
         while let Ok(Some(_)) = live.chunk().await {}
     });
     rest.await.expect("the live stream ended");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notify_command_runs_for_each_dialog_that_opens_with_the_call_in_its_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (barrier, mut prompter) = Barrier::new(Settings::default(), Audit::disabled(), None);
+    let out = dir.path().join("notified");
+    let command = format!(
+        "printf '%s|%s|%s|%s' \"$GATEHOUSE_ID\" \"$GATEHOUSE_AGENT\" \"$GATEHOUSE_TOOL\" \"$GATEHOUSE_SUBJECT\" > {}.part && mv {0}.part {0}",
+        out.display()
+    );
+    let notifier = tokio::spawn(web::notify::follow(command, prompter.tap()));
+    let submitted = tokio::spawn({
+        let barrier = barrier.clone();
+        async move {
+            barrier
+                .submit(bash("rm -rf build\necho \u{1b}[2J done"))
+                .await
+        }
+    });
+    let id = match prompter.next_event().await.unwrap() {
+        Event::Opened(dialog) => dialog.id,
+        other => panic!("expected a dialog, got {other:?}"),
+    };
+    let started = std::time::Instant::now();
+    while !out.exists() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "the notify command never ran"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let said = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(said, format!("{}|claude-code|Bash|rm -rf build", id.0));
+    prompter.answer(
+        id,
+        HumanAnswer::Deny {
+            reason: String::new(),
+        },
+    );
+    submitted.await.unwrap();
+    notifier.abort();
 }
