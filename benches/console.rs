@@ -79,6 +79,7 @@ fn full_console(open: u64) -> App {
             decision: Decision::allow(),
             decider: Decider::Rule,
             latency: Duration::from_micros(20),
+            device: None,
         };
         app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
     }
@@ -164,6 +165,7 @@ fn ten_thousand_resolved_events(bencher: divan::Bencher) {
                         decision: Decision::allow(),
                         decider: Decider::Mode,
                         latency: Duration::ZERO,
+                        device: None,
                     })))
                 })
                 .collect();

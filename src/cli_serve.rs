@@ -43,8 +43,10 @@ pub fn serve(
     socket: Option<PathBuf>,
     mode: Option<Mode>,
     on_ask: OnAsk,
+    web: Option<String>,
 ) -> Result<()> {
-    let config = Config::load(config)?;
+    let mut config = Config::load(config)?;
+    config.web = crate::cli_web::settings(config.web.take(), web)?;
     let mut settings = config.settings;
     if let Some(mode) = mode {
         settings.mode = mode;
@@ -71,11 +73,30 @@ pub fn serve(
         let signals = Signals::install().context("taking over the stop signals")?;
         let audit = Audit::open(&config.audit_log)
             .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
-        let (barrier, prompter) = Barrier::new(settings, audit, classifier);
+        let ask_timeout = settings.ask_timeout.as_secs();
+        let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
         let socket = socket_path(socket.as_deref());
         let bound = server::bind(&socket)?;
+        let extras = gatehouse::web::wiring::start(
+            &mut prompter,
+            config.web.clone(),
+            config.notify_command.clone(),
+            &config.audit_log,
+            &socket,
+        )
+        .await?;
+        let who = match &extras.web {
+            Some(web) => {
+                eprintln!(
+                    "gatehouse serve: web console on {}; pair a device with `gatehouse pair`",
+                    web.url()
+                );
+                format!("wait up to {ask_timeout} s for an answer on the web")
+            }
+            None => format!("get {on_ask_name}"),
+        };
         eprintln!(
-            "gatehouse serve: listening on {}, mode {mode}; calls that need a human get {on_ask_name}; audit log {}",
+            "gatehouse serve: listening on {}, mode {mode}; calls that need a human {who}; audit log {}",
             socket.display(),
             config.audit_log.display()
         );
@@ -84,7 +105,12 @@ pub fn serve(
             let why = signals.stopped().await;
             let _ = writeln!(std::io::stderr(), "gatehouse serve: stopping ({why:?})");
         };
-        headless::serve(bound, barrier, prompter, policy, config.server, stop).await;
+        let answering = match extras.web {
+            Some(_) => headless::Answering::Web,
+            None => headless::Answering::Unattended(policy),
+        };
+        headless::serve(bound, barrier, prompter, answering, config.server, stop).await;
+        extras.stop().await;
         let _ = writeln!(std::io::stderr(), "gatehouse serve: stopped");
         if stop::panicked() {
             anyhow::bail!("gatehouse serve stopped: a task panicked");
@@ -94,8 +120,14 @@ pub fn serve(
 }
 
 /// The console: the TUI with the server inside it.
-pub fn console(config: Option<&Path>, socket: Option<PathBuf>, mode: Option<Mode>) -> Result<()> {
-    let config = Config::load(config)?;
+pub fn console(
+    config: Option<&Path>,
+    socket: Option<PathBuf>,
+    mode: Option<Mode>,
+    web: Option<String>,
+) -> Result<()> {
+    let mut config = Config::load(config)?;
+    config.web = crate::cli_web::settings(config.web.take(), web)?;
     let socket = socket_path(socket.as_deref());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -46,7 +46,18 @@ struct RawConfig {
     audit_log: Option<PathBuf>,
     max_pending_mib: Option<Spanned<u64>>,
     notify: Option<Notify>,
+    notify_command: Option<Spanned<String>>,
     classifier: Option<RawClassifiers>,
+    web: Option<RawWeb>,
+}
+
+/// The `[web]` table as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWeb {
+    listen: Option<Spanned<String>>,
+    url: Option<String>,
+    allow_plain_http: Option<bool>,
 }
 
 /// The validated config.
@@ -59,6 +70,10 @@ pub struct Config {
     pub server: server::Options,
     /// How a new dialog gets the human's attention in the console.
     pub notify: Notify,
+    /// A command run (by `sh -c`) whenever a dialog opens, with the call in its environment.
+    pub notify_command: Option<String>,
+    /// The `[web]` table: the web console's settings, and that it runs (also without `--web`).
+    pub web: Option<crate::web::Settings>,
     /// The `[classifier]` table or `[[classifier]]` tables; resolve with `ClassifierSetup::from_env`.
     pub classifier: ClassifierConfig,
     /// The file it came from; `None` when no file exists and the defaults serve.
@@ -212,6 +227,36 @@ impl Config {
                 .collect(),
             internal_tools,
         };
+        let web = match raw.web {
+            None => None,
+            Some(table) => {
+                let mut web = crate::web::Settings {
+                    url: table.url,
+                    allow_plain_http: table.allow_plain_http.unwrap_or(false),
+                    ..crate::web::Settings::default()
+                };
+                if let Some(listen) = table.listen {
+                    web.listen = listen.get_ref().parse().map_err(|_| {
+                        error(
+                            listen.span(),
+                            format!("[web] listen = {:?} is not an address and port", listen.get_ref()),
+                            "write an IP address and a port, such as \"127.0.0.1:7870\" (loopback, the default) or \"0.0.0.0:7870\" (every interface, over TLS)",
+                        )
+                    })?;
+                }
+                Some(web)
+            }
+        };
+        let notify_command = match raw.notify_command {
+            Some(command) if command.get_ref().trim().is_empty() => {
+                return Err(error(
+                    command.span(),
+                    "notify_command is empty".into(),
+                    "give a shell command, or remove the key",
+                ));
+            }
+            command => command.map(Spanned::into_inner),
+        };
         let classifier = RawClassifiers::validate(raw.classifier)
             .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
         let settings = Settings {
@@ -231,6 +276,8 @@ impl Config {
                 .unwrap_or_else(paths::audit_log),
             server,
             notify: raw.notify.unwrap_or_default(),
+            notify_command,
+            web,
             source: path.map(Path::to_path_buf),
         })
     }

@@ -81,8 +81,16 @@ pub async fn run(
     let audit = Audit::open(&config.audit_log)
         .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
     let ask_timeout = Some(settings.ask_timeout);
-    let (barrier, prompter) = Barrier::new(settings, audit, classifier);
+    let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
     let bound = server::bind(&socket)?;
+    let extras = crate::web::wiring::start(
+        &mut prompter,
+        config.web.clone(),
+        config.notify_command.clone(),
+        &config.audit_log,
+        &socket,
+    )
+    .await?;
 
     let (stop_server, server_stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(server::run_with(
@@ -104,6 +112,11 @@ pub async fn run(
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
         classifier_status: Some(Box::new(move || classifier_status(status_model.as_ref()))),
         ask_timeout,
+        web: extras.web.as_ref().map(|web| {
+            let hub = web.hub.clone();
+            Box::new(move |ask| crate::web::wiring::panel(&hub, ask))
+                as Box<dyn Fn(runner::WebAsk) -> runner::WebPanel + Send>
+        }),
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.
@@ -112,6 +125,7 @@ pub async fn run(
     barrier.shutdown();
     let _ = stop_server.send(());
     let _ = server.await;
+    extras.stop().await;
     drop(bound.file);
     match result {
         Err(panicked) => Err(panicked).context("the console stopped"),

@@ -43,17 +43,34 @@ pub struct Unattended {
     pub classifier: bool,
 }
 
+/// Who answers the dialogs that need a human.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answering {
+    /// Nobody: the fixed policy settles each at once.
+    Unattended(Unattended),
+    /// The human on the web console (`serve --web`): a dialog waits for the web (or the
+    /// classifier) until the ask timeout gives it the timeout fallback.
+    Web,
+}
+
+impl From<Unattended> for Answering {
+    fn from(policy: Unattended) -> Answering {
+        Answering::Unattended(policy)
+    }
+}
+
 /// Serves until `shutdown` completes, answering dialogs as `policy` says and logging
 /// decisions to stderr. The socket file is removed on return.
 pub async fn serve(
     bound: Bound,
     barrier: Barrier,
     prompter: Prompter,
-    policy: Unattended,
+    policy: impl Into<Answering>,
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) {
     let (stop, stopped) = oneshot::channel();
+    let policy = policy.into();
     let answering = tokio::spawn(answer(prompter, policy, stopped, std::io::stderr()));
     server::run_with(bound.listener, barrier, options, shutdown).await;
     let _ = stop.send(());
@@ -64,10 +81,11 @@ pub async fn serve(
 /// Answers and logs events until `stop` fires, then logs what is already queued.
 pub async fn answer(
     mut prompter: Prompter,
-    policy: Unattended,
+    policy: impl Into<Answering>,
     mut stop: oneshot::Receiver<()>,
     mut log: impl Write,
 ) {
+    let policy = policy.into();
     let mut racing = HashSet::new();
     loop {
         // Cancellation: `next_event` is cancel-safe (an mpsc receive), so stopping loses no
@@ -88,20 +106,39 @@ pub async fn answer(
 
 fn handle(
     prompter: &Prompter,
-    policy: Unattended,
+    policy: Answering,
     racing: &mut HashSet<CallId>,
     event: Event,
     log: &mut impl Write,
 ) {
-    let settle = |id| prompter.unattended(id, policy.on_ask, on_ask_reason(policy.on_ask));
+    let settle = |id| match policy {
+        Answering::Unattended(policy) => {
+            prompter.unattended(id, policy.on_ask, on_ask_reason(policy.on_ask));
+        }
+        // The web's human answers, or the ask timeout does.
+        Answering::Web => {}
+    };
+    let races = |route| match policy {
+        Answering::Unattended(policy) => policy.classifier && route == Route::Race,
+        Answering::Web => false,
+    };
     let line = match event {
         Event::Opened(dialog) => {
-            if policy.classifier && dialog.route == Route::Race {
+            if races(dialog.route) {
                 racing.insert(dialog.id);
             } else {
                 settle(dialog.id);
             }
-            return;
+            if policy == Answering::Web {
+                format!(
+                    "gatehouse serve: {} {} `{}` waits for an answer on the web",
+                    dialog.id,
+                    escape(&dialog.call.tool),
+                    escape(&shorten(&dialog.call.subject(), 120))
+                )
+            } else {
+                return;
+            }
         }
         Event::Classifier { id, state } => {
             let done = !matches!(state, ClassifierState::Asking);
@@ -148,6 +185,10 @@ pub fn log_line(outcome: &Outcome) -> String {
         outcome.class.name(),
         outcome.mode,
     );
+    if let Some(device) = &outcome.device {
+        line.push_str(" on ");
+        line.push_str(&escape(device));
+    }
     if let Some(text) = outcome.decision.text() {
         line.push_str(": ");
         line.push_str(&escape(text));
@@ -191,6 +232,7 @@ mod tests {
             decision: Decision::deny(reason),
             decider: Decider::Mode,
             latency: Duration::ZERO,
+            device: None,
         }
     }
 

@@ -35,6 +35,10 @@
 //! the same console with a scripted agent on a private socket. `stop` is how both and `serve`
 //! stop in order: the signals, and a panic caught as a failed run.
 //!
+//! `web` is the web console, an adapter beside the `tui`: the same queue on a page a phone
+//! can open, paired by a one-time link or QR code, each device with its own token. It talks
+//! to the core through a `Responder` and a tap of the prompter's events.
+//!
 //! `headless` is `gatehouse serve`: the barrier and server with no screen, answering the
 //! dialogs that need a human with a fixed policy and logging each decision to stderr.
 //!
@@ -55,3 +59,4 @@ pub mod paths;
 pub mod server;
 pub mod stop;
 pub mod tui;
+pub mod web;

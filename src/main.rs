@@ -12,6 +12,7 @@ mod cli_explain;
 mod cli_hook;
 mod cli_install;
 mod cli_serve;
+mod cli_web;
 
 use cli_install::{AgentScope, EventArg, ScopeArg};
 use cli_serve::OnAsk;
@@ -39,6 +40,11 @@ struct Cli {
     /// The mode the console starts in (default: the config's `mode`, else allow-read).
     #[arg(long, value_name = "MODE")]
     mode: Option<Mode>,
+
+    /// Serve the web console too, on ADDR (default: the config's [web] listen, else
+    /// 127.0.0.1:7870). Pair a device with `gatehouse pair`.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    web: Option<String>,
 
     /// Without a command, gatehouse runs the console.
     #[command(subcommand)]
@@ -78,11 +84,27 @@ enum Command {
         /// The starting mode (default: the config's).
         #[arg(long)]
         mode: Option<Mode>,
-        /// What calls that need a human get, since no one is watching.
+        /// What calls that need a human get, since no one is watching (not with --web).
         #[arg(long, value_enum, default_value_t = OnAsk::Deny)]
         on_ask: OnAsk,
         #[command(flatten)]
         socket: SocketArg,
+        /// Serve the web console on ADDR (default: the config's [web] listen, else
+        /// 127.0.0.1:7870): calls that need a human then wait for an answer there, up to
+        /// ask_timeout, instead of getting --on-ask.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+        web: Option<String>,
+    },
+    /// Make a one-time link (good for two minutes) that pairs a device with the running web
+    /// console; printed as the last line, and drawn as a QR code on a terminal.
+    Pair {
+        #[command(flatten)]
+        socket: SocketArg,
+    },
+    /// The devices paired with the web console; `revoke NAME` unpairs one.
+    Devices {
+        #[command(subcommand)]
+        action: Option<DevicesCommand>,
     },
     /// What an agent runs before each tool call (reads the agent's hook JSON on stdin).
     Hook {
@@ -113,6 +135,12 @@ enum Command {
         #[command(subcommand)]
         action: ConfigCommand,
     },
+}
+
+#[derive(Subcommand)]
+enum DevicesCommand {
+    /// Unpair the device named NAME: its next request is refused.
+    Revoke { name: String },
 }
 
 #[derive(Subcommand)]
@@ -258,7 +286,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     let config = cli.config.as_deref();
     let Some(command) = cli.command else {
-        return cli_serve::console(config, cli.socket, cli.mode);
+        return cli_serve::console(config, cli.socket, cli.mode, cli.web);
     };
     if let (Some(socket), Some(name)) = (&cli.socket, uses_no_socket(&command)) {
         anyhow::bail!(
@@ -274,7 +302,12 @@ fn run(cli: Cli) -> Result<()> {
             mode,
             on_ask,
             socket,
-        } => cli_serve::serve(config, socket.socket.or(cli.socket), mode, on_ask),
+            web,
+        } => cli_serve::serve(config, socket.socket.or(cli.socket), mode, on_ask, web),
+        Command::Pair { socket } => cli_web::pair(socket.socket.or(cli.socket).as_deref()),
+        Command::Devices { action } => cli_web::devices(action.map(|a| match a {
+            DevicesCommand::Revoke { name } => name,
+        })),
         Command::Hook { .. } => unreachable!("the hook runs before anything else"),
         Command::Install {
             agent:

@@ -57,14 +57,17 @@ pub struct Record<'a> {
     /// whether the answer agreed (allow with read-only, deny with writes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agreed: Option<bool>,
+    /// For a human's answer from a paired web device: the device's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<&'a str>,
 }
 
 /// A record as written: the run that wrote it first.
 #[derive(Serialize)]
-struct Line<'a> {
+struct Line<'a, R: Serialize> {
     run: &'a str,
     #[serde(flatten)]
-    record: &'a Record<'a>,
+    record: &'a R,
 }
 
 /// The subject as a record keeps it: whole up to 64 KiB, else cut and marked.
@@ -177,6 +180,16 @@ impl Audit {
 
     /// Appends one record. An error means the record is not (wholly) on disk.
     pub fn write(&self, record: &Record<'_>) -> io::Result<()> {
+        self.append(record)
+    }
+
+    /// Appends one line that is not a decision (a request the web console refused). It must
+    /// carry no `id`, so that the next run's numbering passes over it.
+    pub fn write_other(&self, what: &impl Serialize) -> io::Result<()> {
+        self.append(what)
+    }
+
+    fn append(&self, record: &impl Serialize) -> io::Result<()> {
         let Some(sink) = &self.sink else {
             return Ok(());
         };

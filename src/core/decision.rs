@@ -112,7 +112,7 @@ impl Decider {
             }
             Decider::SessionAllow => "an allow-always you gave earlier in the same agent session",
             Decider::Classifier => "the classifier, in auto modes, before you answered",
-            Decider::Human => "you, in this console",
+            Decider::Human => "you, in this console or on a paired web device",
             Decider::Timeout => "nobody answered within ask_timeout_secs",
             Decider::Shutdown => "the console quit or stopped with the dialog open",
             Decider::Busy => "too many calls were open to take another",

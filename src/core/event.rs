@@ -33,6 +33,9 @@ pub struct Outcome {
     pub decision: Decision,
     pub decider: Decider,
     pub latency: Duration,
+    /// For a human's answer from a paired web device, the device's name; `None` for the
+    /// console's own keys and every other decider.
+    pub device: Option<Arc<str>>,
 }
 
 /// Where a racing classifier is with one dialog.

@@ -44,6 +44,8 @@ pub enum Msg {
     ClassifierStatus(String),
     /// The session rules, as the barrier has them now.
     Rules(Vec<SessionRule>),
+    /// The web console's pairing link and devices, as it answered.
+    Web(WebPanel),
 }
 
 /// What `update` asks the runner to do.
@@ -61,6 +63,8 @@ pub enum Effect {
     ListRules,
     /// Forget a session rule (the runner answers with `Msg::Rules`).
     Revoke(RuleId),
+    /// Ask the web console for a link or to unpair (the runner answers with `Msg::Web`).
+    Web(WebAsk),
     Quit,
 }
 
@@ -76,6 +80,8 @@ pub enum Screen {
     Rules,
     /// One activity log entry, whole ([`App::log_focus`]).
     Activity,
+    /// The web console's pairing QR code and devices.
+    Web,
 }
 
 /// Whether the classifier re-arm key has something to re-arm.
@@ -151,6 +157,9 @@ pub struct App {
     /// The session rules as last read, and the one the panel points at.
     pub rules: Vec<SessionRule>,
     pub rules_focus: usize,
+    /// The web panel's contents, once the web console answered.
+    pub web: Option<WebPanel>,
+    pub web_focus: usize,
     /// The activity entry the opened log points at.
     pub log_focus: usize,
     /// How long a dialog waits before the barrier answers it with its timeout fallback.
@@ -188,6 +197,8 @@ impl App {
             shown_at: now.at,
             rules: Vec::new(),
             rules_focus: 0,
+            web: None,
+            web_focus: 0,
             log_focus: 0,
             ask_timeout: None,
             rearm: Rearm::NotSetUp,
@@ -256,6 +267,19 @@ impl App {
                 self.rules_focus = self.rules_focus.min(self.rules.len().saturating_sub(1));
                 vec![]
             }
+            Msg::Web(mut panel) => {
+                // An unpairing answers with the devices only: the link shown stays.
+                if panel.link.is_none()
+                    && panel.error.is_none()
+                    && let Some(shown) = self.web.take()
+                {
+                    panel.link = shown.link;
+                    panel.fingerprint = shown.fingerprint;
+                }
+                self.web_focus = self.web_focus.min(panel.devices.len().saturating_sub(1));
+                self.web = Some(panel);
+                vec![]
+            }
             Msg::Opened(dialog, preview) => self.on_opened(dialog, preview),
             Msg::Barrier(event) => {
                 self.on_event(event);
@@ -297,6 +321,7 @@ impl App {
             }
             Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
             Screen::Rules => return self.rules_key(&key),
+            Screen::Web => return self.web_key(&key),
             Screen::Activity => {
                 let last = self.log.len().saturating_sub(1);
                 match keymap::intent_of(&key) {
@@ -404,6 +429,11 @@ impl App {
                 self.screen = Screen::Rules;
                 vec![Effect::ListRules]
             }
+            Intent::Web => {
+                self.screen = Screen::Web;
+                self.web_focus = 0;
+                vec![Effect::Web(WebAsk::Pair)]
+            }
             // Revoking means something only in the rules panel.
             Intent::Revoke => vec![],
             Intent::Help => {
@@ -455,6 +485,9 @@ mod advice;
 mod events;
 mod mode_keys;
 mod rules_panel;
+mod web_panel;
+
+pub use web_panel::{WebAsk, WebPanel};
 
 pub(crate) use events::clock;
 
@@ -480,3 +513,7 @@ mod mode_tests;
 #[cfg(test)]
 #[path = "app_allow_tests.rs"]
 pub(crate) mod allow_tests;
+
+#[cfg(test)]
+#[path = "app_web_tests.rs"]
+mod web_tests;

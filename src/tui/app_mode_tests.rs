@@ -32,6 +32,7 @@ fn settled_by_mode(app: &App, id: u64, mode: Mode) -> Msg {
         decision: Decision::allow(),
         decider: Decider::Mode,
         latency: Duration::ZERO,
+        device: None,
     })))
 }
 

@@ -23,6 +23,7 @@ pub enum Intent {
     RearmClassifier,
     AskAdvice,
     Rules,
+    Web,
     Revoke,
     Activity,
     Help,
@@ -165,6 +166,14 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::Rules,
         needs_dialog: false,
         matches: |k| plain(k, 's'),
+    },
+    Binding {
+        keys: "W",
+        hint: "",
+        help: "pair a phone with the web console: a one-time link as a QR code (good once, for two minutes), and the paired devices; x unpairs one",
+        intent: Intent::Web,
+        needs_dialog: false,
+        matches: |k| plain(k, 'W'),
     },
     Binding {
         keys: "x",
@@ -327,6 +336,9 @@ pub const ALLOW_ALL_KEYS: &[(&str, &str)] =
 
 /// The keys of the session rules panel, for its box and the footer.
 pub const RULES_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "revoke"), ("s/Esc", "close")];
+
+/// The keys of the web panel, for its box and the footer.
+pub const WEB_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "unpair"), ("W/Esc", "close")];
 
 /// The keys of the help screen, for the footer.
 pub const HELP_KEYS: &[(&str, &str)] = &[("j/k PgDn/PgUp", "scroll"), ("?/Esc", "close")];

@@ -9,6 +9,7 @@ use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
 use tokio::sync::mpsc;
 
 use super::app::{App, Effect, Msg, Now, Rearm};
+pub use super::app::{WebAsk, WebPanel};
 use super::preview::Preview;
 use super::terminal::TerminalGuard;
 use super::view;
@@ -29,6 +30,8 @@ pub struct Options {
     pub classifier_status: Option<Box<dyn Fn() -> String + Send>>,
     /// How long a dialog waits before its timeout fallback, shown as time left.
     pub ask_timeout: Option<Duration>,
+    /// Answers the web panel's asks, when the web console runs.
+    pub web: Option<Box<dyn Fn(WebAsk) -> WebPanel + Send>>,
 }
 
 fn now() -> Now {
@@ -169,6 +172,19 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
             if let Some(rearm) = &options.rearm {
                 rearm();
             }
+        }
+        Effect::Web(ask) => {
+            let panel = match &options.web {
+                Some(web) => web(ask),
+                None => WebPanel {
+                    error: Some(
+                        "the web console is off: start gatehouse with --web, or add [web] to the config"
+                            .into(),
+                    ),
+                    ..WebPanel::default()
+                },
+            };
+            return Ok(Applied::Reply(Msg::Web(panel)));
         }
         Effect::Quit => return Ok(Applied::Quit),
     }

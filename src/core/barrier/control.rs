@@ -18,7 +18,13 @@ use crate::core::rules::{RuleId, SessionRule};
 impl Shared {
     /// The human's answer to dialog `id`. An "allow always" is remembered for the call's agent
     /// session first, and then settles any other open dialog of that session it now covers.
-    pub(super) fn answer(self: &Arc<Self>, id: CallId, answer: HumanAnswer) -> bool {
+    /// `device` names the paired web device whose human answered, if not this console.
+    pub(super) fn answer(
+        self: &Arc<Self>,
+        id: CallId,
+        answer: HumanAnswer,
+        device: Option<Arc<str>>,
+    ) -> bool {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
             HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
@@ -31,7 +37,7 @@ impl Shared {
                 (Decision::deny(reason), None)
             }
         };
-        let settle = Settle::new(decision, Decider::Human);
+        let settle = Settle::new(decision, Decider::Human).from_device(device);
         let Some(allow) = remember else {
             return self.resolve(id, |_| true, settle);
         };

@@ -1,9 +1,13 @@
 //! The answering side of the barrier: the console (or `serve`, or a test's scripted human)
 //! receives events and answers dialogs, claims them, and changes the mode. It cannot submit.
+//!
+//! A second front end beside it (the web console) takes a [`Responder`], which answers the
+//! same dialogs (first answer wins, as ever), and a tap of the prompter's events: each event
+//! the prompter takes is copied to every tap, so both front ends see the same story.
 
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 
 use super::{Fallback, Shared};
 use crate::core::call::CallId;
@@ -29,26 +33,61 @@ pub enum HumanAnswer {
 pub struct Prompter {
     shared: Arc<Shared>,
     events: mpsc::UnboundedReceiver<Event>,
+    /// Where copies of the events go once taken, when a second front end taps them.
+    taps: Option<broadcast::Sender<Event>>,
 }
+
+/// How many events a tap may fall behind before it misses some (it is then told it lagged,
+/// and reads the open dialogs afresh).
+const TAP_BACKLOG: usize = 1024;
 
 impl Prompter {
     pub(super) fn new(shared: Arc<Shared>, events: mpsc::UnboundedReceiver<Event>) -> Self {
-        Prompter { shared, events }
+        Prompter {
+            shared,
+            events,
+            taps: None,
+        }
     }
 
     /// The next event; `None` once the barrier is gone.
     pub async fn next_event(&mut self) -> Option<Event> {
-        self.events.recv().await
+        let event = self.events.recv().await;
+        self.copy(event)
     }
 
     /// The next event if one is waiting.
     pub fn try_event(&mut self) -> Option<Event> {
-        self.events.try_recv().ok()
+        let event = self.events.try_recv().ok();
+        self.copy(event)
+    }
+
+    fn copy(&self, event: Option<Event>) -> Option<Event> {
+        if let (Some(taps), Some(event)) = (&self.taps, &event) {
+            // No tap listening is fine: the prompter's own reader still gets the event.
+            let _ = taps.send(event.clone());
+        }
+        event
+    }
+
+    /// A copy of every event this prompter takes from now on, for a second front end. The
+    /// copies flow only while the prompter's owner reads its events.
+    pub fn tap(&mut self) -> broadcast::Receiver<Event> {
+        self.taps
+            .get_or_insert_with(|| broadcast::channel(TAP_BACKLOG).0)
+            .subscribe()
+    }
+
+    /// A handle that answers this prompter's dialogs from another front end.
+    pub fn responder(&self) -> Responder {
+        Responder {
+            shared: self.shared.clone(),
+        }
     }
 
     /// Answers dialog `id`. Returns false when another answer got there first.
     pub fn answer(&self, id: CallId, answer: HumanAnswer) -> bool {
-        self.shared.answer(id, answer)
+        self.shared.answer(id, answer, None)
     }
 
     /// Settles dialog `id` where no human is watching (`gatehouse serve`): `deny` or `defer`
@@ -92,6 +131,40 @@ impl Prompter {
     /// Forgets session rule `id`: later calls it covered ask again. Returns whether it was there.
     pub fn revoke(&self, id: RuleId) -> bool {
         self.shared.revoke(id)
+    }
+
+    /// The dialogs open now, oldest first.
+    pub fn open_dialogs(&self) -> Vec<Arc<Dialog>> {
+        self.shared.open_dialogs()
+    }
+}
+
+/// A second front end's hold on the dialogs (the web console): it answers, claims, reads and
+/// changes the mode exactly as the [`Prompter`] does, and takes no events. Cheap to clone.
+#[derive(Clone)]
+pub struct Responder {
+    shared: Arc<Shared>,
+}
+
+impl Responder {
+    /// Answers dialog `id` for the human at the paired device `device`: audited with decider
+    /// `human` and the device's name. Returns false when another answer got there first.
+    pub fn answer_from(&self, id: CallId, answer: HumanAnswer, device: &str) -> bool {
+        self.shared.answer(id, answer, Some(Arc::from(device)))
+    }
+
+    /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.
+    pub fn claim(&self, id: CallId) -> bool {
+        self.shared.claim(id)
+    }
+
+    /// Changes the live mode; returns how many open dialogs the change settled.
+    pub fn set_mode(&self, mode: Mode) -> usize {
+        self.shared.set_mode(mode)
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.shared.mode()
     }
 
     /// The dialogs open now, oldest first.

@@ -19,12 +19,13 @@ use crate::core::mode::Mode;
 use crate::core::route::{Class, Route, route};
 
 /// How a call is settled: the binding decision, who made it, and for the audit the session
-/// rule(s) it made or used.
+/// rule(s) it made or used and the paired web device a human answered from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Settle {
     pub(super) decision: Decision,
     pub(super) decider: Decider,
     pub(super) rule: Option<String>,
+    pub(super) device: Option<Arc<str>>,
 }
 
 impl Settle {
@@ -33,7 +34,13 @@ impl Settle {
             decision,
             decider,
             rule: None,
+            device: None,
         }
+    }
+
+    /// The same, answered from the paired web device `device` (`None`: this console).
+    pub(super) fn from_device(self, device: Option<Arc<str>>) -> Settle {
+        Settle { device, ..self }
     }
 
     /// The same, naming the session rule(s) in the audit record.
@@ -112,6 +119,7 @@ impl Shared {
             decision: settle.decision,
             decider: settle.decider,
             latency: started.elapsed(),
+            device: settle.device,
         };
         self.conclude(outcome, settle.rule, None, Reply::Direct)
     }
@@ -137,6 +145,7 @@ impl Shared {
             decision: settle.decision,
             decider: settle.decider,
             latency: pending.started.elapsed(),
+            device: settle.device,
         };
         self.conclude(
             outcome,
@@ -273,6 +282,7 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
         decider: outcome.decider.name(),
         reason: outcome.decision.text(),
         agreed,
+        device: outcome.device.as_deref(),
         ..record_base(
             outcome.id,
             &outcome.call,
@@ -313,5 +323,6 @@ fn record_base(
         latency_ms: latency.as_secs_f64() * 1e3,
         advice: advised.map(Verdict::name),
         agreed: None,
+        device: None,
     }
 }

@@ -63,7 +63,14 @@ impl App {
                         "deny" => "denied",
                         _ => "deferred",
                     };
-                    let by = outcome.decider.name();
+                    let by = match &outcome.device {
+                        Some(device) => format!(
+                            "{} on the web ({})",
+                            outcome.decider.name(),
+                            visible(device)
+                        ),
+                        None => outcome.decider.name().to_string(),
+                    };
                     self.notify(format!("{} {done} by {by}", outcome.id));
                 }
                 self.push_log(&outcome);

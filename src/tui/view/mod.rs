@@ -11,6 +11,7 @@ mod lists;
 mod overlay;
 mod status;
 mod theme;
+mod web;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -60,6 +61,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::ConfirmQuit => overlay::draw_confirm_quit(frame, area, app),
         Screen::ConfirmAllowAll => overlay::draw_confirm_allow_all(frame, area, app),
         Screen::Rules => overlay::draw_rules(frame, area, app),
+        Screen::Web => web::draw_web(frame, area, app),
         Screen::Activity => activity::draw_activity(frame, area, app),
     }
 }

@@ -61,6 +61,7 @@ pub(super) fn passed(
         decision,
         decider,
         latency: std::time::Duration::ZERO,
+        device: None,
     };
     app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
 }
@@ -444,3 +445,7 @@ mod size_tests;
 #[cfg(test)]
 #[path = "snapshot_state_tests.rs"]
 mod state_tests;
+
+#[cfg(test)]
+#[path = "snapshot_web_tests.rs"]
+mod web_tests;

@@ -9,7 +9,8 @@ use ratatui::widgets::Paragraph;
 use super::theme;
 use crate::tui::app::{App, DialogState, Screen};
 use crate::tui::keymap::{
-    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BOX_KEYS, HELP_KEYS, Intent, KEYMAP, QUIT_KEYS, RULES_KEYS,
+    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BOX_KEYS, HELP_KEYS, Intent, KEYMAP, QUIT_KEYS,
+    RULES_KEYS, WEB_KEYS,
 };
 
 /// The mode by the name people type (`--mode`, the config), then what is open, the live
@@ -75,6 +76,7 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         Screen::ConfirmQuit => Some(QUIT_KEYS),
         Screen::ConfirmAllowAll => Some(ALLOW_ALL_KEYS),
         Screen::Rules => Some(RULES_KEYS),
+        Screen::Web => Some(WEB_KEYS),
         Screen::Activity => Some(ACTIVITY_KEYS),
     };
     let hints: Vec<(&str, &str)> = if let Some(keys) = boxed {

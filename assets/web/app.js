@@ -1,0 +1,284 @@
+// The gatehouse web console. Every string from the console is set as text (textContent),
+// never as markup. The device token lives in this browser's localStorage and goes in an
+// Authorization header on every request: no cookie carries it.
+"use strict";
+
+const TOKEN = "gatehouse-token";
+const ARMING_MS = 400;
+const $ = (id) => document.getElementById(id);
+
+let state = null;        // the last snapshot
+let received = 0;        // when it came, for the ages
+let focused = null;      // the id of the call shown
+let armedAt = 0;         // answers are taken from this time on
+let boxKind = null;      // "note", "always", "deny" or null
+let confirmed = false;   // a broad pattern was shown and sent again
+
+function token() { return localStorage.getItem(TOKEN); }
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function status(text) { $("status").textContent = text; }
+
+function showUnpaired(why) {
+  $("paired").hidden = true;
+  $("unpaired").hidden = false;
+  $("pair-error").textContent = why || "";
+  status("not paired");
+}
+
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: Object.assign({ "Content-Type": "application/json" },
+      token() ? { "Authorization": "Bearer " + token() } : {}),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+  });
+  let data = {};
+  try { data = await response.json(); } catch (e) { data = {}; }
+  if (response.status === 401) {
+    localStorage.removeItem(TOKEN);
+    showUnpaired(data.error);
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+function deviceName() {
+  const ua = navigator.userAgent;
+  if (/iPhone/.test(ua)) return "iPhone";
+  if (/iPad/.test(ua)) return "iPad";
+  if (/Android/.test(ua)) return "Android phone";
+  if (/Headless/.test(ua)) return "headless browser";
+  return "browser";
+}
+
+async function pairFromLink() {
+  const match = location.hash.match(/^#pair=([0-9a-f]+)$/);
+  if (!match) return;
+  // The code leaves the address bar at once: it is good once, and not for the history.
+  history.replaceState(null, "", "/");
+  const reply = await api("/api/pair", { code: match[1], name: deviceName() });
+  if (reply.ok) {
+    localStorage.setItem(TOKEN, reply.data.token);
+  } else {
+    localStorage.removeItem(TOKEN);
+    showUnpaired(reply.data.error || "pairing failed");
+    return "failed";
+  }
+}
+
+// The live updates: server-sent events read through fetch, so the token travels in a header.
+async function follow() {
+  while (token()) {
+    try {
+      const response = await fetch("/api/events", {
+        headers: { "Authorization": "Bearer " + token() }, cache: "no-store",
+      });
+      if (response.status === 401) {
+        localStorage.removeItem(TOKEN);
+        showUnpaired("this device was unpaired: open a new link from `gatehouse pair`");
+        return;
+      }
+      if (!response.ok || !response.body) throw new Error("status " + response.status);
+      status("live");
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split("\n").filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+          if (data) render(JSON.parse(data));
+        }
+      }
+    } catch (e) { /* shown below, then tried again */ }
+    if (!token()) return;
+    status("reconnecting…");
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  showUnpaired();
+}
+
+function age(ms) {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? s + " s" : Math.floor(s / 60) + " min";
+}
+
+function firstLine(d) {
+  const p = d.preview;
+  const text = p.kind === "shell" ? p.line : p.path || (p.kind === "mcp" ? p.server + " " + p.tool : p.input);
+  return (text || d.tool).split("\n")[0];
+}
+
+function render(snapshot) {
+  state = snapshot;
+  received = Date.now();
+  $("unpaired").hidden = true;
+  $("paired").hidden = false;
+  $("device").textContent = snapshot.device;
+  renderModes();
+  const ids = snapshot.dialogs.map((d) => d.id);
+  if (!ids.includes(focused)) focus(ids.length ? ids[0] : null);
+  renderQueue();
+  renderCall();
+}
+
+function renderModes() {
+  const box = $("modes");
+  box.replaceChildren(...state.modes.map((mode) => {
+    const b = el("button", mode);
+    b.setAttribute("aria-pressed", mode === state.mode ? "true" : "false");
+    b.addEventListener("click", () => setMode(mode));
+    return b;
+  }));
+}
+
+async function setMode(mode, confirm) {
+  if (mode === "allow-all" && !confirm) { $("confirm-mode").hidden = false; return; }
+  $("confirm-mode").hidden = true;
+  await api("/api/mode", { mode, confirm: !!confirm });
+}
+
+function renderQueue() {
+  const now = Date.now() - received;
+  $("empty").hidden = state.dialogs.length > 0;
+  $("queue").replaceChildren(...state.dialogs.map((d) => {
+    const li = el("li");
+    li.setAttribute("aria-current", d.id === focused ? "true" : "false");
+    const top = el("div", null, "line");
+    top.append(el("span", d.agent + " · " + d.tool), el("span", age(d.age_ms + now), "meta"));
+    li.append(top, el("div", firstLine(d), "subject"),
+      el("div", d.cwd + " · session " + d.session.slice(0, 8), "meta"));
+    li.addEventListener("click", () => { focus(d.id); renderQueue(); renderCall(); });
+    return li;
+  }));
+}
+
+function focus(id) {
+  if (id === focused) return;
+  focused = id;
+  armedAt = Date.now() + ARMING_MS;
+  closeBox();
+  setTimeout(renderButtons, ARMING_MS + 10);
+}
+
+function current() { return state && state.dialogs.find((d) => d.id === focused); }
+
+function renderSubject(d) {
+  const p = d.preview;
+  const parts = [];
+  if (p.kind === "shell") {
+    parts.push(el("pre", p.line));
+  } else if (p.kind === "write") {
+    parts.push(el("p", "writes " + p.path, "meta"), el("pre", p.content));
+  } else if (p.kind === "diff") {
+    const diff = el("pre", null, "diff");
+    diff.append(...p.lines.map(([tag, line]) => el("div", line, tag)));
+    parts.push(el("p", "edits " + p.path + (p.in_context ? "" : " (file not read)"), "meta"), diff);
+  } else if (p.kind === "mcp") {
+    parts.push(el("p", "MCP server " + p.server + ", tool " + p.tool, "meta"), el("pre", p.arguments));
+  } else {
+    parts.push(el("pre", p.input));
+  }
+  $("subject").replaceChildren(...parts);
+}
+
+function renderCall() {
+  const d = current();
+  $("call").hidden = !d;
+  if (!d) return;
+  $("call-title").textContent = "#" + d.id + " " + d.agent + " · " + d.tool;
+  $("call-where").textContent = d.cwd + " · session " + d.session + " · " + d.class;
+  renderSubject(d);
+  $("why").textContent = d.preview.kind === "shell" ? "why it asks: " + d.preview.why : "why it asks: " + d.why;
+  $("assessment").textContent = d.classifier ? "classifier: " + d.classifier : "";
+  $("allow").textContent = d.caps.grant ? "Allow" : "Allow (the agent may still ask)";
+  $("note").hidden = d.caps.note === "none";
+  renderButtons();
+}
+
+function renderButtons() {
+  const armed = Date.now() >= armedAt;
+  for (const id of ["allow", "note", "always", "deny", "send"]) $(id).disabled = !armed;
+}
+
+function openBox(kind) {
+  const d = current();
+  if (!d) return;
+  boxKind = kind;
+  confirmed = false;
+  $("box").hidden = false;
+  $("answer-error").textContent = "";
+  const text = $("text");
+  if (kind === "deny") {
+    $("box-label").textContent = d.caps.reason ? "Reason (the model reads it)" : "Reason (the model only learns it was blocked)";
+    text.value = "";
+    $("send").textContent = "Deny";
+    // Writing an answer claims the call: a classifier's late verdict no longer counts.
+    api("/api/claim", { id: d.id });
+  } else if (kind === "note") {
+    $("box-label").textContent = d.caps.note === "user" ? "Note (only you see it)" : "Note for the model";
+    text.value = "";
+    $("send").textContent = "Allow with note";
+    api("/api/claim", { id: d.id });
+  } else {
+    $("box-label").textContent = "Always allow, for this agent session (" + d.always.kind + ")";
+    text.value = d.always.pattern;
+    $("send").textContent = "Always allow";
+  }
+  $("box-hint").textContent = "";
+  text.focus();
+}
+
+function closeBox() {
+  boxKind = null;
+  $("box").hidden = true;
+  $("answer-error").textContent = "";
+}
+
+async function send(answer, text) {
+  const d = current();
+  if (!d || Date.now() < armedAt) return;
+  const reply = await api("/api/answer", { id: d.id, answer, text: text || "", confirm: confirmed });
+  if (reply.ok) { closeBox(); return; }
+  if (reply.data.confirm) {
+    confirmed = true;
+    $("box-hint").textContent = reply.data.confirm + ". Send again to allow it, or edit.";
+    return;
+  }
+  $("answer-error").textContent = reply.data.error || ("refused (" + reply.status + ")");
+}
+
+function wire() {
+  $("allow").addEventListener("click", () => send("allow"));
+  $("note").addEventListener("click", () => openBox("note"));
+  $("always").addEventListener("click", () => openBox("always"));
+  $("deny").addEventListener("click", () => openBox("deny"));
+  $("cancel").addEventListener("click", closeBox);
+  $("text").addEventListener("input", () => { confirmed = false; $("box-hint").textContent = ""; });
+  $("box").addEventListener("submit", (e) => { e.preventDefault(); if (boxKind) send(boxKind, $("text").value); });
+  $("confirm-allow-all").addEventListener("click", () => setMode("allow-all", true));
+  $("cancel-allow-all").addEventListener("click", () => { $("confirm-mode").hidden = true; });
+  $("forget").addEventListener("click", () => { localStorage.removeItem(TOKEN); showUnpaired(); });
+  setInterval(() => { if (state && token()) renderQueue(); }, 1000);
+}
+
+async function main() {
+  wire();
+  if (await pairFromLink() === "failed") return;
+  if (!token()) { showUnpaired(); return; }
+  follow();
+}
+
+main();

@@ -1,0 +1,176 @@
+//! What the page is sent: the mode and the open dialogs, each with its subject drawn for its
+//! kind (the console's own [`Preview`]: a shell line with the analyser's reason, a file's
+//! content, an edit as a diff, an MCP call's arguments), the classifier's assessment, what the
+//! agent's capabilities let an answer do, and the pattern an "always" would remember. Every
+//! string from an agent has been made visible-safe by the preview; the page still only ever
+//! sets it as text.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::core::call::CallId;
+use crate::core::caps::{AllowEffect, NoteEffect};
+use crate::core::escape::visible;
+use crate::core::event::{ClassifierState, Dialog};
+use crate::core::mode::Mode;
+use crate::tui::preview::{DiffTag, Preview};
+use crate::tui::textbox::{AllowKind, suggest_allow};
+
+/// The page's whole state, as JSON.
+#[derive(Debug, Serialize)]
+pub struct Snapshot {
+    pub mode: &'static str,
+    pub modes: Vec<&'static str>,
+    /// The device this snapshot is for.
+    pub device: String,
+    pub dialogs: Vec<Value>,
+}
+
+/// The previews of open dialogs, built once each (an edit's preview reads its file).
+#[derive(Debug, Default)]
+pub struct Previews {
+    built: HashMap<CallId, Arc<Preview>>,
+}
+
+impl Previews {
+    /// The preview of `dialog`, built on first use.
+    pub fn of(&mut self, dialog: &Dialog) -> Arc<Preview> {
+        self.built
+            .entry(dialog.id)
+            .or_insert_with(|| Arc::new(Preview::build(&dialog.call, &dialog.assessment)))
+            .clone()
+    }
+
+    /// Forgets the previews of dialogs no longer open.
+    pub fn keep_only(&mut self, open: &[Arc<Dialog>]) {
+        self.built.retain(|id, _| open.iter().any(|d| d.id == *id));
+    }
+}
+
+/// The snapshot for `device` of `dialogs` in `mode` at `now`.
+pub fn snapshot(
+    mode: Mode,
+    device: &str,
+    dialogs: &[Arc<Dialog>],
+    previews: &mut Previews,
+    classifier: &HashMap<CallId, ClassifierState>,
+    now: Instant,
+) -> Snapshot {
+    Snapshot {
+        mode: mode.name(),
+        modes: Mode::ALL.iter().map(|m| m.name()).collect(),
+        device: device.to_string(),
+        dialogs: dialogs
+            .iter()
+            .map(|d| dialog(d, &previews.of(d), classifier.get(&d.id), now))
+            .collect(),
+    }
+}
+
+fn text(s: &str) -> String {
+    visible(s).into_owned()
+}
+
+fn dialog(
+    dialog: &Dialog,
+    preview: &Preview,
+    classifier: Option<&ClassifierState>,
+    now: Instant,
+) -> Value {
+    let call = &dialog.call;
+    let (kind, pattern, _) = suggest_allow(call, &dialog.assessment);
+    let always = match kind {
+        AllowKind::Shell => "shell",
+        AllowKind::Tool => "tool",
+        AllowKind::Path => "path",
+    };
+    let caps = call.caps;
+    json!({
+        "id": dialog.id.0,
+        "agent": text(&call.agent.to_string()),
+        "session": text(&call.session),
+        "cwd": text(&call.cwd),
+        "tool": text(&call.tool),
+        "age_ms": now.saturating_duration_since(dialog.opened).as_millis() as u64,
+        "class": dialog.assessment.class.name(),
+        "route": dialog.route.name(),
+        "why": text(&dialog.assessment.explanation),
+        "preview": preview_json(preview),
+        "classifier": classifier.map(classifier_text),
+        "caps": {
+            "grant": caps.allow == AllowEffect::Grant,
+            "note": match caps.note {
+                NoteEffect::Model => "model",
+                NoteEffect::AfterTool => "after-tool",
+                NoteEffect::User => "user",
+                NoteEffect::None => "none",
+            },
+            "reason": caps.reason,
+        },
+        "always": { "kind": always, "pattern": text(&pattern) },
+    })
+}
+
+fn tag(tag: DiffTag) -> &'static str {
+    match tag {
+        DiffTag::File => "file",
+        DiffTag::Hunk => "hunk",
+        DiffTag::Context => "context",
+        DiffTag::Removed => "removed",
+        DiffTag::Added => "added",
+    }
+}
+
+fn lines(lines: &[(DiffTag, String)]) -> Value {
+    lines
+        .iter()
+        .map(|(t, line)| json!([tag(*t), line]))
+        .collect()
+}
+
+/// The preview as JSON; its strings are already visible-safe.
+fn preview_json(preview: &Preview) -> Value {
+    match preview {
+        Preview::Shell { line, why } => json!({"kind": "shell", "line": line, "why": why}),
+        Preview::Write { path, content } => {
+            json!({"kind": "write", "path": path, "content": content})
+        }
+        Preview::Replace { path, lines: l } => {
+            json!({"kind": "diff", "path": path, "lines": lines(l), "in_context": true})
+        }
+        Preview::Diff {
+            path,
+            lines: l,
+            in_context,
+        } => json!({"kind": "diff", "path": path, "lines": lines(l), "in_context": in_context}),
+        Preview::Mcp {
+            server,
+            tool,
+            arguments,
+        } => json!({"kind": "mcp", "server": server, "tool": tool, "arguments": arguments}),
+        Preview::Other { input } => json!({"kind": "other", "input": input}),
+    }
+}
+
+/// The classifier's state in words: asking, its assessment(s), or why it failed.
+fn classifier_text(state: &ClassifierState) -> String {
+    match state {
+        ClassifierState::Asking => "asking the classifier…".into(),
+        ClassifierState::Failed(why) => text(&format!("the classifier failed: {why}")),
+        ClassifierState::Advised(advice) => {
+            let parts: Vec<String> = advice
+                .opinions
+                .iter()
+                .map(|o| match &o.outcome {
+                    Ok(assessment) => format!("{}: {assessment}", o.name),
+                    Err(why) => format!("{}: no answer ({why})", o.name),
+                })
+                .collect();
+            text(&parts.join("; "))
+        }
+    }
+}

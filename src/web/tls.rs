@@ -1,0 +1,184 @@
+//! TLS for a web console that listens beyond loopback: a self-signed certificate made once and
+//! kept in the state folder (so its fingerprint stays the same across runs, for the phone to
+//! check against the one shown beside the QR code), and a listener that does each handshake
+//! in its own task, so a client that stalls its handshake holds up nobody else.
+
+use std::net::SocketAddr;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::rustls;
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+use super::WebError;
+
+/// The certificate and key files in the state folder.
+pub const CERT_FILE: &str = "web-cert.pem";
+pub const KEY_FILE: &str = "web-key.pem";
+
+/// How long a client may take over its handshake.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// The console's certificate, loaded from the state folder.
+#[derive(Debug, Clone)]
+pub struct Certificate {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+    /// SHA-256 of the certificate, as colon-separated uppercase hex pairs.
+    pub fingerprint: String,
+}
+
+impl Certificate {
+    /// The certificate in `state`, made (with a new key, mode 0600) if there is none.
+    pub fn load_or_make(state: &Path) -> Result<Certificate, WebError> {
+        let cert = state.join(CERT_FILE);
+        let key = state.join(KEY_FILE);
+        let error = |message: String| WebError::Certificate {
+            path: cert.clone(),
+            message,
+        };
+        if !cert.exists() || !key.exists() {
+            std::fs::create_dir_all(state).map_err(|e| error(e.to_string()))?;
+            let mut names = vec!["localhost".to_string()];
+            if let Some(name) = super::http::link_host("0.0.0.0:0".parse().expect("an address"))
+                .rsplit_once(':')
+                .map(|(name, _)| name.to_string())
+            {
+                names.push(name);
+            }
+            let made =
+                rcgen::generate_simple_self_signed(names).map_err(|e| error(e.to_string()))?;
+            write_private(&key, made.signing_key.serialize_pem().as_bytes())
+                .map_err(|e| error(e.to_string()))?;
+            write_private(&cert, made.cert.pem().as_bytes()).map_err(|e| error(e.to_string()))?;
+        }
+        let der = CertificateDer::from_pem_file(&cert).map_err(|e| error(e.to_string()))?;
+        Ok(Certificate {
+            fingerprint: fingerprint(&der),
+            cert,
+            key,
+        })
+    }
+
+    fn server_config(&self) -> Result<rustls::ServerConfig, WebError> {
+        let error = |message: String| WebError::Certificate {
+            path: self.cert.clone(),
+            message,
+        };
+        let cert = CertificateDer::from_pem_file(&self.cert).map_err(|e| error(e.to_string()))?;
+        let key = PrivateKeyDer::from_pem_file(&self.key).map_err(|e| error(e.to_string()))?;
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| error(e.to_string()))?
+            .with_no_client_auth()
+            .with_single_cert(vec![cert], key)
+            .map_err(|e| error(e.to_string()))
+    }
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .create_new(true)
+        .write(true)
+        .mode(0o600)
+        .open(path)?;
+    file.write_all(bytes)
+}
+
+/// `AB:CD:…`, the way browsers show a certificate's SHA-256 fingerprint.
+pub fn fingerprint(der: &[u8]) -> String {
+    let digest = Sha256::digest(der);
+    let pairs: Vec<String> = digest.iter().map(|b| format!("{b:02X}")).collect();
+    pairs.join(":")
+}
+
+/// Accepts TCP connections and hands on those whose handshake completed.
+pub struct Listener {
+    ready: mpsc::Receiver<(tokio_rustls::server::TlsStream<TcpStream>, SocketAddr)>,
+    local: SocketAddr,
+    accepting: tokio::task::JoinHandle<()>,
+}
+
+impl Listener {
+    pub fn new(tcp: TcpListener, cert: &Certificate) -> Result<Listener, WebError> {
+        let acceptor = TlsAcceptor::from(Arc::new(cert.server_config()?));
+        let local = tcp.local_addr().map_err(|e| WebError::Certificate {
+            path: cert.cert.clone(),
+            message: e.to_string(),
+        })?;
+        let (send, ready) = mpsc::channel(64);
+        let accepting = tokio::spawn(async move {
+            loop {
+                let Ok((stream, from)) = tcp.accept().await else {
+                    // Out of descriptors, say: try again shortly rather than spin.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
+                let acceptor = acceptor.clone();
+                let send = send.clone();
+                tokio::spawn(async move {
+                    if let Ok(Ok(tls)) =
+                        tokio::time::timeout(HANDSHAKE, acceptor.accept(stream)).await
+                    {
+                        let _ = send.send((tls, from)).await;
+                    }
+                });
+            }
+        });
+        Ok(Listener {
+            ready,
+            local,
+            accepting,
+        })
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.accepting.abort();
+    }
+}
+
+impl axum::serve::Listener for Listener {
+    type Io = tokio_rustls::server::TlsStream<TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        match self.ready.recv().await {
+            Some(ready) => ready,
+            // The accepting task only ends when aborted by drop, so this never returns.
+            None => std::future::pending().await,
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        Ok(self.local)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_certificate_is_made_once_and_its_fingerprint_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Certificate::load_or_make(dir.path()).unwrap();
+        let again = Certificate::load_or_make(dir.path()).unwrap();
+        assert_eq!(first.fingerprint, again.fingerprint);
+        assert_eq!(first.fingerprint.len(), 32 * 3 - 1);
+        use std::os::unix::fs::PermissionsExt;
+        let key = std::fs::metadata(&first.key).unwrap();
+        assert_eq!(key.permissions().mode() & 0o777, 0o600);
+        first.server_config().unwrap();
+    }
+}

@@ -1,0 +1,190 @@
+//! The web console in process, over real HTTP on loopback, against a real barrier: what the
+//! page's API gives without a token, the first answer winning between the console's own
+//! prompter and a paired device (each refusal audited), and `notify_command`.
+
+mod common;
+
+use common::bash;
+use gatehouse::core::audit::Audit;
+use gatehouse::core::barrier::{Barrier, Settings};
+use gatehouse::core::decision::{Decider, Decision};
+use gatehouse::core::event::Event;
+use gatehouse::core::prompter::HumanAnswer;
+use gatehouse::web::{self, Start};
+use serde_json::{Value, json};
+
+fn audit_lines(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later_web_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit_log = dir.path().join("audit.jsonl");
+    let (barrier, mut prompter) =
+        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
+    let running = web::start(Start {
+        settings: web::Settings {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            ..web::Settings::default()
+        },
+        responder: prompter.responder(),
+        tap: prompter.tap(),
+        state: dir.path().join("state"),
+        audit_log: Some(audit_log.clone()),
+        socket: None,
+    })
+    .await
+    .unwrap();
+    let base = format!("http://{}", running.addr);
+    let http = reqwest::Client::new();
+
+    let submitted = tokio::spawn({
+        let barrier = barrier.clone();
+        async move { barrier.submit(bash("rm -rf build-secret-name")).await }
+    });
+    let id = match prompter.next_event().await.unwrap() {
+        Event::Opened(dialog) => dialog.id,
+        other => panic!("expected a dialog, got {other:?}"),
+    };
+
+    // No token: refused, and not a byte of the call.
+    let response = http.get(format!("{base}/api/state")).send().await.unwrap();
+    assert_eq!(response.status(), 401);
+    assert!(!response.text().await.unwrap().contains("build-secret-name"));
+    let response = http
+        .get(format!("{base}/api/state"))
+        .bearer_auth("0".repeat(64))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+
+    // A paired device sees it.
+    let link = running.hub.pair_link().unwrap();
+    let code = link.link.split("#pair=").nth(1).unwrap();
+    let paired: Value = http
+        .post(format!("{base}/api/pair"))
+        .json(&json!({ "code": code, "name": "phone" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = paired["token"].as_str().unwrap().to_string();
+    let state: Value = http
+        .get(format!("{base}/api/state"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        state["dialogs"][0]["preview"]["line"],
+        "rm -rf build-secret-name"
+    );
+
+    // The console answers first; the web's later answer loses, and says so.
+    assert!(prompter.answer(
+        id,
+        HumanAnswer::Deny {
+            reason: "from the console".into()
+        }
+    ));
+    let late = http
+        .post(format!("{base}/api/answer"))
+        .bearer_auth(&token)
+        .json(&json!({ "id": id.0, "answer": "allow" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(late.status(), 409);
+    let answer = submitted.await.unwrap();
+    assert_eq!(answer.decision, Decision::deny("from the console"));
+    assert_eq!(answer.decider, Decider::Human);
+
+    let lines = audit_lines(&audit_log);
+    let decided: Vec<&Value> = lines.iter().filter(|l| l["id"].is_u64()).collect();
+    assert_eq!(decided.len(), 1, "{lines:?}");
+    assert!(
+        decided[0].get("device").is_none(),
+        "the console's answer names no device"
+    );
+    let refused: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["web"] == "refused")
+        .map(|l| l["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(refused, vec![401, 401, 409], "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["web"] == "paired" && l["device"] == "phone")
+    );
+    // A phone following the live updates does not hold the console open when it stops.
+    let mut live = http
+        .get(format!("{base}/api/events"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(live.status(), 200);
+    let first = live.chunk().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).contains("event: state"));
+    tokio::time::timeout(std::time::Duration::from_secs(1), running.stop())
+        .await
+        .expect("the web console stops with a live stream open");
+    let rest = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+        while let Ok(Some(_)) = live.chunk().await {}
+    });
+    rest.await.expect("the live stream ended");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notify_command_runs_for_each_dialog_that_opens_with_the_call_in_its_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (barrier, mut prompter) = Barrier::new(Settings::default(), Audit::disabled(), None);
+    let out = dir.path().join("notified");
+    let command = format!(
+        "printf '%s|%s|%s|%s' \"$GATEHOUSE_ID\" \"$GATEHOUSE_AGENT\" \"$GATEHOUSE_TOOL\" \"$GATEHOUSE_SUBJECT\" > {}.part && mv {0}.part {0}",
+        out.display()
+    );
+    let notifier = tokio::spawn(web::notify::follow(command, prompter.tap()));
+    let submitted = tokio::spawn({
+        let barrier = barrier.clone();
+        async move {
+            barrier
+                .submit(bash("rm -rf build\necho \u{1b}[2J done"))
+                .await
+        }
+    });
+    let id = match prompter.next_event().await.unwrap() {
+        Event::Opened(dialog) => dialog.id,
+        other => panic!("expected a dialog, got {other:?}"),
+    };
+    let started = std::time::Instant::now();
+    while !out.exists() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "the notify command never ran"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let said = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(said, format!("{}|claude-code|Bash|rm -rf build", id.0));
+    prompter.answer(
+        id,
+        HumanAnswer::Deny {
+            reason: String::new(),
+        },
+    );
+    submitted.await.unwrap();
+    notifier.abort();
+}
