@@ -172,6 +172,7 @@ fn the_example_documents_every_key_with_its_default() {
         "audit_log",
         "max_pending_mib",
         "notify",
+        "suggest_after",
         "provider",
         "base_url",
         "model",

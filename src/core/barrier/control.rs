@@ -191,7 +191,7 @@ impl Shared {
         };
         for (id, call) in open {
             let fresh = assess(&call, &self.rules, &allows);
-            if fresh.row == Row::Listed && route(mode, Row::Listed) == Route::Allow {
+            if fresh.row == Row::Listed && fresh.route(mode) == Route::Allow {
                 let rule = Some(self.hit(&call, &fresh));
                 let decision = Decision::allow();
                 self.resolve_noting(id, |_| true, decision, Decider::SessionAllow, rule);
@@ -240,7 +240,7 @@ impl Shared {
             let mut races = Vec::new();
             for (&id, pending) in state.pending.iter_mut() {
                 pending.epoch = epoch;
-                let new = route(mode, pending.dialog.assessment.row);
+                let new = pending.dialog.assessment.route(mode);
                 if new == pending.route {
                     continue;
                 }
@@ -268,7 +268,7 @@ impl Shared {
             .filter(|&(id, new)| {
                 let decision = match new {
                     Route::Allow => Decision::allow(),
-                    _ => Decision::deny(format!("gatehouse: refused by the {} mode", mode.name())),
+                    _ => Decision::deny(mode.refusal()),
                 };
                 self.resolve(id, |_| true, decision, Decider::Mode)
             })

@@ -25,7 +25,7 @@ use super::mode::Mode;
 use super::prompter::HumanAnswer;
 use super::prompter::Prompter;
 use super::route::Row;
-use super::route::{Class, Route, route};
+use super::route::{Class, Route};
 use super::rules::{Rules, SessionAllows};
 
 /// What a barrier answers when nobody does: `deny` or `defer`, never `allow`.
@@ -166,7 +166,7 @@ impl Barrier {
             let id = CallId(state.next_id);
             state.next_id += 1;
             let mode = state.mode;
-            let route = route(mode, assessment.row);
+            let route = assessment.route(mode);
             if state.closed {
                 drop(state);
                 let decision = shared.fallback_decision(shared.on_shutdown, "is shutting down");
@@ -268,7 +268,7 @@ impl Barrier {
             state.next_id += 1;
             (id, state.mode)
         };
-        let route = route(mode, assessment.row);
+        let route = assessment.route(mode);
         let (decision, decider) = match route {
             Route::Allow | Route::Reject => static_decision(route, &assessment, mode),
             Route::Ask | Route::Race => (Decision::defer(reason), Decider::Busy),
@@ -327,8 +327,10 @@ fn static_decision(route: Route, assessment: &Assessment, mode: Mode) -> (Decisi
             (Decision::allow(), decider)
         }
         _ => {
-            let _ = mode;
-            let reason = format!("gatehouse: {}", assessment.explanation);
+            let reason = match assessment.row {
+                Row::Denied | Row::Doomed => format!("gatehouse: {}", assessment.explanation),
+                _ => mode.refusal(),
+            };
             (Decision::deny(reason), Decider::Rule)
         }
     }
