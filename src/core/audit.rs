@@ -57,6 +57,10 @@ pub struct Record<'a> {
     /// whether the answer agreed (allow with read-only, deny with writes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agreed: Option<bool>,
+    /// For a human's answer, the normalised shape of the call that rules are learned from
+    /// (`core::learn`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
 }
 
 /// A record as written: the run that wrote it first.

@@ -20,6 +20,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         latency_ms: 0.01,
         advice: None,
         agreed: None,
+        shape: None,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod decision;
 pub mod edit;
 pub mod escape;
 pub mod event;
+pub mod learn;
 pub mod mode;
 pub mod policy;
 pub mod policy_file;

@@ -33,6 +33,7 @@ impl Barrier {
             latency_ms: 0.0,
             advice: None,
             agreed: None,
+            shape: None,
         };
         let written = shared.audit.write(&record);
         shared.report_audit(&written);

@@ -172,6 +172,7 @@ impl Shared {
             latency_ms: pending.started.elapsed().as_secs_f64() * 1e3,
             advice: pending.advised.map(Verdict::name),
             agreed: None,
+            shape: None,
         };
         let written = self.audit.write(&record);
         self.report_audit(&written);
@@ -252,5 +253,9 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
         latency_ms: outcome.latency.as_secs_f64() * 1e3,
         advice: advised.map(Verdict::name),
         agreed,
+        shape: match outcome.decider {
+            Decider::Human => crate::core::learn::shape_of_call(call),
+            _ => None,
+        },
     }
 }
