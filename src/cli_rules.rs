@@ -220,6 +220,7 @@ fn new_rule(
         reason,
         learned: Learned::default(),
         line: None,
+        project: None,
     };
     // The file's own checks (no allow for a writer, a sane id) say what is wrong, with a fix.
     let text = gatehouse::core::policy_file::render(std::slice::from_ref(&rule));

@@ -186,6 +186,7 @@ fn suggest_for(answers: &[Answered], shape: &str, n: usize) -> Option<Suggestion
                 at: Some(super::audit::now_rfc3339()),
             },
             line: None,
+            project: None,
         },
         shape: shape.to_string(),
         answers: same.len(),

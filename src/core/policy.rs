@@ -107,8 +107,8 @@ impl RuleFile {
         }
     }
 
-    fn first(&self, covers: impl Fn(&Rule) -> bool) -> Option<&Rule> {
-        self.rules.iter().find(|r| covers(r))
+    fn first(&self, root: Option<&Path>, covers: impl Fn(&Rule) -> bool) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.applies_in(root) && covers(r))
     }
 }
 
@@ -165,11 +165,12 @@ impl Judgement {
 /// Of the files' first matches, the strictest; ties go to the earlier file.
 fn strictest<'a>(
     files: &'a [&'a RuleFile],
+    root: Option<&Path>,
     covers: impl Fn(&Rule) -> bool,
 ) -> Option<(&'a RuleFile, &'a Rule)> {
     let mut best: Option<(&RuleFile, &Rule)> = None;
     for file in files {
-        if let Some(rule) = file.first(&covers)
+        if let Some(rule) = file.first(root, &covers)
             && best.is_none_or(|(_, b)| rule.ruling > b.ruling)
         {
             best = Some((file, rule));
@@ -180,10 +181,14 @@ fn strictest<'a>(
 
 /// Judges a call against `files`: `commands` are its shell commands (empty for other tools).
 pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -> Judgement {
-    let call = strictest(files, |r| r.matcher.covers_call(subject)).map(|(f, r)| Hit::of(f, r));
+    let root = subject.root;
+    let call =
+        strictest(files, root, |r| r.matcher.covers_call(subject)).map(|(f, r)| Hit::of(f, r));
     let commands = commands
         .iter()
-        .map(|c| strictest(files, |r| r.matcher.covers_command(c)).map(|(f, r)| Hit::of(f, r)))
+        .map(|c| {
+            strictest(files, root, |r| r.matcher.covers_command(c)).map(|(f, r)| Hit::of(f, r))
+        })
         .collect();
     let ceilings = files
         .iter()

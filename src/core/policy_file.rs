@@ -43,6 +43,9 @@ pub struct RawRule {
     pub verdict: Ruling,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Only for calls under this project root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
     #[serde(default, flatten)]
     pub learned: Learned,
 }
@@ -114,6 +117,7 @@ pub fn rules_of(
             reason: raw.reason.filter(|r| !r.trim().is_empty()),
             learned: raw.learned,
             line: Some(line),
+            project: raw.project,
         });
     }
     Ok(rules)
@@ -237,6 +241,7 @@ fn listed(
         reason: None,
         learned: Learned::default(),
         line: Some(line),
+        project: None,
     })
 }
 
@@ -247,6 +252,7 @@ pub fn raw_of(rule: &Rule) -> RawRule {
         verdict: rule.ruling,
         reason: rule.reason.clone(),
         learned: rule.learned.clone(),
+        project: rule.project.clone(),
         ..RawRule::default()
     };
     let (key, value) = rule.matcher.key_and_value();

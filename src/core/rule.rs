@@ -163,6 +163,8 @@ pub struct Rule {
     pub learned: Learned,
     /// The line of the file it starts on, where known.
     pub line: Option<usize>,
+    /// Only for calls whose project root is this folder ("allow always" for this project).
+    pub project: Option<std::path::PathBuf>,
 }
 
 impl Rule {
@@ -173,7 +175,47 @@ impl Rule {
         if let Some(reason) = &self.reason {
             out.push_str(&format!(" ({reason})"));
         }
+        if let Some(project) = &self.project {
+            out.push_str(&format!(" in project {}", project.display()));
+        }
         out
+    }
+
+    /// True when the rule applies under the project root `root`.
+    pub fn applies_in(&self, root: Option<&Path>) -> bool {
+        self.project.as_deref().is_none_or(|p| Some(p) == root)
+    }
+
+    /// The saved rule an "allow always" for a project or for everyone makes of `allow`; `None`
+    /// for edits of a file (an allow never covers write and edit tools beyond one session).
+    pub fn of_allow(
+        allow: &super::rules::SessionAllow,
+        tool_kind: &ToolKind,
+        project: Option<std::path::PathBuf>,
+    ) -> Option<Rule> {
+        use super::rules::SessionAllow;
+        let matcher = match allow {
+            SessionAllow::ShellExact(p) => Match::Command(p.clone()),
+            SessionAllow::ShellPrefix(p) => Match::Prefix(p.clone()),
+            SessionAllow::Tool(t) if matches!(tool_kind, ToolKind::Mcp { .. }) => {
+                Match::Mcp(t.clone())
+            }
+            SessionAllow::Tool(t) => Match::Tool(t.clone()),
+            SessionAllow::Path(_) => return None,
+        };
+        Some(Rule {
+            id: "allow-always".into(),
+            matcher,
+            ruling: Ruling::Allow,
+            reason: None,
+            learned: Learned {
+                call: None,
+                by: Some("human".into()),
+                at: Some(super::audit::now_rfc3339()),
+            },
+            line: None,
+            project,
+        })
     }
 }
 

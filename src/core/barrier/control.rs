@@ -141,6 +141,9 @@ impl Shared {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
             HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
+            HumanAnswer::AllowSaved { allow, scope, note } => {
+                return self.answer_saving(id, allow, scope, Decision::Allow { note });
+            }
             HumanAnswer::Deny { reason } => {
                 let reason = if reason.trim().is_empty() {
                     "denied by user".to_string()
