@@ -104,6 +104,7 @@ pub async fn run(
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
         classifier_status: Some(Box::new(move || classifier_status(status_model.as_ref()))),
         ask_timeout,
+        suggest_after: config.suggest_after as usize,
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

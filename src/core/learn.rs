@@ -183,7 +183,7 @@ fn suggest_for(answers: &[Answered], shape: &str, n: usize) -> Option<Suggestion
             learned: Learned {
                 call: same.last().map(|a| a.call_id),
                 by: Some("human".into()),
-                at: Some(super::audit::now_rfc3339()),
+                at: None,
             },
             line: None,
             project: None,

@@ -214,12 +214,22 @@ impl Policy {
         Ok(judge(&files, &subject, commands))
     }
 
-    /// Every project file read so far, for the console's list of policies in force.
-    pub fn projects_seen(&self) -> Vec<Loaded> {
-        lock(&self.projects)
-            .values()
-            .map(|(_, l)| l.clone())
-            .collect()
+    /// Every file known now, for the console's list of policies in force: the floor, the
+    /// user's, the saved rules, and every project file calls have been judged under so far
+    /// (as last read); each that cannot be used is an error instead.
+    pub fn known(&self) -> Vec<Loaded> {
+        let mut out: Vec<Loaded> = Vec::new();
+        out.extend(self.floor.clone().map(Ok));
+        out.extend(self.user.clone().map(Ok));
+        out.extend(self.saved());
+        let mut projects: Vec<(PathBuf, Loaded)> = lock(&self.projects)
+            .iter()
+            .filter(|(path, _)| path.exists())
+            .map(|(path, (_, l))| (path.clone(), l.clone()))
+            .collect();
+        projects.sort_by(|a, b| a.0.cmp(&b.0));
+        out.extend(projects.into_iter().map(|(_, l)| l));
+        out
     }
 
     /// Counts one call that `hit` decided.

@@ -108,11 +108,15 @@ impl Prompter {
         self.shared.policy()
     }
 
-    /// Saves `rule` in the saved rules; then the open dialogs are judged again.
+    /// Saves `rule` in the saved rules (dated now, if it has no date); then the open dialogs
+    /// are judged again.
     pub fn save_rule(
         &self,
-        rule: crate::core::rule::Rule,
+        mut rule: crate::core::rule::Rule,
     ) -> Result<String, crate::core::policy_file::PolicyError> {
+        if rule.learned.at.is_none() {
+            rule.learned.at = Some(crate::core::audit::now_rfc3339());
+        }
         let id = self.shared.policy().save(rule)?;
         self.shared.rules_changed();
         Ok(id)

@@ -44,6 +44,8 @@ pub enum Msg {
     ClassifierStatus(String),
     /// The session rules, as the barrier has them now.
     Rules(Vec<SessionRule>),
+    /// The lasting rules and the policy files in force.
+    Lasting(Lasting),
 }
 
 /// What `update` asks the runner to do.
@@ -59,6 +61,10 @@ pub enum Effect {
     ListRules,
     /// Forget a session rule (the runner answers with `Msg::Rules`).
     Revoke(RuleId),
+    /// Delete a saved rule by its id (the runner answers with the lists again).
+    Unsave(String),
+    /// Save a rule the console offered from the human's answers.
+    SaveRule(crate::core::rule::Rule),
     Quit,
 }
 
@@ -148,12 +154,19 @@ pub struct App {
     shown_at: Instant,
     /// The session rules as last read, and the one the panel points at.
     pub rules: Vec<SessionRule>,
+    /// The lasting rules and policy files, as last read.
+    pub lasting: Lasting,
     pub rules_focus: usize,
     /// The activity entry the opened log points at.
     pub log_focus: usize,
     /// How long a dialog waits before the barrier answers it with its timeout fallback.
     pub ask_timeout: Option<Duration>,
     pub rearm: Rearm,
+    /// After this many identical answers a rule is offered (0: never).
+    pub suggest_after: usize,
+    learner: crate::core::learn::Learner,
+    /// The rule last offered from the human's answers, until saved or replaced.
+    pub offer: Option<crate::core::learn::Suggestion>,
 }
 
 impl App {
@@ -185,10 +198,14 @@ impl App {
             now,
             shown_at: now.at,
             rules: Vec::new(),
+            lasting: Lasting::default(),
             rules_focus: 0,
             log_focus: 0,
             ask_timeout: None,
             rearm: Rearm::NotSetUp,
+            suggest_after: 3,
+            learner: Default::default(),
+            offer: None,
         }
     }
 
@@ -251,7 +268,12 @@ impl App {
             }
             Msg::Rules(rules) => {
                 self.rules = rules;
-                self.rules_focus = self.rules_focus.min(self.rules.len().saturating_sub(1));
+                self.clamp_rules_focus();
+                vec![]
+            }
+            Msg::Lasting(lasting) => {
+                self.lasting = lasting;
+                self.clamp_rules_focus();
                 vec![]
             }
             Msg::Opened(dialog, preview) => self.on_opened(dialog, preview),
@@ -331,6 +353,13 @@ impl App {
                     self.state = DialogState::Choosing;
                     vec![]
                 }
+                BoxKey::Scope => {
+                    if !b.next_scope() {
+                        b.area.input(key);
+                        b.edited();
+                    }
+                    vec![]
+                }
                 BoxKey::Edit => {
                     b.area.input(key);
                     b.edited();
@@ -403,6 +432,7 @@ impl App {
             }
             // Revoking means something only in the rules panel.
             Intent::Revoke => vec![],
+            Intent::SaveOffer => self.save_offer(),
             Intent::Help => {
                 self.screen = Screen::Help;
                 self.help_scroll = 0;
@@ -415,38 +445,15 @@ impl App {
             }
         }
     }
-
-    /// Opens the box an intent needs on the focused dialog, which claims it for the human.
-    fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
-        let open = &mut self.dialogs[self.focus];
-        let id = open.dialog.id;
-        let (kind, initial, writer) = match intent {
-            Intent::Deny => (BoxKind::Reason, String::new(), None),
-            Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
-            _ => {
-                let (kind, text, writer) =
-                    suggest_allow(&open.dialog.call, &open.dialog.assessment);
-                (BoxKind::Pattern(kind), visible(&text).into_owned(), writer)
-            }
-        };
-        let caps = open.dialog.call.caps;
-        let mut text_box = TextBox::new(id, kind, caps, &initial);
-        text_box.writer = writer;
-        self.state = DialogState::Writing(Box::new(text_box));
-        open.claimed = true;
-        vec![Effect::Claim(id)]
-    }
-
-    /// The human answered `id`: it leaves the queue now; the barrier's event logs it.
-    fn answered(&mut self, id: CallId, answer: HumanAnswer) -> Vec<Effect> {
-        self.remove(id);
-        vec![Effect::Answer(id, answer)]
-    }
 }
 
+mod boxes;
 mod events;
+mod learned;
 mod mode_keys;
 mod rules_panel;
+
+pub use rules_panel::{Lasting, LastingRule};
 
 pub(crate) use events::clock;
 
@@ -468,3 +475,7 @@ mod mode_tests;
 #[cfg(test)]
 #[path = "app_allow_tests.rs"]
 pub(crate) mod allow_tests;
+
+#[cfg(test)]
+#[path = "app_lasting_tests.rs"]
+mod lasting_tests;

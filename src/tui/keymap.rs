@@ -23,6 +23,7 @@ pub enum Intent {
     RearmClassifier,
     Rules,
     Revoke,
+    SaveOffer,
     Activity,
     Help,
     Quit,
@@ -166,6 +167,14 @@ pub const KEYMAP: &[Binding] = &[
         matches: |k| plain(k, 'x') || k.code == KeyCode::Delete,
     },
     Binding {
+        keys: "L",
+        hint: "save offer",
+        help: "save the rule offered from your repeated answers (for everyone)",
+        intent: Intent::SaveOffer,
+        needs_dialog: false,
+        matches: |k| plain(k, 'L'),
+    },
+    Binding {
         keys: "l",
         hint: "log",
         help: "open the activity log's entries whole (subject, reason or note, how it was routed, who decided); j/k older and newer",
@@ -305,6 +314,8 @@ pub enum BoxKey {
     Newline,
     /// Leave the box without sending.
     Leave,
+    /// Tab: in an allow-always box, the next scope (session, project, everyone).
+    Scope,
     /// Anything else: the text box handles it.
     Edit,
 }
@@ -317,7 +328,11 @@ pub const ALLOW_ALL_KEYS: &[(&str, &str)] =
     &[("y/Enter", "enter allow-all"), ("any other key", "stay")];
 
 /// The keys of the session rules panel, for its box and the footer.
-pub const RULES_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "revoke"), ("s/Esc", "close")];
+pub const RULES_KEYS: &[(&str, &str)] = &[
+    ("j/k", "move"),
+    ("x", "revoke or delete"),
+    ("s/Esc", "close"),
+];
 
 /// The keys of the help screen, for the footer.
 pub const HELP_KEYS: &[(&str, &str)] = &[("j/k PgDn/PgUp", "scroll"), ("?/Esc", "close")];
@@ -343,6 +358,7 @@ pub fn box_key(key: &KeyEvent) -> BoxKey {
         }
         KeyCode::Enter => BoxKey::Submit,
         KeyCode::Esc => BoxKey::Leave,
+        KeyCode::Tab => BoxKey::Scope,
         _ => BoxKey::Edit,
     }
 }

@@ -66,6 +66,7 @@ impl App {
                     let by = outcome.decider.name();
                     self.notify(format!("{} {done} by {by}", outcome.id));
                 }
+                self.learn(&outcome);
                 self.push_log(&outcome);
             }
             Event::Passed(outcome) => {
