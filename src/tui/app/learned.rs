@@ -35,9 +35,11 @@ impl App {
             call_id: outcome.id.0,
         };
         if let Some(offer) = self.learner.record(answer, self.suggest_after) {
+            // The key first: a narrow footer cuts the end of a long rule.
             self.notify(format!(
-                "offer: {} · L saves it for everyone",
-                visible(&offer.describe())
+                "L saves it for everyone: {} ({} identical answers)",
+                visible(&offer.rule.summary()),
+                offer.answers
             ));
             self.offer = Some(offer);
         }
