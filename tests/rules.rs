@@ -278,3 +278,37 @@ fn the_machine_floor_denies_and_its_allows_never_count() {
     assert!(listed.contains("machine floor: only tightens"), "{listed}");
     assert!(listed.contains("(ignored"), "{listed}");
 }
+
+#[test]
+fn rules_suggest_prints_what_the_humans_answers_in_the_audit_log_support() {
+    let place = Place::new("suggest_after = 2");
+    let audit = place.path().join("answers.jsonl");
+    let record = |id: u64, decider: &str| {
+        json!({"run": "r", "id": id, "tool": "Bash", "subject": "make lint", "decision": "allow",
+               "decider": decider, "class": "unverified", "shape": "Bash make lint"})
+        .to_string()
+    };
+    std::fs::write(
+        &audit,
+        format!("{}\n{}\n", record(1, "human"), record(2, "classifier")),
+    )
+    .unwrap();
+    let none = run(
+        &place,
+        &["rules", "suggest", "--audit", audit.to_str().unwrap()],
+    );
+    assert!(
+        none.contains("no shape was answered the same way 2 times"),
+        "{none}"
+    );
+    std::fs::write(
+        &audit,
+        format!("{}\n{}\n", record(1, "human"), record(3, "human")),
+    )
+    .unwrap();
+    let some = run(
+        &place,
+        &["rules", "suggest", "--audit", audit.to_str().unwrap()],
+    );
+    assert!(some.contains("allow command \"make lint\""), "{some}");
+}
