@@ -97,6 +97,13 @@ async fn a_rule_saved_for_everyone_settles_open_dialogs_of_other_sessions_and_la
         "{human}"
     );
     assert_eq!(human["shape"], "Bash make lint");
+    let by_rule = audit.iter().find(|r| r["decider"] == "rule").unwrap();
+    let named = by_rule["rule"].as_str().unwrap();
+    assert!(named.starts_with("rule allow-always"), "{by_rule}");
+    assert!(
+        named.contains("rules.toml"),
+        "the audit names the file: {by_rule}"
+    );
 
     assert!(rig.prompter.unsave_rule("allow-always").unwrap());
     let b = rig.barrier.clone();

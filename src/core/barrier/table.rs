@@ -45,7 +45,10 @@ impl Shared {
         decider: Decider,
         started: Instant,
     ) -> Answer {
-        let rule = (decider == Decider::SessionAllow).then(|| self.hit(&call, assessment));
+        // The session rules it used, or the lasting rule that settled it, with its file.
+        let rule = (decider == Decider::SessionAllow)
+            .then(|| self.hit(&call, assessment))
+            .or_else(|| assessment.rule.as_ref().map(|hit| hit.describe()));
         let mut outcome = Outcome {
             id,
             call,
