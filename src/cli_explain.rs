@@ -23,7 +23,10 @@ pub fn explain(config: Option<&Path>, line: Option<String>, json: bool, batch: b
     let Some(line) = line else {
         bail!("give a shell line to explain, or --batch to read lines from stdin");
     };
-    let explained = explain::explain(&line, rules);
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let explained = explain::explain_in(&line, rules, &cwd);
     let mut out = io::stdout().lock();
     if json {
         writeln!(

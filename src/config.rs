@@ -12,6 +12,8 @@ use crate::classifier::settings::{ClassifierConfig, RawClassifiers};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
+use crate::core::policy_file::{PolicyError, RawRule, rules_of};
+use crate::core::policy_load::{FLOOR_FILE, Policy, PolicyPaths};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
 use crate::server;
@@ -48,6 +50,8 @@ struct RawConfig {
     notify: Option<Notify>,
     notify_command: Option<Spanned<String>>,
     classifier: Option<RawClassifiers>,
+    rule: Option<Vec<Spanned<RawRule>>>,
+    suggest_after: Option<Spanned<u32>>,
     web: Option<RawWeb>,
 }
 
@@ -78,6 +82,8 @@ pub struct Config {
     pub classifier: ClassifierConfig,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
+    /// After this many identical answers the console offers a rule (0: never).
+    pub suggest_after: u32,
 }
 
 /// A config file that cannot be used, said so that a person can fix it.
@@ -96,6 +102,40 @@ pub const EXAMPLE: &str = include_str!("../config.example.toml");
 /// Where a person who installed only the binary finds every key.
 const EXAMPLE_FIX: &str = "every key and its allowed values are documented in the example: \
     `gatehouse config example` prints it (config.example.toml in the source)";
+
+/// The environment variable that names another machine-wide floor (for tests and for
+/// machines that keep it elsewhere).
+pub const FLOOR_ENV: &str = "GATEHOUSE_POLICY";
+
+impl From<PolicyError> for ConfigError {
+    fn from(err: PolicyError) -> ConfigError {
+        ConfigError {
+            path: err.path,
+            line: err.line,
+            message: err.message,
+            fix: err.fix,
+        }
+    }
+}
+
+/// Where the policy's files are for a config file at `source` (the saved rules and the trust
+/// list sit beside it), the floor at `$GATEHOUSE_POLICY` or `/etc/gatehouse/policy.toml`.
+pub fn policy_paths(source: Option<&Path>) -> PolicyPaths {
+    let folder = source
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .or_else(paths::config_dir);
+    let floor = std::env::var_os(FLOOR_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(FLOOR_FILE));
+    PolicyPaths {
+        floor: Some(floor),
+        saved: folder.as_ref().map(|f| f.join("rules.toml")),
+        trust: folder.as_ref().map(|f| f.join("trusted.toml")),
+        home: paths::home(),
+    }
+}
 
 /// The largest memory bound accepted for open connections, in MiB (just under 4 GiB).
 const MAX_PENDING_MIB: u64 = 4095;
@@ -217,7 +257,29 @@ impl Config {
         for entry in raw.denied_commands.unwrap_or_default() {
             denied_commands.push(pattern_of(&entry, "denied_commands", &error)?);
         }
+        let user_rules = match (raw.rule, path) {
+            (Some(raw_rules), Some(path)) => rules_of(raw_rules, path, text, &internal_tools)?,
+            _ => Vec::new(),
+        };
+        let policy = Policy::load(
+            policy_paths(path),
+            user_rules,
+            path.map(Path::to_path_buf),
+            internal_tools.clone(),
+        )?;
+        let suggest_after = match raw.suggest_after {
+            None => 3,
+            Some(n) if *n.get_ref() <= 100 => *n.get_ref(),
+            Some(n) => {
+                return Err(error(
+                    n.span(),
+                    format!("suggest_after = {} is out of range", n.get_ref()),
+                    "use a number of answers from 1 to 100, or 0 to never suggest a rule",
+                ));
+            }
+        };
         let rules = Rules {
+            policy: std::sync::Arc::new(policy),
             safe_commands,
             denied_commands,
             read_only_tools: raw
@@ -279,6 +341,7 @@ impl Config {
             notify_command,
             web,
             source: path.map(Path::to_path_buf),
+            suggest_after,
         })
     }
 }

@@ -176,6 +176,7 @@ fn the_example_documents_every_key_with_its_default() {
         "listen",
         "url",
         "allow_plain_http",
+        "suggest_after",
         "provider",
         "base_url",
         "model",
@@ -231,4 +232,25 @@ fn a_bad_classifier_value_names_its_line_and_a_fix() {
     assert!(err.message.contains("anthropic"), "{err}");
     let err = parse("[classifier]\napi_key = \"sk-1\"\n").unwrap_err();
     assert_eq!(err.line, Some(2), "{err}");
+}
+
+#[test]
+fn rule_tables_in_the_config_are_read_and_a_bad_one_names_its_line() {
+    let config = parse("[[rule]]\nprefix = \"git push\"\nverdict = \"deny\"\n").unwrap();
+    let call = crate::core::call::test_call("Bash", serde_json::json!({"command": "git push"}));
+    let a = crate::core::classify::assess(&call, &config.settings.rules, &[]);
+    assert_eq!(
+        a.class,
+        crate::core::route::Class::Denied,
+        "{}",
+        a.explanation
+    );
+    assert!(a.explanation.contains("config.toml"), "{}", a.explanation);
+    let err =
+        parse("mode = \"plan\"\n\n[[rule]]\ntool = \"Edit\"\nverdict = \"allow\"\n").unwrap_err();
+    assert_eq!(err.line, Some(3), "{err}");
+    assert!(err.to_string().contains("writes files"), "{err}");
+    let err = parse("suggest_after = 1000\n").unwrap_err();
+    assert!(err.to_string().contains("0 to never suggest"), "{err}");
+    assert_eq!(parse("").unwrap().suggest_after, 3);
 }

@@ -117,6 +117,7 @@ pub async fn run(
             Box::new(move |ask| crate::web::wiring::panel(&hub, ask))
                 as Box<dyn Fn(runner::WebAsk) -> runner::WebPanel + Send>
         }),
+        suggest_after: config.suggest_after as usize,
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

@@ -10,7 +10,6 @@ use crate::core::call::{Agent, Call};
 use crate::core::classify::{Assessment, assess};
 use crate::core::escape::visible;
 use crate::core::mode::Mode;
-use crate::core::route::route;
 use crate::core::rules::Rules;
 
 /// What `explain` says about one line.
@@ -25,12 +24,17 @@ pub struct Explanation {
     pub assessment: Assessment,
 }
 
-/// Explains `line` as a `Bash` call under `rules`.
+/// Explains `line` as a `Bash` call under `rules`, made in no folder (so no project policy).
 pub fn explain(line: &str, rules: &Rules) -> Explanation {
+    explain_in(line, rules, "")
+}
+
+/// Explains `line` as a `Bash` call made in `cwd`: the project policy found from there counts.
+pub fn explain_in(line: &str, rules: &Rules, cwd: &str) -> Explanation {
     let call = Call {
         agent: Agent::Other("explain".into()),
         session: String::new(),
-        cwd: String::new(),
+        cwd: cwd.to_string(),
         tool: "Bash".into(),
         input: json!({ "command": line }),
         tool_use_id: None,
@@ -45,7 +49,7 @@ pub fn explain(line: &str, rules: &Rules) -> Explanation {
         explanation: visible(&assessment.explanation).into_owned(),
         routes: Mode::ALL
             .iter()
-            .map(|&m| (m, route(m, assessment.row).name()))
+            .map(|&m| (m, assessment.route(m).name()))
             .collect(),
         assessment,
     }
@@ -60,6 +64,18 @@ impl Explanation {
             self.class,
             self.explanation
         );
+        if let Some(hit) = &self.assessment.rule {
+            out = out.replace(
+                "\n  routes",
+                &format!("\n  rule   {}\n  routes", visible(&hit.describe())),
+            );
+        }
+        for &mode in &self.assessment.ceilings {
+            out = out.replace(
+                "\n  routes",
+                &format!("\n  cap    no more open than {mode} (mode_ceiling)\n  routes"),
+            );
+        }
         for (mode, route) in &self.routes {
             out.push_str(&format!("\n    {:<11} {route}", mode.name()));
         }
@@ -92,10 +108,20 @@ impl Explanation {
                     .collect()
             })
             .unwrap_or_default();
+        let rule = self.assessment.rule.as_ref().map(|hit| {
+            json!({
+                "id": hit.rule.id,
+                "verdict": hit.rule.ruling.name(),
+                "layer": hit.layer.name(),
+                "file": hit.path.as_ref().map(|p| p.display().to_string()),
+                "line": hit.rule.line,
+            })
+        });
         json!({
             "command": self.command,
             "class": self.class,
             "explanation": self.explanation,
+            "rule": rule,
             "routes": routes,
             "commands": commands,
             "findings": findings,

@@ -3,9 +3,12 @@
 //! # Layout
 //!
 //! `core` is the barrier core: modes, calls, the static shell analyser, rules, routes, the
-//! pending table of dialogs with its first-answer-wins race, and the audit log. It knows nothing
-//! of terminals, sockets or HTTP, nor of the other modules here (`tests/runtime/boundaries.rs`
-//! fails if it names one), so the policy can be read and tested alone.
+//! pending table of dialogs with its first-answer-wins race, and the audit log. Its lasting
+//! rules (`rule`, `policy`, `policy_file`, `policy_load`) are files it reads itself: the floor,
+//! the user's, the saved rules and each call's project policy; `learn` turns the human's
+//! repeated answers into offered rules. It knows nothing of terminals, sockets or HTTP, nor of
+//! the other modules here (`tests/runtime/boundaries.rs` fails if it names one), so the policy
+//! can be read and tested alone.
 //!
 //! `config` reads and validates the config file into the core's settings; `paths` says where
 //! gatehouse keeps its files; `logging` sends gatehouse's own diagnostics to a rotated file

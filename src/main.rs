@@ -11,6 +11,7 @@ mod cli_eval;
 mod cli_explain;
 mod cli_hook;
 mod cli_install;
+mod cli_rules;
 mod cli_serve;
 mod cli_web;
 
@@ -129,6 +130,11 @@ enum Command {
     Classifier {
         #[command(subcommand)]
         action: ClassifierCommand,
+    },
+    /// Lasting rules: list, add, rm, check, trust a project's policy, suggest from your answers.
+    Rules {
+        #[command(subcommand)]
+        action: cli_rules::RulesCommand,
     },
     /// The config file.
     Config {
@@ -355,6 +361,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Classifier {
             action: ClassifierCommand::Eval { file, from_audit },
         } => cli_eval::eval(config, file.as_deref(), from_audit),
+        Command::Rules { action } => cli_rules::run(config, action),
         Command::Config {
             action: ConfigCommand::Example,
         } => {

@@ -13,6 +13,16 @@ pub fn config_file() -> Option<PathBuf> {
     dirs().map(|d| d.config_dir().join("config.toml"))
 }
 
+/// The folder of the config file, `$XDG_CONFIG_HOME/gatehouse`, when a home can be found.
+pub fn config_dir() -> Option<PathBuf> {
+    dirs().map(|d| d.config_dir().to_path_buf())
+}
+
+/// The home folder, when one is known.
+pub fn home() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf())
+}
+
 /// `$XDG_STATE_HOME/gatehouse`, falling back to a folder under the temp dir when no home is
 /// known (a service account, say).
 pub fn state_dir() -> PathBuf {

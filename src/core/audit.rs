@@ -60,6 +60,10 @@ pub struct Record<'a> {
     /// For a human's answer from a paired web device: the device's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<&'a str>,
+    /// For a human's answer, the normalised shape of the call that rules are learned from
+    /// (`core::learn`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
 }
 
 /// A record as written: the run that wrote it first.

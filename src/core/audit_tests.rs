@@ -21,6 +21,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         advice: None,
         agreed: None,
         device: None,
+        shape: None,
     }
 }
 

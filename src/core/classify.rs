@@ -1,12 +1,15 @@
 //! Static classification: what a call is (class), which row of the route table it takes, and
 //! why, in words a person can read. No I/O but the dry run of an Edit against its file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::call::{Call, ToolKind};
 use super::decision::Decider;
 use super::edit;
-use super::route::{Class, Row};
+use super::mode::Mode;
+use super::policy::{Hit, Judgement};
+use super::route::{Class, Route, Row, capped};
+use super::rule::{Ruling, Subject};
 use super::rules::{Rules, SessionAllow};
 use super::shell::{self, Obstacle, Safety, ShellAnalysis};
 
@@ -23,6 +26,10 @@ pub struct Assessment {
     pub explanation: String,
     /// The shell analysis, for shell calls.
     pub shell: Option<ShellAnalysis>,
+    /// The `[[rule]]` that settled the call's row (deny, ask, or allow), with its file.
+    pub rule: Option<Hit>,
+    /// Mode ceilings of the call's project or the floor: it is routed no more openly than any.
+    pub ceilings: Vec<Mode>,
 }
 
 impl Assessment {
@@ -34,7 +41,14 @@ impl Assessment {
             listed_by: None,
             explanation: explanation.into(),
             shell: None,
+            rule: None,
+            ceilings: Vec::new(),
         }
+    }
+
+    /// The route in `mode`, capped by the call's mode ceilings.
+    pub fn route(&self, mode: Mode) -> Route {
+        capped(mode, &self.ceilings, self.row)
     }
 
     fn listed(mut self, by: Decider, why: String) -> Self {
@@ -62,6 +76,48 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
         _ => None,
     };
     let commands = analysis.as_ref().map_or(&[][..], |a| &a.commands[..]);
+    let path = edited_path(call, &kind);
+    let subject = Subject {
+        tool: &call.tool,
+        kind: &kind,
+        path: path.as_deref(),
+        root: None,
+    };
+    let judgement = match rules.policy.judge(&call.cwd, subject, commands) {
+        Ok(judgement) => judgement,
+        Err(err) => {
+            // A policy that cannot be read cannot be obeyed: refuse rather than guess.
+            let why = format!("a rules file in force cannot be used: {err}");
+            let mut a = Assessment::new(Class::Denied, Row::Denied, kind, why);
+            a.shell = analysis;
+            return a;
+        }
+    };
+    let mut a = assess_unruled(call, rules, session, kind, analysis, &judgement);
+    a.ceilings = judgement.ceilings.iter().map(|(mode, _)| *mode).collect();
+    a
+}
+
+/// The absolute path a write or edit tool changes, for edit globs.
+fn edited_path(call: &Call, kind: &ToolKind) -> Option<PathBuf> {
+    if *kind != ToolKind::Edit {
+        return None;
+    }
+    let path = Path::new(call.file_path()?);
+    Some(Path::new(&call.cwd).join(path))
+}
+
+/// The assessment once the policy's files have been judged: denied commands first, then a
+/// rule's deny or ask, then static analysis with the rules' allows among the listings.
+fn assess_unruled(
+    call: &Call,
+    rules: &Rules,
+    session: &[SessionAllow],
+    kind: ToolKind,
+    analysis: Option<ShellAnalysis>,
+    judgement: &Judgement,
+) -> Assessment {
+    let commands = analysis.as_ref().map_or(&[][..], |a| &a.commands[..]);
     if let Some(rule) = rules.denied(&call.tool, commands) {
         let mut a = Assessment::new(
             Class::Denied,
@@ -72,9 +128,46 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
         a.shell = analysis;
         return a;
     }
+    let strictest = judgement.strictest();
+    if let Some(hit) = strictest.filter(|h| h.rule.ruling == Ruling::Deny) {
+        let mut why = format!("denied by {}", hit.describe());
+        if let Some(reason) = &hit.rule.reason {
+            why = format!("{reason} ({why})");
+        }
+        let mut a = Assessment::new(Class::Denied, Row::Denied, kind, why);
+        a.shell = analysis;
+        a.rule = Some(hit.clone());
+        return a;
+    }
+    let mut a = assess_static(call, rules, session, kind, analysis, judgement);
+    if let Some(hit) = strictest.filter(|h| h.rule.ruling == Ruling::Ask) {
+        // An ask outranks every allow: the human sees it, and the classifier never races it.
+        a.row = Row::WriterOrOther;
+        a.listed_by = None;
+        if a.class == Class::ReadOnly {
+            a.class = Class::Unverified;
+        }
+        a.explanation = format!("asked by {}; {}", hit.describe(), a.explanation);
+        a.rule = Some(hit.clone());
+    }
+    a
+}
+
+fn assess_static(
+    call: &Call,
+    rules: &Rules,
+    session: &[SessionAllow],
+    kind: ToolKind,
+    analysis: Option<ShellAnalysis>,
+    judgement: &Judgement,
+) -> Assessment {
+    let allowed_call = judgement
+        .call
+        .as_ref()
+        .filter(|h| h.rule.ruling == Ruling::Allow && kind != ToolKind::Edit);
     match kind {
         ToolKind::Shell => match analysis {
-            Some(analysis) => assess_shell(kind, analysis, rules, session),
+            Some(analysis) => assess_shell(kind, analysis, rules, session, judgement),
             None => Assessment::new(
                 Class::Unverified,
                 Row::UnverifiedShell,
@@ -120,6 +213,10 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
                 a.listed(Decider::SessionAllow, why)
             } else if rules.safe_tool(&call.tool) {
                 a.listed(Decider::Rule, "listed safe (safe_commands)".to_string())
+            } else if let Some(hit) = allowed_call {
+                let mut a = a.listed(Decider::Rule, format!("allowed by {}", hit.describe()));
+                a.rule = Some(hit.clone());
+                a
             } else {
                 a
             }
@@ -132,6 +229,7 @@ fn assess_shell(
     analysis: ShellAnalysis,
     rules: &Rules,
     session: &[SessionAllow],
+    judgement: &Judgement,
 ) -> Assessment {
     let explanation = analysis.explanation();
     let (class, row) = match analysis.safety {
@@ -144,21 +242,24 @@ fn assess_shell(
     };
     let mut a = Assessment::new(class, row, kind, explanation);
     if class != Class::ReadOnly
-        && let Some(listing) = listing(&analysis, rules, session)
+        && let Some((by, why, hit)) = listing(&analysis, rules, session, judgement)
     {
-        a = a.listed(listing.0, listing.1);
+        a = a.listed(by, why);
+        a.rule = hit;
     }
     a.shell = Some(analysis);
     a
 }
 
 /// A line is listed when no finding outside its commands is unsafe and every command is
-/// read-only or matches a safe command or a session allow. Returns who listed it and why.
+/// read-only or matches a safe command, a session allow or an allow rule. Returns who listed
+/// it, why, and the allow rule it used, if any.
 fn listing(
     analysis: &ShellAnalysis,
     rules: &Rules,
     session: &[SessionAllow],
-) -> Option<(Decider, String)> {
+    judgement: &Judgement,
+) -> Option<(Decider, String, Option<Hit>)> {
     if analysis.commands.is_empty()
         || analysis
             .findings
@@ -169,22 +270,31 @@ fn listing(
     }
     let mut by = Decider::Rule;
     let mut reasons = Vec::new();
-    for command in &analysis.commands {
+    let mut used = None;
+    for (n, command) in analysis.commands.iter().enumerate() {
         if command.safety == Safety::ReadOnly {
             continue;
         }
         let from_session = session.iter().find(|allow| allow.matches_command(command));
+        let from_rule = judgement
+            .commands
+            .get(n)
+            .and_then(Option::as_ref)
+            .filter(|h| h.rule.ruling == Ruling::Allow);
         if let Some(allow) = from_session {
             by = Decider::SessionAllow;
             reasons.push(format!("`{}` allowed this session", allow.text()));
         } else if let Some(p) = rules.safe_command(command) {
             reasons.push(format!("`{}` listed safe (safe_commands)", p.as_str()));
+        } else if let Some(hit) = from_rule {
+            reasons.push(format!("allowed by {}", hit.describe()));
+            used = used.or(Some(hit.clone()));
         } else {
             return None;
         }
     }
     reasons.dedup();
-    Some((by, reasons.join("; ")))
+    Some((by, reasons.join("; "), used))
 }
 
 /// An Edit, MultiEdit or Gemini `replace` whose text to replace is not in the (readable) file cannot succeed;

@@ -13,8 +13,13 @@ pub mod decision;
 pub mod edit;
 pub mod escape;
 pub mod event;
+pub mod learn;
 pub mod mode;
+pub mod policy;
+pub mod policy_file;
+pub mod policy_load;
 pub mod route;
+pub mod rule;
 pub mod rules;
 pub mod shell;
 

@@ -22,15 +22,19 @@ pub enum Mode {
     AutoMcp,
     /// Every call that is not refused outright asks the human.
     BlockAll,
+    /// The plan is reviewed, nothing executes: proven reads pass, every other call is refused
+    /// at once with a reason that tells the agent it is in plan mode.
+    Plan,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 6] = [
         Mode::AllowAll,
         Mode::AllowRead,
         Mode::Auto,
         Mode::AutoMcp,
         Mode::BlockAll,
+        Mode::Plan,
     ];
 
     /// The name used in config, flags, the wire and the audit log.
@@ -41,6 +45,7 @@ impl Mode {
             Mode::Auto => "auto",
             Mode::AutoMcp => "auto+mcp",
             Mode::BlockAll => "block-all",
+            Mode::Plan => "plan",
         }
     }
 
@@ -69,6 +74,21 @@ impl Mode {
             Mode::Auto => "as allow-read, but unproven shell lines race the classifier against you",
             Mode::AutoMcp => "as auto, and unproven MCP calls race the classifier too",
             Mode::BlockAll => "every call that is not refused outright asks you",
+            Mode::Plan => "proven reads pass; everything else is refused while the agent plans",
+        }
+    }
+
+    /// The reason sent to the agent when this mode itself refuses a call (not a denied command
+    /// or a rule): in plan mode it tells the agent what to do instead.
+    pub fn refusal(self) -> String {
+        match self {
+            Mode::Plan => "gatehouse is in plan mode: nothing may run or change while the plan \
+                           is reviewed. Only read. Finish your plan, then ask the user to leave \
+                           plan mode before you carry it out."
+                .to_string(),
+            Mode::AllowAll | Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => {
+                format!("gatehouse: refused by the {} mode", self.name())
+            }
         }
     }
 }
@@ -79,9 +99,11 @@ impl fmt::Display for Mode {
     }
 }
 
-/// A mode name that is not one of the five.
+/// A mode name that is not one of the six.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mode {given:?}; the modes are allow-all, allow-read, auto, auto+mcp, block-all")]
+#[error(
+    "unknown mode {given:?}; the modes are allow-all, allow-read, auto, auto+mcp, block-all, plan"
+)]
 pub struct UnknownMode {
     pub given: String,
 }
@@ -98,6 +120,7 @@ impl FromStr for Mode {
             "auto" => Ok(Mode::Auto),
             "auto+mcp" | "auto-mcp" => Ok(Mode::AutoMcp),
             "block-all" => Ok(Mode::BlockAll),
+            "plan" => Ok(Mode::Plan),
             _ => Err(UnknownMode {
                 given: s.to_string(),
             }),
@@ -123,10 +146,12 @@ impl TryFrom<String> for Mode {
 pub struct ModeCycle(Vec<Mode>);
 
 impl Default for ModeCycle {
-    /// Most restrictive to most permissive, wrapping back to the safe end.
+    /// Most restrictive to most permissive, wrapping back to the safe end; plan mode comes
+    /// after block-all.
     fn default() -> Self {
         ModeCycle(vec![
             Mode::BlockAll,
+            Mode::Plan,
             Mode::AllowRead,
             Mode::Auto,
             Mode::AutoMcp,
@@ -190,7 +215,7 @@ mod tests {
         let cycle = ModeCycle::default();
         let mut mode = Mode::BlockAll;
         let mut seen = vec![mode];
-        for _ in 0..5 {
+        for _ in 0..6 {
             mode = cycle.next(mode);
             seen.push(mode);
         }
@@ -198,6 +223,7 @@ mod tests {
             seen,
             [
                 Mode::BlockAll,
+                Mode::Plan,
                 Mode::AllowRead,
                 Mode::Auto,
                 Mode::AutoMcp,
@@ -214,7 +240,8 @@ mod tests {
             assert_eq!(cycle.previous(cycle.next(mode)), mode);
         }
         assert_eq!(cycle.previous(Mode::BlockAll), Mode::AllowAll);
-        assert_eq!(cycle.previous(Mode::AllowRead), Mode::BlockAll);
+        assert_eq!(cycle.previous(Mode::AllowRead), Mode::Plan);
+        assert_eq!(cycle.previous(Mode::Plan), Mode::BlockAll);
     }
 
     #[test]
@@ -225,6 +252,23 @@ mod tests {
         assert!(!Mode::widens(Mode::AllowAll, Mode::BlockAll));
         assert!(!Mode::widens(Mode::Auto, Mode::AllowRead));
         assert!(!Mode::widens(Mode::AllowRead, Mode::AllowRead));
+        assert!(!Mode::widens(Mode::AllowRead, Mode::Plan));
+        assert!(
+            Mode::widens(Mode::Plan, Mode::BlockAll),
+            "plan rejects what block-all asks"
+        );
+    }
+
+    #[test]
+    fn the_plan_refusal_tells_the_agent_to_finish_its_plan_and_ask_the_user() {
+        let reason = Mode::Plan.refusal();
+        assert!(reason.contains("plan mode"), "{reason}");
+        assert!(reason.contains("Finish your plan"), "{reason}");
+        assert!(
+            reason.contains("ask the user to leave plan mode"),
+            "{reason}"
+        );
+        assert!(!Mode::BlockAll.refusal().contains("plan"));
     }
 
     #[test]

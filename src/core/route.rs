@@ -150,14 +150,21 @@ pub fn route(mode: Mode, row: Row) -> Route {
     use Route::*;
     match row {
         Row::Denied | Row::Doomed => Reject,
-        Row::ReadOnly | Row::Listed => match mode {
+        Row::ReadOnly => match mode {
+            Mode::AllowAll | Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::Plan => Allow,
+            Mode::BlockAll => Ask,
+        },
+        // Plan mode lets nothing run that is not a proven read, whoever listed it.
+        Row::Listed => match mode {
             Mode::AllowAll | Mode::AllowRead | Mode::Auto | Mode::AutoMcp => Allow,
             Mode::BlockAll => Ask,
+            Mode::Plan => Reject,
         },
         Row::UnverifiedShell => match mode {
             Mode::AllowAll => Allow,
             Mode::AllowRead | Mode::BlockAll => Ask,
             Mode::Auto | Mode::AutoMcp => Race,
+            Mode::Plan => Reject,
         },
         // A known risk is asked of the human as in allow-read: the model is never asked to
         // weigh the network, code, pagers, foreign executables or git pointed elsewhere.
@@ -166,17 +173,42 @@ pub fn route(mode: Mode, row: Row) -> Route {
         ) => match mode {
             Mode::AllowAll => Allow,
             Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
+            Mode::Plan => Reject,
         },
         Row::UnverifiedMcp => match mode {
             Mode::AllowAll => Allow,
             Mode::AllowRead | Mode::Auto | Mode::BlockAll => Ask,
             Mode::AutoMcp => Race,
+            Mode::Plan => Reject,
         },
         Row::WriterOrOther => match mode {
             Mode::AllowAll => Allow,
             Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
+            Mode::Plan => Reject,
         },
     }
+}
+
+/// The route in `mode`, no more open than the route in any of the `ceilings` (a project's or
+/// the floor's `mode_ceiling`): reject, then ask, then race, then allow, from closed to open.
+pub fn capped(mode: Mode, ceilings: &[Mode], row: Row) -> Route {
+    fn closedness(route: Route) -> u8 {
+        match route {
+            Route::Reject => 3,
+            Route::Ask => 2,
+            Route::Race => 1,
+            Route::Allow => 0,
+        }
+    }
+    ceilings
+        .iter()
+        .map(|&ceiling| route(ceiling, row))
+        .fold(route(mode, row), |a, b| {
+            match closedness(b) > closedness(a) {
+                true => b,
+                false => a,
+            }
+        })
 }
 
 #[cfg(test)]
@@ -185,19 +217,19 @@ mod tests {
 
     /// DESIGN.md's table, written out as text so that any change to `route` shows here.
     const TABLE: &str = "\
-row                  allow-all allow-read auto   auto+mcp block-all
-denied               reject    reject     reject reject   reject
-doomed               reject    reject     reject reject   reject
-read-only            allow     allow      allow  allow    ask
-listed               allow     allow      allow  allow    ask
-unverified-shell     allow     ask        race   race     ask
-risky-pager          allow     ask        ask    ask      ask
-risky-path-qualified allow     ask        ask    ask      ask
-risky-git-elsewhere  allow     ask        ask    ask      ask
-risky-runs-code      allow     ask        ask    ask      ask
-risky-network        allow     ask        ask    ask      ask
-unverified-mcp       allow     ask        ask    race     ask
-writer-or-other      allow     ask        ask    ask      ask";
+row                  allow-all allow-read auto   auto+mcp block-all plan
+denied               reject    reject     reject reject   reject    reject
+doomed               reject    reject     reject reject   reject    reject
+read-only            allow     allow      allow  allow    ask       allow
+listed               allow     allow      allow  allow    ask       reject
+unverified-shell     allow     ask        race   race     ask       reject
+risky-pager          allow     ask        ask    ask      ask       reject
+risky-path-qualified allow     ask        ask    ask      ask       reject
+risky-git-elsewhere  allow     ask        ask    ask      ask       reject
+risky-runs-code      allow     ask        ask    ask      ask       reject
+risky-network        allow     ask        ask    ask      ask       reject
+unverified-mcp       allow     ask        ask    race     ask       reject
+writer-or-other      allow     ask        ask    ask      ask       reject";
 
     #[test]
     fn every_mode_and_row_routes_as_the_design_table_says() {
@@ -223,6 +255,57 @@ writer-or-other      allow     ask        ask    ask      ask";
             for risk in Risk::ALL {
                 assert_ne!(route(mode, Row::Risky(risk)), Route::Race, "{mode} {risk}");
             }
+        }
+    }
+
+    fn closed_rank(route: Route) -> u8 {
+        match route {
+            Route::Allow => 0,
+            Route::Race => 1,
+            Route::Ask => 2,
+            Route::Reject => 3,
+        }
+    }
+
+    #[test]
+    fn a_ceiling_closes_what_the_live_mode_would_open_and_never_opens_anything() {
+        for mode in Mode::ALL {
+            for ceiling in Mode::ALL {
+                for row in Row::ALL {
+                    let got = capped(mode, &[ceiling], row);
+                    let (live, cap) = (route(mode, row), route(ceiling, row));
+                    assert!(got == live || got == cap, "{mode} {ceiling} {row:?}");
+                    assert!(
+                        closed_rank(got) >= closed_rank(live).max(closed_rank(cap)),
+                        "{mode} under {ceiling}: {row:?} opened to {got}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            capped(Mode::AllowAll, &[Mode::AllowRead], Row::WriterOrOther),
+            Route::Ask
+        );
+        assert_eq!(
+            capped(Mode::Auto, &[Mode::AllowRead], Row::UnverifiedShell),
+            Route::Ask
+        );
+        assert_eq!(
+            capped(Mode::AllowRead, &[Mode::AllowAll], Row::WriterOrOther),
+            Route::Ask
+        );
+        assert_eq!(
+            capped(Mode::AllowAll, &[], Row::WriterOrOther),
+            Route::Allow
+        );
+    }
+
+    #[test]
+    fn plan_mode_never_asks_and_allows_only_proven_reads() {
+        for row in Row::ALL {
+            let got = route(Mode::Plan, row);
+            assert!(!got.asks(), "{row:?} would open a dialog in plan mode");
+            assert_eq!(got == Route::Allow, row == Row::ReadOnly, "{row:?}");
         }
     }
 

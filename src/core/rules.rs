@@ -2,8 +2,10 @@
 //! allows, and how each matches a call.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::call::{Agent, DEFAULT_INTERNAL_TOOLS};
+use super::policy_load::Policy;
 use super::shell::Command;
 
 /// A rule entry: an exact tool name, or a shell prefix matched at word boundaries.
@@ -78,6 +80,8 @@ pub struct Rules {
     pub read_only_tools: HashSet<String>,
     /// The agents' own bookkeeping tools, read-only by default.
     pub internal_tools: Vec<String>,
+    /// The files of `[[rule]]`s in force: floor, user, saved, and each call's project.
+    pub policy: Arc<Policy>,
 }
 
 impl Default for Rules {
@@ -90,6 +94,7 @@ impl Default for Rules {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            policy: Arc::default(),
         }
     }
 }

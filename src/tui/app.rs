@@ -46,6 +46,8 @@ pub enum Msg {
     Rules(Vec<SessionRule>),
     /// The web console's pairing link and devices, as it answered.
     Web(WebPanel),
+    /// The lasting rules and the policy files in force.
+    Lasting(Lasting),
 }
 
 /// What `update` asks the runner to do.
@@ -65,6 +67,10 @@ pub enum Effect {
     Revoke(RuleId),
     /// Ask the web console for a link or to unpair (the runner answers with `Msg::Web`).
     Web(WebAsk),
+    /// Delete a saved rule by its id (the runner answers with the lists again).
+    Unsave(String),
+    /// Save a rule the console offered from the human's answers.
+    SaveRule(crate::core::rule::Rule),
     Quit,
 }
 
@@ -156,6 +162,8 @@ pub struct App {
     shown_at: Instant,
     /// The session rules as last read, and the one the panel points at.
     pub rules: Vec<SessionRule>,
+    /// The lasting rules and policy files, as last read.
+    pub lasting: Lasting,
     pub rules_focus: usize,
     /// The web panel's contents, once the web console answered.
     pub web: Option<WebPanel>,
@@ -165,6 +173,11 @@ pub struct App {
     /// How long a dialog waits before the barrier answers it with its timeout fallback.
     pub ask_timeout: Option<Duration>,
     pub rearm: Rearm,
+    /// After this many identical answers a rule is offered (0: never).
+    pub suggest_after: usize,
+    learner: crate::core::learn::Learner,
+    /// The rule last offered from the human's answers, until saved or replaced.
+    pub offer: Option<crate::core::learn::Suggestion>,
 }
 
 impl App {
@@ -196,12 +209,16 @@ impl App {
             now,
             shown_at: now.at,
             rules: Vec::new(),
+            lasting: Lasting::default(),
             rules_focus: 0,
             web: None,
             web_focus: 0,
             log_focus: 0,
             ask_timeout: None,
             rearm: Rearm::NotSetUp,
+            suggest_after: 3,
+            learner: Default::default(),
+            offer: None,
         }
     }
 
@@ -264,7 +281,12 @@ impl App {
             }
             Msg::Rules(rules) => {
                 self.rules = rules;
-                self.rules_focus = self.rules_focus.min(self.rules.len().saturating_sub(1));
+                self.clamp_rules_focus();
+                vec![]
+            }
+            Msg::Lasting(lasting) => {
+                self.lasting = lasting;
+                self.clamp_rules_focus();
                 vec![]
             }
             Msg::Web(mut panel) => {
@@ -358,6 +380,13 @@ impl App {
                     self.state = DialogState::Choosing;
                     vec![]
                 }
+                BoxKey::Scope => {
+                    if !b.next_scope() {
+                        b.area.input(key);
+                        b.edited();
+                    }
+                    vec![]
+                }
                 BoxKey::Edit => {
                     b.area.input(key);
                     b.edited();
@@ -436,6 +465,7 @@ impl App {
             }
             // Revoking means something only in the rules panel.
             Intent::Revoke => vec![],
+            Intent::SaveOffer => self.save_offer(),
             Intent::Help => {
                 self.screen = Screen::Help;
                 self.help_scroll = 0;
@@ -448,46 +478,19 @@ impl App {
             }
         }
     }
-
-    /// Opens the box an intent needs on the focused dialog, which claims it for the human.
-    fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
-        let open = &mut self.dialogs[self.focus];
-        let id = open.dialog.id;
-        let (kind, initial, writer) = match intent {
-            Intent::Deny => (BoxKind::Reason, String::new(), None),
-            Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
-            _ => {
-                let (kind, text, writer) =
-                    suggest_allow(&open.dialog.call, &open.dialog.assessment);
-                (BoxKind::Pattern(kind), visible(&text).into_owned(), writer)
-            }
-        };
-        let caps = open.dialog.call.caps;
-        let mut text_box = TextBox::new(id, kind, caps, &initial);
-        text_box.writer = writer;
-        self.state = DialogState::Writing(Box::new(text_box));
-        open.claimed = true;
-        // The claim cancels a request in flight.
-        if open.classifier == Some(ClassifierState::Asking) {
-            open.classifier = None;
-        }
-        vec![Effect::Claim(id)]
-    }
-
-    /// The human answered `id`: it leaves the queue now; the barrier's event logs it.
-    fn answered(&mut self, id: CallId, answer: HumanAnswer) -> Vec<Effect> {
-        self.remove(id);
-        vec![Effect::Answer(id, answer)]
-    }
 }
 
 mod advice;
+mod boxes;
 mod events;
+mod learned;
 mod mode_keys;
 mod rules_panel;
 mod web_panel;
 
 pub use web_panel::{WebAsk, WebPanel};
+
+pub use rules_panel::{Lasting, LastingRule};
 
 pub(crate) use events::clock;
 
@@ -517,3 +520,7 @@ pub(crate) mod allow_tests;
 #[cfg(test)]
 #[path = "app_web_tests.rs"]
 mod web_tests;
+
+#[cfg(test)]
+#[path = "app_lasting_tests.rs"]
+mod lasting_tests;

@@ -40,8 +40,8 @@ fn settled_by_mode(app: &App, id: u64, mode: Mode) -> Msg {
 fn a_step_toward_asking_acts_at_once() {
     let t0 = start();
     let mut app = app(t0);
-    assert_eq!(app.update(back(), t0), [Effect::SetMode(Mode::BlockAll)]);
-    assert_eq!(app.mode, Mode::BlockAll);
+    assert_eq!(app.update(back(), t0), [Effect::SetMode(Mode::Plan)]);
+    assert_eq!(app.mode, Mode::Plan);
     assert_eq!(app.pending, None);
 }
 

@@ -25,6 +25,7 @@ pub enum Intent {
     Rules,
     Web,
     Revoke,
+    SaveOffer,
     Activity,
     Help,
     Quit,
@@ -184,6 +185,14 @@ pub const KEYMAP: &[Binding] = &[
         matches: |k| plain(k, 'x') || k.code == KeyCode::Delete,
     },
     Binding {
+        keys: "L",
+        hint: "save offer",
+        help: "save the rule offered from your repeated answers (for everyone)",
+        intent: Intent::SaveOffer,
+        needs_dialog: false,
+        matches: |k| plain(k, 'L'),
+    },
+    Binding {
         keys: "l",
         hint: "log",
         help: "open the activity log's entries whole (subject, reason or note, how it was routed, who decided); j/k older and newer",
@@ -323,6 +332,8 @@ pub enum BoxKey {
     Newline,
     /// Leave the box without sending.
     Leave,
+    /// Tab: in an allow-always box, the next scope (session, project, everyone).
+    Scope,
     /// Anything else: the text box handles it.
     Edit,
 }
@@ -335,7 +346,11 @@ pub const ALLOW_ALL_KEYS: &[(&str, &str)] =
     &[("y/Enter", "enter allow-all"), ("any other key", "stay")];
 
 /// The keys of the session rules panel, for its box and the footer.
-pub const RULES_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "revoke"), ("s/Esc", "close")];
+pub const RULES_KEYS: &[(&str, &str)] = &[
+    ("j/k", "move"),
+    ("x", "revoke or delete"),
+    ("s/Esc", "close"),
+];
 
 /// The keys of the web panel, for its box and the footer.
 pub const WEB_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "unpair"), ("W/Esc", "close")];
@@ -364,6 +379,7 @@ pub fn box_key(key: &KeyEvent) -> BoxKey {
         }
         KeyCode::Enter => BoxKey::Submit,
         KeyCode::Esc => BoxKey::Leave,
+        KeyCode::Tab => BoxKey::Scope,
         _ => BoxKey::Edit,
     }
 }

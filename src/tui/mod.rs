@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod keymap;
+mod lasting;
 mod patch;
 pub mod preview;
 pub mod runner;

@@ -32,6 +32,8 @@ pub struct Options {
     pub ask_timeout: Option<Duration>,
     /// Answers the web panel's asks, when the web console runs.
     pub web: Option<Box<dyn Fn(WebAsk) -> WebPanel + Send>>,
+    /// After this many identical answers the console offers a rule (0: never).
+    pub suggest_after: usize,
 }
 
 fn now() -> Now {
@@ -59,6 +61,7 @@ pub async fn run(
         now(),
     );
     app.ask_timeout = options.ask_timeout;
+    app.suggest_after = options.suggest_after;
     app.rearm = match options.rearm {
         Some(_) => Rearm::Offered,
         None => Rearm::NotSetUp,
@@ -123,7 +126,11 @@ pub async fn run(
                 for effect in app.update(msg, now()) {
                     match apply(effect, &prompter, &options)? {
                         Applied::Done => {}
-                        Applied::Reply(reply) => batch.push_front(reply),
+                        Applied::Replies(replies) => {
+                            for reply in replies.into_iter().rev() {
+                                batch.push_front(reply);
+                            }
+                        }
                         Applied::Quit => return Ok(()),
                     }
                 }
@@ -142,18 +149,37 @@ pub async fn run(
 /// What carrying out an effect led to.
 enum Applied {
     Done,
-    /// A message for the model in answer.
-    Reply(Msg),
+    /// Messages for the model in answer, in order.
+    Replies(Vec<Msg>),
     Quit,
+}
+
+/// The session rules and the lasting rules, as the panel shows them.
+fn rule_lists(prompter: &Prompter) -> Applied {
+    Applied::Replies(vec![
+        Msg::Rules(prompter.session_rules()),
+        Msg::Lasting(super::lasting::read(&prompter.policy())),
+    ])
 }
 
 /// Carries out one effect.
 fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<Applied> {
     match effect {
-        Effect::ListRules => return Ok(Applied::Reply(Msg::Rules(prompter.session_rules()))),
+        Effect::ListRules => return Ok(rule_lists(prompter)),
         Effect::Revoke(id) => {
             prompter.revoke(id);
-            return Ok(Applied::Reply(Msg::Rules(prompter.session_rules())));
+            return Ok(rule_lists(prompter));
+        }
+        Effect::Unsave(id) => {
+            if let Err(err) = prompter.unsave_rule(&id) {
+                tracing::warn!("deleting saved rule {id}: {err}");
+            }
+            return Ok(rule_lists(prompter));
+        }
+        Effect::SaveRule(rule) => {
+            if let Err(err) = prompter.save_rule(rule) {
+                tracing::warn!("saving a learned rule: {err}");
+            }
         }
         Effect::Answer(id, answer) => {
             prompter.answer(id, answer);
@@ -184,7 +210,7 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
                     ..WebPanel::default()
                 },
             };
-            return Ok(Applied::Reply(Msg::Web(panel)));
+            return Ok(Applied::Replies(vec![Msg::Web(panel)]));
         }
         Effect::Quit => return Ok(Applied::Quit),
     }

@@ -7,7 +7,7 @@ use ratatui_textarea::{TextArea, WrapMode};
 use crate::core::call::{Call, CallId, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::classify::Assessment;
-use crate::core::prompter::HumanAnswer;
+use crate::core::prompter::{HumanAnswer, SavedScope};
 use crate::core::rules::{Pattern, SessionAllow};
 use crate::core::shell::{Command, Safety};
 
@@ -67,9 +67,11 @@ impl BoxKind {
                 NoteEffect::None => format!(" {allow}: note (nothing carries it) "),
             },
             BoxKind::Pattern(AllowKind::Shell) => {
-                format!(" {always} in this session (end with * for a prefix) ")
+                format!(" {always} (end with * for a prefix; Tab: where it lasts) ")
             }
-            BoxKind::Pattern(AllowKind::Tool) => format!(" {always}: every call of the tool "),
+            BoxKind::Pattern(AllowKind::Tool) => {
+                format!(" {always}: every call of the tool (Tab: where it lasts) ")
+            }
             BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
         }
     }
@@ -87,7 +89,37 @@ impl BoxKind {
                 NoteEffect::User => "a note shown to you, not to the model",
                 NoteEffect::None => "nothing carries a note here",
             },
-            BoxKind::Pattern(_) => "what to allow for the rest of this session",
+            BoxKind::Pattern(_) => "what to allow always",
+        }
+    }
+}
+
+/// How long an "allow always" lasts, chosen with Tab in its box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// This agent session, while the console runs (the default).
+    #[default]
+    Session,
+    /// A saved rule for the call's project.
+    Project,
+    /// A saved rule for every project.
+    Everyone,
+}
+
+impl Scope {
+    pub fn words(self) -> &'static str {
+        match self {
+            Scope::Session => "for this session",
+            Scope::Project => "in this project, saved",
+            Scope::Everyone => "everywhere, saved",
+        }
+    }
+
+    fn next(self) -> Scope {
+        match self {
+            Scope::Session => Scope::Project,
+            Scope::Project => Scope::Everyone,
+            Scope::Everyone => Scope::Session,
         }
     }
 }
@@ -104,6 +136,8 @@ pub struct TextBox {
     pub writer: Option<Command>,
     /// The broad pattern the human was warned about; Enter on the same text sends it.
     confirming: Option<String>,
+    /// Where an allow-always lasts.
+    pub scope: Scope,
 }
 
 impl TextBox {
@@ -121,6 +155,19 @@ impl TextBox {
             area,
             writer: None,
             confirming: None,
+            scope: Scope::Session,
+        }
+    }
+
+    /// Tab: the next scope, for a shell or tool pattern (an edit is only ever for the session).
+    pub fn next_scope(&mut self) -> bool {
+        match self.kind {
+            BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool) => {
+                self.scope = self.scope.next();
+                self.confirming = None;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -149,10 +196,11 @@ impl TextBox {
         Some(match self.allow() {
             None => " matches nothing: type a pattern ".to_string(),
             Some(allow) if self.confirming.as_deref() == Some(self.text().trim()) => format!(
-                " BROAD: {}. Enter again to allow it, or edit ",
-                allow.describe()
+                " BROAD: {} {}. Enter again to allow it, or edit ",
+                allow.describe(),
+                self.scope.words()
             ),
-            Some(allow) => format!(" will allow {} ", allow.describe()),
+            Some(allow) => format!(" will allow {} {} ", allow.describe(), self.scope.words()),
         })
     }
 
@@ -166,9 +214,18 @@ impl TextBox {
         let Some(answer) = self.answer() else {
             return Submit::Nothing;
         };
-        if let HumanAnswer::AllowAlways { allow, .. } = &answer
-            && allow.is_broad(self.writer.as_ref())
-        {
+        let allow = match &answer {
+            HumanAnswer::AllowAlways { allow, .. } | HumanAnswer::AllowSaved { allow, .. } => {
+                Some(allow)
+            }
+            _ => None,
+        };
+        // A saved rule lasts beyond the session: any prefix asks twice there.
+        let broad = allow.is_some_and(|allow| {
+            allow.is_broad(self.writer.as_ref())
+                || (self.scope != Scope::Session && matches!(allow, SessionAllow::ShellPrefix(_)))
+        });
+        if broad {
             let text = self.text().trim().to_string();
             if self.confirming.as_deref() != Some(text.as_str()) {
                 self.confirming = Some(text);
@@ -197,9 +254,19 @@ impl TextBox {
             BoxKind::Note => Some(HumanAnswer::Allow {
                 note: (!trimmed.is_empty()).then(|| trimmed.to_string()),
             }),
-            BoxKind::Pattern(_) => self
-                .allow()
-                .map(|allow| HumanAnswer::AllowAlways { allow, note: None }),
+            BoxKind::Pattern(_) => self.allow().map(|allow| match self.scope {
+                Scope::Session => HumanAnswer::AllowAlways { allow, note: None },
+                Scope::Project => HumanAnswer::AllowSaved {
+                    allow,
+                    scope: SavedScope::Project,
+                    note: None,
+                },
+                Scope::Everyone => HumanAnswer::AllowSaved {
+                    allow,
+                    scope: SavedScope::Everyone,
+                    note: None,
+                },
+            }),
         }
     }
 }

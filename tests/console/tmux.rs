@@ -199,7 +199,7 @@ fn allow_always_remembers_exactly_the_command_seen_and_the_panel_counts_its_hits
         "{out}"
     );
     tui.keys(&["s"]);
-    let screen = tui.wait_for("session rules", 5);
+    let screen = tui.wait_for("rules in force", 5);
     assert!(screen.contains("1 hit"), "{screen}");
     tui.keys(&["x"]);
     tui.wait_for("No session rules", 5);

@@ -34,6 +34,7 @@ impl Barrier {
             advice: None,
             agreed: None,
             device: None,
+            shape: None,
         };
         let written = shared.audit.write(&record);
         shared.report_audit(&written);

@@ -54,6 +54,8 @@ pub fn assess_bounded(call: &Call, rules: &Rules, session: &[SessionAllow]) -> A
                 MAX_ANALYSED_LINE
             ),
             shell: None,
+            rule: None,
+            ceilings: Vec::new(),
         },
         _ => assess(call, rules, session),
     }
@@ -64,6 +66,18 @@ impl Shared {
     /// a time) when it is larger than [`INLINE_BYTES`]. If the blocking task cannot run, the
     /// call is assessed here instead.
     pub(super) async fn assess_call(
+        self: &Arc<Self>,
+        call: Arc<Call>,
+        session: Vec<SessionAllow>,
+    ) -> Assessment {
+        let assessment = self.assess_unbounded(call, session).await;
+        if let Some(hit) = &assessment.rule {
+            self.rules.policy.count(hit);
+        }
+        assessment
+    }
+
+    async fn assess_unbounded(
         self: &Arc<Self>,
         call: Arc<Call>,
         session: Vec<SessionAllow>,

@@ -12,7 +12,7 @@ use crate::core::classify::assess;
 use crate::core::decision::{Decider, Decision};
 use crate::core::event::{Dialog, Event};
 use crate::core::mode::Mode;
-use crate::core::route::{Route, Row, route};
+use crate::core::route::{Route, Row};
 use crate::core::rules::{RuleId, SessionRule};
 
 impl Shared {
@@ -28,6 +28,9 @@ impl Shared {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
             HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
+            HumanAnswer::AllowSaved { allow, scope, note } => {
+                return self.answer_saving(id, allow, scope, Decision::Allow { note }, device);
+            }
             HumanAnswer::Deny { reason } => {
                 let reason = if reason.trim().is_empty() {
                     "denied by user".to_string()
@@ -37,7 +40,7 @@ impl Shared {
                 (Decision::deny(reason), None)
             }
         };
-        let settle = Settle::new(decision, Decider::Human).from_device(device);
+        let settle = Settle::new(decision, Decider::Human).answered_from(device);
         let Some(allow) = remember else {
             return self.resolve(id, |_| true, settle);
         };
@@ -79,7 +82,7 @@ impl Shared {
         };
         for (id, call) in open {
             let fresh = assess(&call, &self.rules, &allows);
-            if fresh.row == Row::Listed && route(mode, Row::Listed) == Route::Allow {
+            if fresh.row == Row::Listed && fresh.route(mode) == Route::Allow {
                 let rule = self.hit(&call, &fresh);
                 let settle = Settle::new(Decision::allow(), Decider::SessionAllow).noting(rule);
                 self.resolve(id, |_| true, settle);
@@ -135,9 +138,7 @@ impl Shared {
             .filter(|&(id, direct)| {
                 let decision = match direct {
                     Direct::Allow => Decision::allow(),
-                    Direct::Reject => {
-                        Decision::deny(format!("gatehouse: refused by the {} mode", mode.name()))
-                    }
+                    Direct::Reject => Decision::deny(mode.refusal()),
                 };
                 self.resolve(id, |_| true, Settle::new(decision, Decider::Mode))
             })

@@ -30,7 +30,7 @@ use super::classifier::Classifier;
 use super::decision::{Decider, Decision};
 use super::event::{ClassifierState, Dialog, Event};
 use super::mode::Mode;
-use super::route::{Class, Route, route};
+use super::route::{Class, Route};
 use super::rules::{Rules, SessionAllows};
 
 pub use self::analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
@@ -189,7 +189,7 @@ impl Barrier {
             };
             let route = match cause {
                 Cause::Review => Route::Ask,
-                Cause::Route => route(mode, assessment.row),
+                Cause::Route => assessment.route(mode),
             };
             let settle = if state.closed {
                 let reason = "gatehouse is shutting down before anyone answered";
@@ -198,7 +198,7 @@ impl Barrier {
                     Decider::Shutdown,
                 ))
             } else {
-                Direct::of(route).map(|direct| direct.settle(&assessment))
+                Direct::of(route).map(|direct| direct.settle(&assessment, mode))
             };
             if let Some(settle) = settle {
                 drop(state);
@@ -273,8 +273,8 @@ impl Barrier {
             let mut state = self.shared.lock();
             (state.next_id(), state.mode)
         };
-        let settle = match Direct::of(route(mode, assessment.row)) {
-            Some(direct) => direct.settle(&assessment),
+        let settle = match Direct::of(assessment.route(mode)) {
+            Some(direct) => direct.settle(&assessment, mode),
             None => Settle::new(Decision::defer(reason), Decider::Busy),
         };
         self.shared
@@ -353,4 +353,5 @@ mod pending;
 pub mod prompter;
 mod race;
 mod review;
+mod rules_changed;
 mod settle;

@@ -102,10 +102,7 @@ impl Pending {
     /// The dialog's route in `mode`: as the route table says, except that one held by
     /// allow-all's review is never allowed by the mode that held it.
     pub(super) fn route_in(&self, mode: crate::core::mode::Mode) -> Route {
-        match (
-            self.cause,
-            crate::core::route::route(mode, self.dialog.assessment.row),
-        ) {
+        match (self.cause, self.dialog.assessment.route(mode)) {
             (Cause::Review, Route::Allow) => Route::Ask,
             (_, route) => route,
         }

@@ -25,8 +25,24 @@ pub enum HumanAnswer {
         allow: SessionAllow,
         note: Option<String>,
     },
+    /// Allow, and save what `allow` covers as a lasting rule: for the call's project or for
+    /// everyone (the saved-rules file). An edit of a file can only be allowed for a session.
+    AllowSaved {
+        allow: SessionAllow,
+        scope: SavedScope,
+        note: Option<String>,
+    },
     /// Deny; an empty reason becomes "denied by user".
     Deny { reason: String },
+}
+
+/// Where an "allow always" beyond the session is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavedScope {
+    /// A saved rule that applies only under the call's project root.
+    Project,
+    /// A saved rule for every project.
+    Everyone,
 }
 
 /// The answering handle of one barrier, made with it by [`Barrier::new`](super::Barrier::new).
@@ -131,6 +147,32 @@ impl Prompter {
     /// Forgets session rule `id`: later calls it covered ask again. Returns whether it was there.
     pub fn revoke(&self, id: RuleId) -> bool {
         self.shared.revoke(id)
+    }
+
+    /// The files of rules in force, for the rules panel (and to add or remove saved rules).
+    pub fn policy(&self) -> Arc<crate::core::policy_load::Policy> {
+        self.shared.policy()
+    }
+
+    /// Saves `rule` in the saved rules (dated now, if it has no date); then the open dialogs
+    /// are judged again.
+    pub fn save_rule(
+        &self,
+        mut rule: crate::core::rule::Rule,
+    ) -> Result<String, crate::core::policy_file::PolicyError> {
+        if rule.learned.at.is_none() {
+            rule.learned.at = Some(crate::core::audit::now_rfc3339());
+        }
+        let id = self.shared.policy().save(rule)?;
+        self.shared.rules_changed();
+        Ok(id)
+    }
+
+    /// Removes saved rule `id`; then the open dialogs are judged again.
+    pub fn unsave_rule(&self, id: &str) -> Result<bool, crate::core::policy_file::PolicyError> {
+        let removed = self.shared.policy().unsave(id)?;
+        self.shared.rules_changed();
+        Ok(removed)
     }
 
     /// The dialogs open now, oldest first.

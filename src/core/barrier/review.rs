@@ -12,7 +12,7 @@ use crate::core::call::Call;
 use crate::core::classifier::Question;
 use crate::core::classify::Assessment;
 use crate::core::mode::Mode;
-use crate::core::route::{Route, route};
+use crate::core::route::Route;
 
 impl Shared {
     /// The classifier's alarm on `call`, if the review applies in `mode` and the advice
@@ -37,6 +37,6 @@ impl Shared {
 /// unasked (allow-read would ask): proven reads and listed calls are never reviewed.
 pub(super) fn only_allow_all_passes(mode: Mode, assessment: &Assessment) -> bool {
     mode == Mode::AllowAll
-        && route(Mode::AllowAll, assessment.row) == Route::Allow
-        && route(Mode::AllowRead, assessment.row) != Route::Allow
+        && assessment.route(Mode::AllowAll) == Route::Allow
+        && assessment.route(Mode::AllowRead) != Route::Allow
 }

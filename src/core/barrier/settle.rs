@@ -16,7 +16,7 @@ use crate::core::classify::Assessment;
 use crate::core::decision::{Decider, Decision, Verdict};
 use crate::core::event::{AuditHealth, Event, Outcome};
 use crate::core::mode::Mode;
-use crate::core::route::{Class, Route, route};
+use crate::core::route::{Class, Route, Row};
 
 /// How a call is settled: the binding decision, who made it, and for the audit the session
 /// rule(s) it made or used and the paired web device a human answered from.
@@ -39,7 +39,7 @@ impl Settle {
     }
 
     /// The same, answered from the paired web device `device` (`None`: this console).
-    pub(super) fn from_device(self, device: Option<Arc<str>>) -> Settle {
+    pub(super) fn answered_from(self, device: Option<Arc<str>>) -> Settle {
         Settle { device, ..self }
     }
 
@@ -70,14 +70,18 @@ impl Direct {
     }
 
     /// How a call is settled on this route at submit time: an allow by whatever listed or
-    /// proved it, a reject by rule with the analyser's reason.
-    pub(super) fn settle(self, assessment: &Assessment) -> Settle {
+    /// proved it; a reject by rule, with the analyser's or the rule's reason for a denied or
+    /// doomed call and the mode's refusal (plan mode says what to do) for the rest.
+    pub(super) fn settle(self, assessment: &Assessment, mode: Mode) -> Settle {
         match self {
             Direct::Allow => Settle::new(Decision::allow(), assessment.allow_decider()),
-            Direct::Reject => Settle::new(
-                Decision::deny(format!("gatehouse: {}", assessment.explanation)),
-                Decider::Rule,
-            ),
+            Direct::Reject => {
+                let reason = match assessment.row {
+                    Row::Denied | Row::Doomed => format!("gatehouse: {}", assessment.explanation),
+                    _ => mode.refusal(),
+                };
+                Settle::new(Decision::deny(reason), Decider::Rule)
+            }
         }
     }
 }
@@ -102,12 +106,14 @@ impl Shared {
         settle: Settle,
         started: Instant,
     ) -> Answer {
-        let route = route(mode, assessment.row);
-        let settle = match settle.decider {
-            Decider::SessionAllow => {
+        let route = assessment.route(mode);
+        // The session rules it used, or the lasting rule that settled it, with its file.
+        let settle = match (settle.decider, &assessment.rule) {
+            (Decider::SessionAllow, _) => {
                 let rule = self.hit(&call, assessment);
                 settle.noting(rule)
             }
+            (_, Some(hit)) if settle.rule.is_none() => settle.noting(hit.describe()),
             _ => settle,
         };
         let outcome = Outcome {
@@ -283,6 +289,10 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
         reason: outcome.decision.text(),
         agreed,
         device: outcome.device.as_deref(),
+        shape: match outcome.decider {
+            Decider::Human => crate::core::learn::shape_of_call(&outcome.call),
+            _ => None,
+        },
         ..record_base(
             outcome.id,
             &outcome.call,
@@ -324,5 +334,6 @@ fn record_base(
         advice: advised.map(Verdict::name),
         agreed: None,
         device: None,
+        shape: None,
     }
 }

@@ -73,6 +73,7 @@ impl App {
                     };
                     self.notify(format!("{} {done} by {by}", outcome.id));
                 }
+                self.learn(&outcome);
                 self.push_log(&outcome);
             }
             Event::Passed(outcome) => {

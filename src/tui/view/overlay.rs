@@ -189,20 +189,32 @@ pub fn draw_confirm_allow_all(frame: &mut Frame, area: Rect, app: &App) {
     );
 }
 
-/// The session rules: what each allows, where it came from, how often it let a call through.
+/// Every rule in force: the policy files first, then the session rules (what each allows, where
+/// it came from, how often it let a call through), then the lasting rules of each file.
 pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
     let mut lines = Vec::new();
+    let focus = |i: usize| {
+        if i == app.rules_focus {
+            theme::focus()
+        } else {
+            ratatui::style::Style::default()
+        }
+    };
+    if app.lasting.files.is_empty() {
+        lines.push(Line::styled("No policy files in force.", theme::dim()));
+    }
+    for file in &app.lasting.files {
+        lines.push(Line::styled(
+            format!("in force: {}", visible(file)),
+            theme::dim(),
+        ));
+    }
     if app.rules.is_empty() {
         lines.push(Line::raw(
             "No session rules: nothing was allowed always yet.",
         ));
     }
     for (i, rule) in app.rules.iter().enumerate() {
-        let style = if i == app.rules_focus {
-            theme::focus()
-        } else {
-            ratatui::style::Style::default()
-        };
         lines.push(Line::styled(
             format!(
                 "#{} {} {}: {}",
@@ -211,7 +223,7 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
                 short_id(&rule.session),
                 visible(&rule.allow.describe()),
             ),
-            style,
+            focus(i),
         ));
         lines.push(Line::styled(
             format!(
@@ -225,6 +237,31 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
             theme::dim(),
         ));
     }
+    for (i, rule) in app.lasting.rules.iter().enumerate() {
+        let ignored = if rule.ignored {
+            " (ignored: needs trust)"
+        } else {
+            ""
+        };
+        lines.push(Line::styled(
+            format!(
+                "{} {}: {}{ignored}",
+                rule.layer,
+                visible(&rule.id),
+                visible(&rule.summary)
+            ),
+            focus(app.rules.len() + i),
+        ));
+        lines.push(Line::styled(
+            format!(
+                "    in {} · {} hit{}",
+                visible(&rule.file),
+                rule.hits,
+                if rule.hits == 1 { "" } else { "s" }
+            ),
+            theme::dim(),
+        ));
+    }
     lines.push(Line::raw(""));
     lines.push(key_line(RULES_KEYS));
     let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
@@ -234,7 +271,7 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" session rules ")),
+            .block(Block::bordered().title(" rules in force ")),
         popup,
     );
 }

@@ -13,6 +13,7 @@ pub fn mode_badge(mode: Mode) -> Style {
         Mode::Auto => base.fg(Color::Black).bg(Color::Cyan),
         Mode::AutoMcp => base.fg(Color::Black).bg(Color::Magenta),
         Mode::BlockAll => base.fg(Color::Black).bg(Color::Yellow),
+        Mode::Plan => base.fg(Color::White).bg(Color::Blue),
     }
 }
 

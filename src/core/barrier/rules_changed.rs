@@ -1,0 +1,110 @@
+//! When the lasting rules change under open dialogs: a human's "allow always" saved for a
+//! project or everyone, or a rule the console added or removed. The epoch moves on (advice
+//! asked under the old rules is stale) and every open dialog is judged again: one the new rules
+//! deny is refused, one they list is allowed where the mode allows listed calls.
+
+use std::sync::Arc;
+
+use super::prompter::SavedScope;
+use super::settle::Settle;
+use super::{Shared, State};
+use crate::core::call::{CallId, ToolKind};
+use crate::core::classify::assess;
+use crate::core::decision::{Decider, Decision};
+use crate::core::policy_load::Policy;
+use crate::core::route::{Route, Row};
+use crate::core::rule::Rule;
+use crate::core::rules::SessionAllow;
+
+impl Shared {
+    pub(in crate::core) fn policy(&self) -> Arc<Policy> {
+        self.rules.policy.clone()
+    }
+
+    /// The human allowed dialog `id` and asked to keep `allow` as a saved rule. The call is
+    /// allowed whether or not the rule can be written; the audit record says which.
+    pub(super) fn answer_saving(
+        self: &Arc<Self>,
+        id: CallId,
+        allow: SessionAllow,
+        scope: SavedScope,
+        decision: Decision,
+        device: Option<Arc<str>>,
+    ) -> bool {
+        let Some(call) = self.lock().pending.get(id).map(|p| p.dialog.call.clone()) else {
+            return false;
+        };
+        let kind = ToolKind::of(&call.tool, &self.rules.internal_tools);
+        let project = match scope {
+            SavedScope::Everyone => None,
+            SavedScope::Project => self.rules.policy.in_force(&call.cwd).root,
+        };
+        let saved = match (scope, &project) {
+            (SavedScope::Project, None) => Err("the call is in no project (no git root)".into()),
+            _ => match Rule::of_allow(&allow, &kind, project) {
+                None => Err("an edit can only be allowed for the session".to_string()),
+                Some(mut rule) => {
+                    rule.learned.call = Some(id.0);
+                    self.rules.policy.save(rule).map_err(|e| e.to_string())
+                }
+            },
+        };
+        let note = match &saved {
+            Ok(rule) => format!("saved rule {rule}: {}", allow.text()),
+            Err(why) => format!("not saved ({why}): {}", allow.text()),
+        };
+        let won = self.resolve(
+            id,
+            |_| true,
+            Settle::new(decision, Decider::Human)
+                .noting(note)
+                .answered_from(device),
+        );
+        if won && saved.is_ok() {
+            self.rules_changed();
+        }
+        won
+    }
+
+    /// Moves the epoch on and judges every open dialog again under the rules now in force.
+    pub(in crate::core) fn rules_changed(&self) {
+        let (mode, open) = {
+            let mut state = self.lock();
+            state.epoch += 1;
+            let epoch = state.epoch;
+            let mut open = Vec::new();
+            let State {
+                pending, allows, ..
+            } = &mut *state;
+            for pending in pending.iter_mut() {
+                pending.epoch = epoch;
+                let call = pending.dialog.call.clone();
+                let session = allows.of(&call.agent, &call.session).to_vec();
+                open.push((pending.dialog.id, call, session));
+            }
+            (state.mode, open)
+        };
+        for (id, call, session) in open {
+            let fresh = assess(&call, &self.rules, &session);
+            match (fresh.row, fresh.route(mode)) {
+                (Row::Denied, _) => {
+                    let reason = format!("gatehouse: {}", fresh.explanation);
+                    self.resolve(
+                        id,
+                        |_| true,
+                        Settle::new(Decision::deny(reason), Decider::Rule),
+                    );
+                }
+                (Row::Listed, Route::Allow) => {
+                    let settle = Settle::new(Decision::allow(), fresh.allow_decider());
+                    let settle = match &fresh.rule {
+                        Some(hit) => settle.noting(hit.describe()),
+                        None => settle,
+                    };
+                    self.resolve(id, |_| true, settle);
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Files of rules and how they combine. Each file is optional: the machine-wide floor, the
+//! user's config (`[[rule]]` tables), the saved rules the console writes, and the project's
+//! `.gatehouse.toml`. Within a file the first matching rule wins; across files the strictest
+//! ruling of the matching rules wins (deny over ask over allow), so no file can loosen another.
+//! The floor and an untrusted project file can only tighten: their allows are set aside when
+//! they are loaded. Reading the files is `policy_load`; their syntax is `policy_file`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::mode::Mode;
+use super::rule::{Rule, Ruling, Subject};
+use super::shell::Command;
+
+/// Which kind of file a rule came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Layer {
+    /// The machine-wide floor (`/etc/gatehouse/policy.toml`): only tightens, nobody lifts it.
+    Floor,
+    /// The user's config file.
+    User,
+    /// The saved rules the console and `gatehouse rules add` write.
+    Saved,
+    /// The repository's `.gatehouse.toml`: only tightens unless the user trusted it.
+    Project,
+}
+
+impl Layer {
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Floor => "floor",
+            Layer::User => "user",
+            Layer::Saved => "saved",
+            Layer::Project => "project",
+        }
+    }
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether a file's allow rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// The user's own files: every rule applies.
+    Own,
+    /// A project file the user trusted by its hash: every rule applies.
+    Trusted,
+    /// A project file not trusted (or changed since): its allows are set aside.
+    Untrusted,
+    /// The floor: its allows are always set aside.
+    FloorOnly,
+}
+
+impl Trust {
+    /// True when the file's allow rules are set aside.
+    pub fn tightens_only(self) -> bool {
+        match self {
+            Trust::Own | Trust::Trusted => false,
+            Trust::Untrusted | Trust::FloorOnly => true,
+        }
+    }
+}
+
+/// One loaded file of rules.
+#[derive(Debug, Clone)]
+pub struct RuleFile {
+    pub layer: Layer,
+    /// `None` for rules given in memory (tests, `explain` without files).
+    pub path: Option<PathBuf>,
+    pub trust: Trust,
+    /// The rules in force, in file order.
+    pub rules: Vec<Rule>,
+    /// Allow rules set aside because the file may only tighten.
+    pub ignored: Vec<Rule>,
+    /// The most open mode calls under this file may be routed in (project and floor only).
+    pub ceiling: Option<Mode>,
+    /// For a project file, the folder it governs (where relative globs start).
+    pub root: Option<PathBuf>,
+}
+
+impl RuleFile {
+    /// A file of `rules`, of which those the trust level sets aside are moved to `ignored`.
+    pub fn new(layer: Layer, path: Option<PathBuf>, trust: Trust, rules: Vec<Rule>) -> RuleFile {
+        let (ignored, rules) = rules
+            .into_iter()
+            .partition(|r| trust.tightens_only() && r.ruling == Ruling::Allow);
+        RuleFile {
+            layer,
+            path,
+            trust,
+            rules,
+            ignored,
+            ceiling: None,
+            root: None,
+        }
+    }
+
+    /// Where the file is, for people: its path, or its layer when it has none.
+    pub fn origin(&self) -> String {
+        match &self.path {
+            Some(path) => path.display().to_string(),
+            None => format!("{} rules", self.layer),
+        }
+    }
+
+    fn first(&self, root: Option<&Path>, covers: impl Fn(&Rule) -> bool) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.applies_in(root) && covers(r))
+    }
+}
+
+/// The rule that decided, and its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub layer: Layer,
+    pub path: Option<PathBuf>,
+    pub rule: Rule,
+}
+
+impl Hit {
+    fn of(file: &RuleFile, rule: &Rule) -> Hit {
+        Hit {
+            layer: file.layer,
+            path: file.path.clone(),
+            rule: rule.clone(),
+        }
+    }
+
+    /// `rule no-push (deny prefix "git push") in /repo/.gatehouse.toml`.
+    pub fn describe(&self) -> String {
+        let place = match &self.path {
+            Some(path) => path.display().to_string(),
+            None => format!("the {} rules", self.layer),
+        };
+        format!("rule {} ({}) in {place}", self.rule.id, self.rule.summary())
+    }
+}
+
+/// What the files in force say about one call.
+#[derive(Debug, Clone, Default)]
+pub struct Judgement {
+    /// The strictest rule matching the call as a whole (its tool, MCP tool or edited file).
+    pub call: Option<Hit>,
+    /// For a shell call, the strictest rule matching each command, in order.
+    pub commands: Vec<Option<Hit>>,
+    /// The mode ceilings in force, each with the file that set it: a call is routed no more
+    /// openly than any of them would route it.
+    pub ceilings: Vec<(Mode, PathBuf)>,
+}
+
+impl Judgement {
+    /// The strictest hit of all, if any rule matched.
+    pub fn strictest(&self) -> Option<&Hit> {
+        self.commands
+            .iter()
+            .flatten()
+            .chain(self.call.as_ref())
+            .max_by_key(|h| h.rule.ruling)
+    }
+}
+
+/// Of the files' first matches, the strictest; ties go to the earlier file.
+fn strictest<'a>(
+    files: &'a [&'a RuleFile],
+    root: Option<&Path>,
+    covers: impl Fn(&Rule) -> bool,
+) -> Option<(&'a RuleFile, &'a Rule)> {
+    let mut best: Option<(&RuleFile, &Rule)> = None;
+    for file in files {
+        if let Some(rule) = file.first(root, &covers)
+            && best.is_none_or(|(_, b)| rule.ruling > b.ruling)
+        {
+            best = Some((file, rule));
+        }
+    }
+    best
+}
+
+/// Judges a call against `files`: `commands` are its shell commands (empty for other tools).
+pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -> Judgement {
+    let root = subject.root;
+    let call =
+        strictest(files, root, |r| r.matcher.covers_call(subject)).map(|(f, r)| Hit::of(f, r));
+    let commands = commands
+        .iter()
+        .map(|c| {
+            strictest(files, root, |r| r.matcher.covers_command(c)).map(|(f, r)| Hit::of(f, r))
+        })
+        .collect();
+    let ceilings = files
+        .iter()
+        .filter_map(|f| Some((f.ceiling?, f.path.clone().unwrap_or_default())))
+        .collect();
+    Judgement {
+        call,
+        commands,
+        ceilings,
+    }
+}
+
+/// The project root a file at `path` governs: its folder.
+pub fn root_of(path: &Path) -> Option<PathBuf> {
+    path.parent().map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+#[path = "policy_tests.rs"]
+mod tests;

@@ -1,0 +1,446 @@
+//! The files of rules in force, read from disk and kept fresh: the machine-wide floor and the
+//! user's rules are read at start; the saved rules and each project's `.gatehouse.toml` are read
+//! again whenever the file (or the trust list) changes on disk, so `gatehouse rules add` and
+//! `gatehouse rules trust` reach a running console. Also the trust list, the atomic write with
+//! a backup, and how often each rule decided.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
+
+use super::policy::{Hit, Judgement, Layer, RuleFile, Trust, judge};
+use super::policy_file::{PolicyError, parse_file, render};
+use super::rule::{Rule, Subject};
+use super::shell::Command;
+
+/// The name of a project's policy file.
+pub const PROJECT_FILE: &str = ".gatehouse.toml";
+
+/// The machine-wide floor, unless `GATEHOUSE_POLICY` names another file.
+pub const FLOOR_FILE: &str = "/etc/gatehouse/policy.toml";
+
+/// Where the policy's files are.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyPaths {
+    pub floor: Option<PathBuf>,
+    /// The saved rules (`$XDG_CONFIG_HOME/gatehouse/rules.toml`).
+    pub saved: Option<PathBuf>,
+    /// The trusted project files and their hashes (`…/gatehouse/trusted.toml`).
+    pub trust: Option<PathBuf>,
+    /// The search for a project file stops here as well as at a git root.
+    pub home: Option<PathBuf>,
+}
+
+/// A file's inode, size and time, to notice when it changed (an atomic write is a new inode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp(Option<(SystemTime, u64, u64)>);
+
+impl Stamp {
+    fn of(path: &Path) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp(std::fs::metadata(path).ok().map(|m| {
+            let modified = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            (modified, m.len(), m.ino())
+        }))
+    }
+}
+
+type Loaded = Result<Arc<RuleFile>, PolicyError>;
+
+/// A project file as last read: its stamp and the trust list's, and what came of it.
+type CachedProject = ((Stamp, Stamp), Loaded);
+
+/// Every file of rules in force, shared by the barrier, the console and the command line.
+#[derive(Debug, Default)]
+pub struct Policy {
+    paths: PolicyPaths,
+    internal_tools: Vec<String>,
+    floor: Option<Arc<RuleFile>>,
+    user: Option<Arc<RuleFile>>,
+    saved: Mutex<Option<(Stamp, Loaded)>>,
+    projects: Mutex<HashMap<PathBuf, CachedProject>>,
+    hits: Mutex<HashMap<String, u64>>,
+}
+
+/// The files that apply to one call.
+#[derive(Debug, Clone, Default)]
+pub struct InForce {
+    pub files: Vec<Arc<RuleFile>>,
+    /// The call's project root: the folder of its `.gatehouse.toml`, else its git root.
+    pub root: Option<PathBuf>,
+    /// A project file or saved-rules file that cannot be read: the call is refused.
+    pub broken: Option<PolicyError>,
+}
+
+impl Policy {
+    /// Reads the floor and the saved rules; `user` are the config's `[[rule]]` tables. A bad
+    /// floor or saved-rules file is an error, never quietly skipped.
+    pub fn load(
+        paths: PolicyPaths,
+        user: Vec<Rule>,
+        user_path: Option<PathBuf>,
+        internal_tools: Vec<String>,
+    ) -> Result<Policy, PolicyError> {
+        let floor = match &paths.floor {
+            Some(path) if path.exists() => Some(Arc::new(read(
+                path,
+                Layer::Floor,
+                Trust::FloorOnly,
+                &internal_tools,
+            )?)),
+            _ => None,
+        };
+        let user = (!user.is_empty())
+            .then(|| Arc::new(RuleFile::new(Layer::User, user_path, Trust::Own, user)));
+        let policy = Policy {
+            paths,
+            internal_tools,
+            floor,
+            user,
+            ..Policy::default()
+        };
+        if let Some(Err(err)) = policy.saved() {
+            return Err(err);
+        }
+        Ok(policy)
+    }
+
+    /// Rules given in memory, for tests and tools that read no files.
+    pub fn of_files(floor: Option<RuleFile>, user: Option<RuleFile>) -> Policy {
+        Policy {
+            floor: floor.map(Arc::new),
+            user: user.map(Arc::new),
+            ..Policy::default()
+        }
+    }
+
+    pub fn paths(&self) -> &PolicyPaths {
+        &self.paths
+    }
+
+    /// The saved rules, read again if the file changed.
+    fn saved(&self) -> Option<Loaded> {
+        let path = self.paths.saved.as_ref()?;
+        let stamp = Stamp::of(path);
+        let mut saved = lock(&self.saved);
+        if stamp.0.is_none() {
+            *saved = None;
+            return None;
+        }
+        if let Some((old, loaded)) = saved.as_ref()
+            && *old == stamp
+        {
+            return Some(loaded.clone());
+        }
+        let loaded = read(path, Layer::Saved, Trust::Own, &self.internal_tools).map(Arc::new);
+        *saved = Some((stamp, loaded.clone()));
+        Some(loaded)
+    }
+
+    /// A project file, read again if it or the trust list changed.
+    fn project(&self, path: &Path) -> Loaded {
+        let stamps = (
+            Stamp::of(path),
+            self.paths.trust.as_deref().map_or(Stamp(None), Stamp::of),
+        );
+        let mut projects = lock(&self.projects);
+        if let Some((old, loaded)) = projects.get(path)
+            && *old == stamps
+        {
+            return loaded.clone();
+        }
+        let loaded = std::fs::read(path)
+            .map_err(|err| unreadable(path, err))
+            .and_then(|bytes| {
+                let trust = match self.paths.trust.as_deref() {
+                    Some(list) if trusted(list, path, &bytes) => Trust::Trusted,
+                    _ => Trust::Untrusted,
+                };
+                let text = String::from_utf8_lossy(&bytes);
+                let mut file =
+                    parse_file(&text, path, Layer::Project, trust, &self.internal_tools)?;
+                file.root = path.parent().map(Path::to_path_buf);
+                Ok(Arc::new(file))
+            });
+        projects.insert(path.to_path_buf(), (stamps, loaded.clone()));
+        loaded
+    }
+
+    /// The files that apply to a call made in `cwd`: floor, user, saved, then the project's.
+    pub fn in_force(&self, cwd: &str) -> InForce {
+        let mut out = InForce::default();
+        out.files.extend(self.floor.clone());
+        out.files.extend(self.user.clone());
+        match self.saved() {
+            Some(Ok(file)) => out.files.push(file),
+            Some(Err(err)) => out.broken = Some(err),
+            None => {}
+        }
+        let cwd = Path::new(cwd);
+        if cwd.is_absolute() {
+            let home = self.paths.home.as_deref();
+            out.root = git_root(cwd, home);
+            if let Some(path) = find_project(cwd, home) {
+                out.root = path.parent().map(Path::to_path_buf);
+                match self.project(&path) {
+                    Ok(file) => out.files.push(file),
+                    Err(err) => out.broken = out.broken.or(Some(err)),
+                }
+            }
+        }
+        out
+    }
+
+    /// Judges a call made in `cwd`; an unreadable project or saved-rules file is the error.
+    pub fn judge(
+        &self,
+        cwd: &str,
+        subject: Subject<'_>,
+        commands: &[Command],
+    ) -> Result<Judgement, PolicyError> {
+        let in_force = self.in_force(cwd);
+        if let Some(err) = in_force.broken {
+            return Err(err);
+        }
+        let files: Vec<&RuleFile> = in_force.files.iter().map(|f| f.as_ref()).collect();
+        let subject = Subject {
+            root: subject.root.or(in_force.root.as_deref()),
+            ..subject
+        };
+        Ok(judge(&files, &subject, commands))
+    }
+
+    /// Every file known now, for the console's list of policies in force: the floor, the
+    /// user's, the saved rules, and every project file calls have been judged under so far
+    /// (as last read); each that cannot be used is an error instead.
+    pub fn known(&self) -> Vec<Loaded> {
+        let mut out: Vec<Loaded> = Vec::new();
+        out.extend(self.floor.clone().map(Ok));
+        out.extend(self.user.clone().map(Ok));
+        out.extend(self.saved());
+        let mut projects: Vec<(PathBuf, Loaded)> = lock(&self.projects)
+            .iter()
+            .filter(|(path, _)| path.exists())
+            .map(|(path, (_, l))| (path.clone(), l.clone()))
+            .collect();
+        projects.sort_by(|a, b| a.0.cmp(&b.0));
+        out.extend(projects.into_iter().map(|(_, l)| l));
+        out
+    }
+
+    /// Counts one call that `hit` decided.
+    pub fn count(&self, hit: &Hit) {
+        *lock(&self.hits)
+            .entry(hit_key(hit.layer, hit.path.as_deref(), &hit.rule.id))
+            .or_default() += 1;
+    }
+
+    /// How many calls the rule `id` of that file decided since the console started.
+    pub fn hits(&self, layer: Layer, path: Option<&Path>, id: &str) -> u64 {
+        lock(&self.hits)
+            .get(&hit_key(layer, path, id))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The saved rules now on disk (none when there is no file).
+    pub fn saved_rules(&self) -> Result<Vec<Rule>, PolicyError> {
+        match self.saved() {
+            Some(Ok(file)) => Ok(file.rules.clone()),
+            Some(Err(err)) => Err(err),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Adds `rule` to the saved rules (its id made unique) and writes the file atomically,
+    /// keeping the old one as `rules.toml.bak`. Returns the id it was saved under.
+    pub fn save(&self, mut rule: Rule) -> Result<String, PolicyError> {
+        let path = self.paths.saved.clone().ok_or_else(no_saved_file)?;
+        let mut rules = self.saved_rules()?;
+        rule.id = unique_id(&rule.id, &rules);
+        let id = rule.id.clone();
+        rules.push(rule);
+        write_atomic(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
+        Ok(id)
+    }
+
+    /// Removes saved rule `id`; returns whether it was there.
+    pub fn unsave(&self, id: &str) -> Result<bool, PolicyError> {
+        let path = self.paths.saved.clone().ok_or_else(no_saved_file)?;
+        let mut rules = self.saved_rules()?;
+        let before = rules.len();
+        rules.retain(|r| r.id != id);
+        if rules.len() == before {
+            return Ok(false);
+        }
+        write_atomic(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
+        Ok(true)
+    }
+}
+
+fn hit_key(layer: Layer, path: Option<&Path>, id: &str) -> String {
+    format!(
+        "{layer}\0{}\0{id}",
+        path.map(|p| p.display().to_string()).unwrap_or_default()
+    )
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// `base`, or `base-2`, `base-3`, … whichever no rule has yet.
+pub fn unique_id(base: &str, rules: &[Rule]) -> String {
+    let taken = |id: &str| rules.iter().any(|r| r.id == id);
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|id| !taken(id))
+        .unwrap_or_default()
+}
+
+fn read(
+    path: &Path,
+    layer: Layer,
+    trust: Trust,
+    internal: &[String],
+) -> Result<RuleFile, PolicyError> {
+    let text = std::fs::read_to_string(path).map_err(|err| unreadable(path, err))?;
+    parse_file(&text, path, layer, trust, internal)
+}
+
+fn unreadable(path: &Path, err: std::io::Error) -> PolicyError {
+    PolicyError {
+        path: path.to_path_buf(),
+        line: None,
+        message: format!("cannot read the rules file: {err}"),
+        fix: "make the file readable, or remove it".into(),
+    }
+}
+
+fn unwritable(path: &Path, err: std::io::Error) -> PolicyError {
+    PolicyError {
+        path: path.to_path_buf(),
+        line: None,
+        message: format!("cannot write the rules file: {err}"),
+        fix: "check that the folder exists and is writable".into(),
+    }
+}
+
+fn no_saved_file() -> PolicyError {
+    PolicyError {
+        path: PathBuf::new(),
+        line: None,
+        message: "no folder for the saved rules is known (no home folder)".into(),
+        fix: "set XDG_CONFIG_HOME or HOME".into(),
+    }
+}
+
+/// The nearest `.gatehouse.toml` from `cwd` upward, looking no higher than the git root (the
+/// first folder with a `.git`) or `home`.
+pub fn find_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    for dir in cwd.ancestors() {
+        let file = dir.join(PROJECT_FILE);
+        if file.is_file() {
+            return Some(file);
+        }
+        if dir.join(".git").exists() || Some(dir) == home {
+            return None;
+        }
+    }
+    None
+}
+
+/// The first folder from `cwd` upward with a `.git`, looking no higher than `home`.
+pub fn git_root(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    for dir in cwd.ancestors() {
+        if dir.join(".git").exists() {
+            return Some(dir.to_path_buf());
+        }
+        if Some(dir) == home {
+            return None;
+        }
+    }
+    None
+}
+
+/// The hex SHA-256 of a file's bytes: what trusting a project file records.
+pub fn hash(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
+struct TrustList {
+    #[serde(default)]
+    trusted: BTreeMap<String, String>,
+}
+
+fn trust_list(list: &Path) -> TrustList {
+    std::fs::read_to_string(list)
+        .ok()
+        .and_then(|text| toml::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// True when the trust list records exactly these bytes for the project file at `path`.
+pub fn trusted(list: &Path, path: &Path, bytes: &[u8]) -> bool {
+    trust_list(list).trusted.get(&path.display().to_string()) == Some(&hash(bytes))
+}
+
+/// Records the project file at `path`, as it is now, in the trust list; returns its hash.
+pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    let mut trusts = trust_list(list);
+    let digest = hash(&bytes);
+    trusts
+        .trusted
+        .insert(path.display().to_string(), digest.clone());
+    let text = toml::to_string(&trusts).map_err(std::io::Error::other)?;
+    write_atomic(
+        list,
+        &format!("# project policies trusted by `gatehouse rules trust`\n{text}"),
+    )?;
+    Ok(digest)
+}
+
+/// Writes `text` to `path` so that a reader sees the old file or the new, never half: a
+/// temporary file beside it, synced, then renamed over it. The old file is kept as
+/// `<name>.bak`. The folder is made if missing; the file is private to its user.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&temp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    drop(file);
+    if path.exists() {
+        std::fs::copy(path, dir.join(format!("{name}.bak")))?;
+    }
+    std::fs::rename(&temp, path)
+}
+
+#[cfg(test)]
+#[path = "policy_load_tests.rs"]
+mod tests;

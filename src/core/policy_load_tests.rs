@@ -1,0 +1,149 @@
+use super::*;
+use crate::core::call::{ToolKind, test_call};
+use crate::core::classify::assess;
+use crate::core::route::{Class, Row};
+use crate::core::rule::{Learned, Match, Ruling};
+use crate::core::rules::{Pattern, Rules};
+use serde_json::json;
+
+fn git_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::create_dir_all(dir.path().join("src/deep")).unwrap();
+    dir
+}
+
+fn policy_in(config: &Path) -> Policy {
+    let paths = PolicyPaths {
+        floor: None,
+        saved: Some(config.join("rules.toml")),
+        trust: Some(config.join("trusted.toml")),
+        home: None,
+    };
+    Policy::load(paths, Vec::new(), None, Vec::new()).unwrap()
+}
+
+fn rules(policy: Policy) -> Rules {
+    Rules {
+        policy: Arc::new(policy),
+        ..Rules::default()
+    }
+}
+
+fn bash_in(cwd: &Path, line: &str) -> crate::core::call::Call {
+    crate::core::call::Call {
+        cwd: cwd.display().to_string(),
+        ..test_call("Bash", json!({ "command": line }))
+    }
+}
+
+#[test]
+fn the_project_file_is_found_from_the_cwd_upward_and_not_past_the_git_root() {
+    let outer = tempfile::tempdir().unwrap();
+    std::fs::write(outer.path().join(PROJECT_FILE), "").unwrap();
+    let repo = outer.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("a/b")).unwrap();
+    assert_eq!(
+        find_project(&repo.join("a/b"), None),
+        None,
+        "stops at the git root"
+    );
+    std::fs::write(repo.join(PROJECT_FILE), "").unwrap();
+    assert_eq!(
+        find_project(&repo.join("a/b"), None),
+        Some(repo.join(PROJECT_FILE))
+    );
+    let home = outer.path().join("home/u");
+    std::fs::create_dir_all(home.join("x")).unwrap();
+    assert_eq!(
+        find_project(&home.join("x"), Some(&home)),
+        None,
+        "stops at home"
+    );
+}
+
+#[test]
+fn a_project_allow_counts_only_once_trusted_and_is_asked_again_when_the_file_changes() {
+    let repo = git_repo();
+    let config = tempfile::tempdir().unwrap();
+    let file = repo.path().join(PROJECT_FILE);
+    std::fs::write(
+        &file,
+        "safe_commands = [\"make lint\"]\ndenied_commands = [\"git push\"]\n",
+    )
+    .unwrap();
+    let rules = rules(policy_in(config.path()));
+    let cwd = repo.path().join("src/deep");
+    assert_ne!(
+        assess(&bash_in(&cwd, "make lint"), &rules, &[]).row,
+        Row::Listed
+    );
+    assert_eq!(
+        assess(&bash_in(&cwd, "git push"), &rules, &[]).class,
+        Class::Denied
+    );
+    trust(&config.path().join("trusted.toml"), &file).unwrap();
+    assert_eq!(
+        assess(&bash_in(&cwd, "make lint"), &rules, &[]).row,
+        Row::Listed
+    );
+    std::fs::write(&file, "safe_commands = [\"make lint\", \"make all\"]\n").unwrap();
+    assert_ne!(
+        assess(&bash_in(&cwd, "make lint"), &rules, &[]).row,
+        Row::Listed,
+        "a changed file is no longer trusted"
+    );
+}
+
+#[test]
+fn a_bad_project_file_refuses_every_call_beneath_it_naming_the_file_and_line() {
+    let repo = git_repo();
+    let config = tempfile::tempdir().unwrap();
+    std::fs::write(
+        repo.path().join(PROJECT_FILE),
+        "denied_commands = [\"rm\"]\nmode_celing = 1\n",
+    )
+    .unwrap();
+    let rules = rules(policy_in(config.path()));
+    let a = assess(&bash_in(repo.path(), "ls"), &rules, &[]);
+    assert_eq!(a.class, Class::Denied);
+    let at = format!("{}:2", repo.path().join(PROJECT_FILE).display());
+    assert!(a.explanation.contains(&at), "{}", a.explanation);
+    assert!(a.explanation.contains("fix: "), "{}", a.explanation);
+}
+
+#[test]
+fn saved_rules_are_written_atomically_with_a_backup_and_read_back_when_changed() {
+    let config = tempfile::tempdir().unwrap();
+    let policy = policy_in(config.path());
+    let rule = |id: &str, prefix: &str| Rule {
+        id: id.into(),
+        matcher: Match::Prefix(Pattern::new(prefix)),
+        ruling: Ruling::Deny,
+        reason: Some("not here".into()),
+        learned: Learned::default(),
+        line: None,
+        project: None,
+    };
+    assert_eq!(policy.save(rule("no-curl", "curl")).unwrap(), "no-curl");
+    assert_eq!(policy.save(rule("no-curl", "wget")).unwrap(), "no-curl-2");
+    let saved = config.path().join("rules.toml");
+    assert!(config.path().join("rules.toml.bak").exists());
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&saved).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let rules = rules(policy);
+    let a = assess(&bash_in(Path::new("/"), "wget x"), &rules, &[]);
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    assert!(rules.policy.unsave("no-curl-2").unwrap());
+    assert!(!rules.policy.unsave("no-curl-2").unwrap());
+    let a = assess(&bash_in(Path::new("/"), "wget x"), &rules, &[]);
+    assert_ne!(a.class, Class::Denied, "{}", a.explanation);
+    let back = rules.policy.saved_rules().unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].reason.as_deref(), Some("not here"));
+    let _ = ToolKind::Edit;
+}

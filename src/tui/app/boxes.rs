@@ -1,0 +1,37 @@
+//! The text boxes a decision key opens on the focused dialog (a deny reason, an allow note,
+//! an allow-always pattern), and the answer that takes a dialog off the queue.
+
+use super::*;
+
+impl App {
+    /// Opens the box an intent needs on the focused dialog, which claims it for the human.
+    pub(super) fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
+        let open = &mut self.dialogs[self.focus];
+        let id = open.dialog.id;
+        let (kind, initial, writer) = match intent {
+            Intent::Deny => (BoxKind::Reason, String::new(), None),
+            Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
+            _ => {
+                let (kind, text, writer) =
+                    suggest_allow(&open.dialog.call, &open.dialog.assessment);
+                (BoxKind::Pattern(kind), visible(&text).into_owned(), writer)
+            }
+        };
+        let caps = open.dialog.call.caps;
+        let mut text_box = TextBox::new(id, kind, caps, &initial);
+        text_box.writer = writer;
+        self.state = DialogState::Writing(Box::new(text_box));
+        open.claimed = true;
+        // The claim cancels a request in flight.
+        if open.classifier == Some(ClassifierState::Asking) {
+            open.classifier = None;
+        }
+        vec![Effect::Claim(id)]
+    }
+
+    /// The human answered `id`: it leaves the queue now; the barrier's event logs it.
+    pub(super) fn answered(&mut self, id: CallId, answer: HumanAnswer) -> Vec<Effect> {
+        self.remove(id);
+        vec![Effect::Answer(id, answer)]
+    }
+}

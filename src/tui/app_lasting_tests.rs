@@ -1,0 +1,157 @@
+//! Rules that last, in the console: Tab in the allow-always box chooses where the allow lasts
+//! (session, project, everyone) and says so; the panel lists the lasting rules with their files
+//! and deletes a saved one in place but not another file's; and after `suggest_after` identical
+//! answers of the human's (never the classifier's) a rule is offered and `L` saves it.
+
+use super::tests::{app, code, dialog, key, later, start};
+use super::*;
+use crate::core::decision::{Decider, Decision};
+use crate::core::event::Outcome;
+use crate::core::policy::Layer;
+use crate::core::prompter::{HumanAnswer, SavedScope};
+use crate::core::route::{Class, Route};
+use crate::core::rule::Match;
+use crate::core::rules::Pattern;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use serde_json::json;
+
+fn tab() -> Msg {
+    code(KeyCode::Tab, KeyModifiers::NONE)
+}
+
+fn enter() -> Msg {
+    code(KeyCode::Enter, KeyModifiers::NONE)
+}
+
+#[test]
+fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_follows() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = dialog(1, "Bash", json!({"command": "make lint"}), t0);
+    app.update(Msg::Opened(d, p), t0);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    let meaning = |app: &App| match &app.state {
+        DialogState::Writing(b) => b.meaning().unwrap(),
+        DialogState::Choosing => panic!("no box"),
+    };
+    assert!(
+        meaning(&app).ends_with("for this session "),
+        "{}",
+        meaning(&app)
+    );
+    app.update(tab(), t);
+    assert!(
+        meaning(&app).contains("in this project, saved"),
+        "{}",
+        meaning(&app)
+    );
+    app.update(tab(), t);
+    assert!(
+        meaning(&app).contains("everywhere, saved"),
+        "{}",
+        meaning(&app)
+    );
+    let effects = app.update(enter(), t);
+    let [Effect::Answer(_, HumanAnswer::AllowSaved { scope, .. })] = effects.as_slice() else {
+        panic!("an allow saved for everyone: {effects:?}")
+    };
+    assert_eq!(*scope, SavedScope::Everyone);
+}
+
+#[test]
+fn an_edit_is_only_ever_allowed_for_the_session() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = dialog(1, "Write", json!({"file_path": "a.txt", "content": ""}), t0);
+    app.update(Msg::Opened(d, p), t0);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    app.update(tab(), t);
+    let effects = app.update(enter(), t);
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [Effect::Answer(_, HumanAnswer::AllowAlways { .. })]
+        ),
+        "{effects:?}"
+    );
+}
+
+fn lasting(layer: Layer, id: &str) -> LastingRule {
+    LastingRule {
+        layer,
+        file: format!("/x/{layer}.toml"),
+        id: id.into(),
+        summary: "deny prefix \"git push\"".into(),
+        hits: 4,
+        ignored: false,
+    }
+}
+
+#[test]
+fn the_panel_deletes_a_saved_rule_in_place_and_sends_a_project_rule_to_its_file() {
+    let t0 = start();
+    let mut app = app(t0);
+    app.update(key('s'), t0);
+    app.update(
+        Msg::Lasting(Lasting {
+            rules: vec![lasting(Layer::Project, "p1"), lasting(Layer::Saved, "s1")],
+            files: vec!["project /x/project.toml (not trusted: only tightens)".into()],
+        }),
+        t0,
+    );
+    assert!(
+        app.update(key('x'), t0).is_empty(),
+        "a project rule is edited in its file"
+    );
+    assert!(app.notice.as_ref().unwrap().0.contains("/x/project.toml"));
+    app.update(key('j'), t0);
+    assert_eq!(app.update(key('x'), t0), [Effect::Unsave("s1".into())]);
+}
+
+fn answered(id: u64, line: &str, decider: Decider) -> Msg {
+    let (d, _) = dialog(id, "Bash", json!({"command": line}), start());
+    Msg::Barrier(Event::Resolved(Arc::new(Outcome {
+        id: CallId(id),
+        call: d.call.clone(),
+        class: Class::Unverified,
+        route: Route::Ask,
+        mode: Mode::AllowRead,
+        decision: Decision::allow(),
+        decider,
+        latency: Duration::ZERO,
+        device: None,
+    })))
+}
+
+#[test]
+fn three_identical_approvals_offer_the_exact_command_and_l_saves_it() {
+    let t0 = start();
+    let mut app = app(t0);
+    app.update(answered(1, "make lint", Decider::Classifier), t0);
+    app.update(answered(2, "make lint", Decider::Human), t0);
+    app.update(answered(3, "make lint", Decider::Human), t0);
+    assert!(app.offer.is_none(), "a classifier's answer does not count");
+    app.update(answered(4, "make lint", Decider::Human), t0);
+    let offer = app.offer.clone().expect("offered after three approvals");
+    assert_eq!(
+        offer.rule.matcher,
+        Match::Command(Pattern::new("make lint"))
+    );
+    assert!(app.notice.as_ref().unwrap().0.contains("L saves it"));
+    let effects = app.update(key('L'), t0);
+    assert_eq!(effects, [Effect::SaveRule(offer.rule)]);
+    assert!(app.offer.is_none());
+}
+
+#[test]
+fn suggest_after_zero_never_offers() {
+    let t0 = start();
+    let mut app = app(t0);
+    app.suggest_after = 0;
+    for id in 1..10 {
+        app.update(answered(id, "make lint", Decider::Human), t0);
+    }
+    assert!(app.offer.is_none());
+}

@@ -1,0 +1,51 @@
+//! Reads the lasting rules and the policy files in force for the rules panel: the runner's
+//! side of `Effect::ListRules`, so the model's `update` never touches a file.
+
+use crate::core::policy::{RuleFile, Trust};
+use crate::core::policy_load::Policy;
+
+use super::app::{Lasting, LastingRule};
+
+/// Every known file's rules, with hit counts, and a line per file saying how it counts.
+pub fn read(policy: &Policy) -> Lasting {
+    let mut out = Lasting::default();
+    for loaded in policy.known() {
+        match loaded {
+            Ok(file) => {
+                out.files.push(file_line(&file));
+                push_rules(&mut out.rules, &file, policy);
+            }
+            Err(err) => out
+                .files
+                .push(format!("BROKEN (calls under it are refused): {err}")),
+        }
+    }
+    out
+}
+
+fn file_line(file: &RuleFile) -> String {
+    let how = match file.trust {
+        Trust::Own => "",
+        Trust::Trusted => " (trusted)",
+        Trust::Untrusted => " (not trusted: only tightens)",
+        Trust::FloorOnly => " (machine floor: only tightens)",
+    };
+    let ceiling = file
+        .ceiling
+        .map(|m| format!(", mode ceiling {m}"))
+        .unwrap_or_default();
+    format!("{} {}{how}{ceiling}", file.layer, file.origin())
+}
+
+fn push_rules(out: &mut Vec<LastingRule>, file: &RuleFile, policy: &Policy) {
+    let row = |rule: &crate::core::rule::Rule, ignored: bool| LastingRule {
+        layer: file.layer,
+        file: file.origin(),
+        id: rule.id.clone(),
+        summary: rule.summary(),
+        hits: policy.hits(file.layer, file.path.as_deref(), &rule.id),
+        ignored,
+    };
+    out.extend(file.rules.iter().map(|r| row(r, false)));
+    out.extend(file.ignored.iter().map(|r| row(r, true)));
+}

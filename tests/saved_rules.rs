@@ -1,0 +1,145 @@
+//! "Allow always" beyond the session, through the real barrier: a rule saved for everyone or
+//! for one project is written to the saved-rules file, settles the open dialogs it now covers
+//! (in other sessions too), and decides later calls as a rule; a project rule stays in its
+//! project; removing it makes the calls ask again.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use common::call_in;
+use common::rig::Rig;
+use gatehouse::core::barrier::Settings;
+use gatehouse::core::call::Call;
+use gatehouse::core::decision::Decider;
+use gatehouse::core::mode::Mode;
+use gatehouse::core::policy_load::{Policy, PolicyPaths};
+use gatehouse::core::prompter::{HumanAnswer, SavedScope};
+use gatehouse::core::rules::{Rules, SessionAllow};
+use serde_json::json;
+
+fn rig_saving_in(config: &Path) -> Rig {
+    let paths = PolicyPaths {
+        floor: None,
+        saved: Some(config.join("rules.toml")),
+        trust: Some(config.join("trusted.toml")),
+        home: None,
+    };
+    let policy = Policy::load(paths, Vec::new(), None, Vec::new()).unwrap();
+    Rig::with(
+        Settings {
+            mode: Mode::AllowRead,
+            rules: Rules {
+                policy: Arc::new(policy),
+                ..Rules::default()
+            },
+            ..Settings::default()
+        },
+        None,
+    )
+}
+
+fn bash_in(session: &str, cwd: &Path, line: &str) -> Call {
+    Call {
+        cwd: cwd.display().to_string(),
+        ..call_in(session, "Bash", json!({ "command": line }))
+    }
+}
+
+#[tokio::test]
+async fn a_rule_saved_for_everyone_settles_open_dialogs_of_other_sessions_and_later_calls() {
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let here = tempfile::tempdir().unwrap();
+    let b = rig.barrier.clone();
+    let call = bash_in("s1", here.path(), "make lint");
+    let first = tokio::spawn(async move { b.submit(call).await });
+    let id = rig.opened().await;
+    let b = rig.barrier.clone();
+    let call = bash_in("s2", here.path(), "make lint");
+    let second = tokio::spawn(async move { b.submit(call).await });
+    rig.opened().await;
+
+    let allow = SessionAllow::shell("make lint").unwrap();
+    let answer = HumanAnswer::AllowSaved {
+        allow,
+        scope: SavedScope::Everyone,
+        note: None,
+    };
+    assert!(rig.prompter.answer(id, answer));
+    assert_eq!(first.await.unwrap().decider, Decider::Human);
+    assert_eq!(
+        second.await.unwrap().decider,
+        Decider::Rule,
+        "the other session's open dialog is settled by the saved rule"
+    );
+    let later = rig
+        .barrier
+        .submit(bash_in("s3", here.path(), "make lint"))
+        .await;
+    assert_eq!(later.decider, Decider::Rule);
+    let sibling = rig.barrier.clone();
+    let call = bash_in("s3", here.path(), "make lint --fix");
+    let open = tokio::spawn(async move { sibling.submit(call).await });
+    rig.opened().await;
+    open.abort();
+
+    let saved = std::fs::read_to_string(config.path().join("rules.toml")).unwrap();
+    assert!(saved.contains("command = \"make lint\""), "{saved}");
+    let audit = rig.audit();
+    let human = audit.iter().find(|r| r["decider"] == "human").unwrap();
+    assert!(
+        human["rule"]
+            .as_str()
+            .unwrap()
+            .starts_with("saved rule allow-always"),
+        "{human}"
+    );
+    assert_eq!(human["shape"], "Bash make lint");
+    let by_rule = audit.iter().find(|r| r["decider"] == "rule").unwrap();
+    let named = by_rule["rule"].as_str().unwrap();
+    assert!(named.starts_with("rule allow-always"), "{by_rule}");
+    assert!(
+        named.contains("rules.toml"),
+        "the audit names the file: {by_rule}"
+    );
+
+    assert!(rig.prompter.unsave_rule("allow-always").unwrap());
+    let b = rig.barrier.clone();
+    let call = bash_in("s4", here.path(), "make lint");
+    let again = tokio::spawn(async move { b.submit(call).await });
+    rig.opened().await;
+    again.abort();
+}
+
+#[tokio::test]
+async fn a_rule_saved_for_a_project_applies_only_under_that_project() {
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(repo.path().join(".git")).unwrap();
+    std::fs::create_dir_all(repo.path().join("sub")).unwrap();
+    let b = rig.barrier.clone();
+    let call = bash_in("s1", &repo.path().join("sub"), "make lint");
+    let first = tokio::spawn(async move { b.submit(call).await });
+    let id = rig.opened().await;
+    let answer = HumanAnswer::AllowSaved {
+        allow: SessionAllow::shell("make lint").unwrap(),
+        scope: SavedScope::Project,
+        note: None,
+    };
+    assert!(rig.prompter.answer(id, answer));
+    first.await.unwrap();
+    let inside = rig
+        .barrier
+        .submit(bash_in("s2", repo.path(), "make lint"))
+        .await;
+    assert_eq!(inside.decider, Decider::Rule);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let b = rig.barrier.clone();
+    let call = bash_in("s2", elsewhere.path(), "make lint");
+    let outside = tokio::spawn(async move { b.submit(call).await });
+    rig.opened().await;
+    outside.abort();
+}
