@@ -1,4 +1,5 @@
-//! The binary's `install` and `uninstall` for Claude Code, Codex, Gemini CLI and Cursor:
+//! The binary's `install` and `uninstall` for Claude Code, Codex, Gemini CLI, Cursor, Qwen Code
+//! and Copilot CLI:
 //! where each agent's files are, and what to tell the user.
 
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use clap::ValueEnum;
 use gatehouse::agents::claude::HookEvent;
 use gatehouse::agents::claude_install::{self, HookSpec, Scope, hook_command};
 use gatehouse::agents::install_file::Report;
-use gatehouse::agents::{codex_install, cursor_install, gemini_install};
+use gatehouse::agents::{codex_install, copilot, cursor_install, gemini_install, qwen};
 use gatehouse::config::Config;
 
 /// Which of an agent's files: the user's, or the project's in the current folder.
@@ -25,6 +26,8 @@ pub enum Agent {
     Codex,
     Gemini,
     Cursor,
+    Qwen,
+    Copilot,
 }
 
 /// Where the hook is installed, for the command line.
@@ -153,6 +156,8 @@ fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result
         Agent::Codex => "codex",
         Agent::Gemini => "gemini",
         Agent::Cursor => "cursor",
+        Agent::Qwen => "qwen",
+        Agent::Copilot => "copilot",
     };
     let command = hook_command(at.exe, name, at.socket, at.config);
     match agent {
@@ -196,6 +201,35 @@ fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result
                  Cursor client."
             );
         }
+        Agent::Qwen => {
+            let hook = qwen::install::QwenHook {
+                settings_path: qwen_path(scope)?,
+                command,
+                timeout_ms: at.timeout_secs * 1000,
+            };
+            print(&[qwen::install::install(&hook, dry_run)?], dry_run);
+            println!(
+                "gatehouse: Qwen Code runs PreToolUse only on calls it has already approved, so \
+                 there gatehouse can refuse but not grant; PermissionRequest, where Qwen would \
+                 ask, grants. A note reaches the model after the output, from PostToolUse."
+            );
+        }
+        Agent::Copilot => {
+            let path = copilot_path(scope)?;
+            let report = copilot::install::install(&path, &command, at.timeout_secs, dry_run)?;
+            print(&[report], dry_run);
+            println!(
+                "gatehouse: an allow from gatehouse grants the call in Copilot CLI, even one \
+                 your --deny-tool rules refuse."
+            );
+            if let AgentScope::Project = scope {
+                println!(
+                    "gatehouse: `copilot -p` loads .github/hooks only with --trust-folder (or \
+                     GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true); without it the calls run \
+                     ungated."
+                );
+            }
+        }
     }
     Ok(())
 }
@@ -217,6 +251,14 @@ pub fn uninstall(agent: Agent, scope: AgentScope, dry_run: bool) -> Result<()> {
         Agent::Cursor => {
             let path = cursor_path(scope)?;
             print(&[cursor_install::uninstall(&path, dry_run)?], dry_run);
+        }
+        Agent::Qwen => {
+            let path = qwen_path(scope)?;
+            print(&[qwen::install::uninstall(&path, dry_run)?], dry_run);
+        }
+        Agent::Copilot => {
+            let path = copilot_path(scope)?;
+            print(&[copilot::install::uninstall(&path, dry_run)?], dry_run);
         }
     }
     Ok(())
@@ -250,4 +292,25 @@ fn cursor_path(scope: AgentScope) -> Result<PathBuf> {
             .join("hooks.json"),
         AgentScope::Project => project()?.join(".cursor/hooks.json"),
     })
+}
+
+/// Qwen Code's `settings.json` for `scope`.
+fn qwen_path(scope: AgentScope) -> Result<PathBuf> {
+    Ok(match scope {
+        AgentScope::User => qwen::install::qwen_dir()
+            .context("cannot find your home folder")?
+            .join("settings.json"),
+        AgentScope::Project => project()?.join(".qwen/settings.json"),
+    })
+}
+
+/// gatehouse's Copilot CLI hooks file for `scope`.
+fn copilot_path(scope: AgentScope) -> Result<PathBuf> {
+    let folder = match scope {
+        AgentScope::User => copilot::install::copilot_home()
+            .context("cannot find your home folder")?
+            .join("hooks"),
+        AgentScope::Project => project()?.join(".github/hooks"),
+    };
+    Ok(folder.join(copilot::install::FILE_NAME))
 }

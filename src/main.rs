@@ -132,6 +132,11 @@ enum HookAgent {
     Gemini,
     /// Cursor's beforeShellExecution, beforeMCPExecution, beforeReadFile or preToolUse hook.
     Cursor,
+    /// Qwen Code's PreToolUse, PermissionRequest or PostToolUse hook. Always exits 0.
+    Qwen,
+    /// Copilot CLI's preToolUse or permissionRequest hook (Copilot's own format). Always
+    /// exits 0.
+    Copilot,
 }
 
 #[derive(Subcommand)]
@@ -163,6 +168,20 @@ enum InstallAgent {
     },
     /// Cursor: hooks in hooks.json with failClosed (from Cursor's documentation; untested).
     Cursor {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Qwen Code: PreToolUse, PermissionRequest and PostToolUse hooks in settings.json.
+    Qwen {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Copilot CLI: preToolUse and permissionRequest hooks in hooks/gatehouse.json.
+    Copilot {
         #[arg(long, value_enum, default_value_t = AgentScope::User)]
         scope: AgentScope,
         #[arg(long)]
@@ -201,6 +220,20 @@ enum UninstallAgent {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Qwen Code: removes gatehouse's hooks.
+    Qwen {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Copilot CLI: removes gatehouse's hooks (and its hooks file when nothing else is in it).
+    Copilot {
+        #[arg(long, value_enum, default_value_t = AgentScope::User)]
+        scope: AgentScope,
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -211,6 +244,8 @@ fn main() -> ExitCode {
             HookAgent::Codex => Dialect::Codex,
             HookAgent::Gemini => Dialect::Gemini,
             HookAgent::Cursor => Dialect::Cursor,
+            HookAgent::Qwen => Dialect::Qwen,
+            HookAgent::Copilot => Dialect::Copilot,
         };
         cli_hook::run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
@@ -265,6 +300,10 @@ fn run(cli: Cli) -> Result<()> {
                 InstallAgent::Cursor { scope, dry_run } => {
                     (cli_install::Agent::Cursor, scope, dry_run)
                 }
+                InstallAgent::Qwen { scope, dry_run } => (cli_install::Agent::Qwen, scope, dry_run),
+                InstallAgent::Copilot { scope, dry_run } => {
+                    (cli_install::Agent::Copilot, scope, dry_run)
+                }
                 InstallAgent::Claude { .. } => unreachable!("matched above"),
             };
             let socket = cli.socket.as_deref();
@@ -279,6 +318,12 @@ fn run(cli: Cli) -> Result<()> {
         Command::Uninstall {
             agent: UninstallAgent::Cursor { scope, dry_run },
         } => cli_install::uninstall(cli_install::Agent::Cursor, scope, dry_run),
+        Command::Uninstall {
+            agent: UninstallAgent::Qwen { scope, dry_run },
+        } => cli_install::uninstall(cli_install::Agent::Qwen, scope, dry_run),
+        Command::Uninstall {
+            agent: UninstallAgent::Copilot { scope, dry_run },
+        } => cli_install::uninstall(cli_install::Agent::Copilot, scope, dry_run),
         Command::Uninstall {
             agent: UninstallAgent::Claude { scope, dry_run },
         } => cli_install::uninstall_claude(scope, dry_run),

@@ -30,6 +30,17 @@ pub enum Event {
     CursorReadFile,
     /// Cursor `preToolUse`: allow or deny with messages (documented, not run here).
     CursorPreToolUse,
+    /// Qwen Code `PreToolUse`: runs only on calls Qwen already approved, so it cannot grant;
+    /// deny reaches the model; a note reaches the model only through the `PostToolUse` hook.
+    QwenPreToolUse,
+    /// Qwen Code `PermissionRequest`: fires where Qwen would ask, and grants; deny reaches the
+    /// model; a note only through the `PostToolUse` hook (Qwen drops it here).
+    QwenPermissionRequest,
+    /// Copilot CLI `preToolUse`: grants (even over the user's `--deny-tool`), a note reaches
+    /// the model as `additionalContext`, deny reaches the model.
+    CopilotPreToolUse,
+    /// Copilot CLI `permissionRequest`: grants or denies with a message; no note channel.
+    CopilotPermissionRequest,
 }
 
 impl Event {
@@ -42,6 +53,8 @@ impl Event {
             Event::CursorShellOrMcp | Event::CursorReadFile | Event::CursorPreToolUse => {
                 Agent::Cursor
             }
+            Event::QwenPreToolUse | Event::QwenPermissionRequest => Agent::QwenCode,
+            Event::CopilotPreToolUse | Event::CopilotPermissionRequest => Agent::CopilotCli,
         }
     }
 
@@ -63,6 +76,10 @@ impl Event {
                 caps(Grant, NoteEffect::None, true)
             }
             Event::CursorReadFile => caps(Grant, NoteEffect::None, false),
+            Event::QwenPreToolUse => caps(Pass, NoteEffect::AfterTool, true),
+            Event::QwenPermissionRequest => caps(Grant, NoteEffect::AfterTool, true),
+            Event::CopilotPreToolUse => Caps::FULL,
+            Event::CopilotPermissionRequest => caps(Grant, NoteEffect::None, true),
         }
     }
 }
@@ -73,7 +90,11 @@ mod tests {
 
     #[test]
     fn only_events_that_can_grant_say_so() {
-        for event in [Event::CodexPreToolUse, Event::GeminiBeforeTool] {
+        for event in [
+            Event::CodexPreToolUse,
+            Event::GeminiBeforeTool,
+            Event::QwenPreToolUse,
+        ] {
             assert_eq!(event.caps().allow, AllowEffect::Pass, "{event:?}");
         }
         for event in [
@@ -83,6 +104,9 @@ mod tests {
             Event::CursorShellOrMcp,
             Event::CursorReadFile,
             Event::CursorPreToolUse,
+            Event::QwenPermissionRequest,
+            Event::CopilotPreToolUse,
+            Event::CopilotPermissionRequest,
         ] {
             assert_eq!(event.caps().allow, AllowEffect::Grant, "{event:?}");
         }
@@ -94,5 +118,15 @@ mod tests {
         assert_eq!(Event::GeminiBeforeTool.caps().note, NoteEffect::AfterTool);
         assert_eq!(Event::CodexPreToolUse.caps().note, NoteEffect::Model);
         assert!(!Event::CursorReadFile.caps().reason);
+        assert_eq!(Event::QwenPreToolUse.caps().note, NoteEffect::AfterTool);
+        assert_eq!(
+            Event::QwenPermissionRequest.caps().note,
+            NoteEffect::AfterTool
+        );
+        assert_eq!(Event::CopilotPreToolUse.caps().note, NoteEffect::Model);
+        assert_eq!(
+            Event::CopilotPermissionRequest.caps().note,
+            NoteEffect::None
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! `gatehouse hook claude|codex|gemini|cursor`: what an agent runs before a tool call. Reads
+//! `gatehouse hook claude|codex|gemini|cursor|qwen|copilot`: what an agent runs before a tool call. Reads
 //! the hook JSON in that agent's dialect, asks the console, and says what to print in that
 //! dialect. It never fails open:
 //!
@@ -12,15 +12,15 @@
 //!
 //! Each dialect renders `defer` in the form that really leaves the call to the agent's own
 //! checks, or blocks where nothing else would (Gemini under gatehouse's policy, Cursor).
-//! Gemini's `AfterTool` hook is not a question: it asks the console for the note kept for the
-//! call it follows and prints it, or nothing.
+//! Gemini's `AfterTool` and Qwen's `PostToolUse` hooks are not questions: they ask the console
+//! for the note kept for the call they follow and print it, or nothing.
 //!
 //! The caller prints [`HookOutput`] and exits 0 whatever happened.
 
 use std::path::PathBuf;
 
 use super::client::{self, AskError, Timeouts};
-use super::{claude, codex, cursor, gemini};
+use super::{claude, codex, copilot, cursor, gemini, qwen};
 use crate::core::barrier::assess_bounded;
 use crate::core::call::Call;
 use crate::core::decision::Decision;
@@ -56,6 +56,8 @@ pub enum Dialect {
     Codex,
     Gemini,
     Cursor,
+    Qwen,
+    Copilot,
 }
 
 impl Dialect {
@@ -66,6 +68,8 @@ impl Dialect {
             Dialect::Codex => "codex",
             Dialect::Gemini => "gemini",
             Dialect::Cursor => "cursor",
+            Dialect::Qwen => "qwen",
+            Dialect::Copilot => "copilot",
         }
     }
 
@@ -78,7 +82,7 @@ impl Dialect {
     /// a defer in this dialect's binding form.
     pub fn broken(self, why: &str) -> HookOutput {
         let stdout = match self {
-            Dialect::Claude | Dialect::Codex => None,
+            Dialect::Claude | Dialect::Codex | Dialect::Qwen | Dialect::Copilot => None,
             Dialect::Gemini => Some(gemini::unreadable(why)),
             Dialect::Cursor => Some(cursor::unreadable(why)),
         };
@@ -147,6 +151,34 @@ fn run_dialect(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput 
                 }
             }
             Err(err) => unparsed(dialect, &err, Some(cursor::unreadable(&err.to_string()))),
+        },
+        Dialect::Qwen => match qwen::parse(stdin) {
+            Ok((qwen::QwenEvent::PostToolUse, call)) => HookOutput {
+                stdout: kept_note(&call, setup)
+                    .and_then(|d| qwen::render(qwen::QwenEvent::PostToolUse, &d)),
+                stderr: Vec::new(),
+            },
+            Ok((event, call)) => {
+                let (decision, _, stderr) = decide(dialect, &call, setup);
+                HookOutput {
+                    stdout: qwen::render(event, &decision),
+                    stderr,
+                }
+            }
+            // Printing nothing leaves the call where Qwen's own approval put it.
+            Err(err) => unparsed(dialect, &err, None),
+        },
+        Dialect::Copilot => match copilot::parse(stdin) {
+            Ok((event, call)) => {
+                let (decision, _, stderr) = decide(dialect, &call, setup);
+                HookOutput {
+                    stdout: copilot::render(event, &decision),
+                    stderr,
+                }
+            }
+            // Printing nothing leaves the call to Copilot's own permission flow; an answer in
+            // the wrong format would be ignored anyway.
+            Err(err) => unparsed(dialect, &err, None),
         },
     }
 }
@@ -413,6 +445,8 @@ mod tests {
             (Dialect::Gemini, "gemini-cli/beforetool-write_file.json"),
             (Dialect::Cursor, "cursor/beforeShellExecution.json"),
             (Dialect::Cursor, "cursor/preToolUse.json"),
+            (Dialect::Qwen, "qwen-code/pretooluse-write_file.json"),
+            (Dialect::Copilot, "copilot-cli/pretooluse-create.json"),
         ];
         for (dialect, fixture) in fixtures {
             let path = format!("{}/tests/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
@@ -424,6 +458,8 @@ mod tests {
                 Dialect::Codex => codex::parse(&stdin).map(|(_, c)| c),
                 Dialect::Gemini => gemini::parse(&stdin).map(|(_, c)| c),
                 Dialect::Cursor => cursor::parse(&stdin).map(|(_, c)| c),
+                Dialect::Qwen => qwen::parse(&stdin).map(|(_, c)| c),
+                Dialect::Copilot => copilot::parse(&stdin).map(|(_, c)| c),
             }
             .unwrap_or_else(|e| panic!("{fixture}: {e}"));
             let line = protocol::request_line(&call);
@@ -447,8 +483,14 @@ mod tests {
                 for (key, v) in map.iter_mut() {
                     match v {
                         Value::String(s)
-                            if ["command", "content", "new_string", "old_string"]
-                                .contains(&key.as_str()) =>
+                            if [
+                                "command",
+                                "content",
+                                "new_string",
+                                "old_string",
+                                "file_text",
+                            ]
+                            .contains(&key.as_str()) =>
                         {
                             s.push_str(pad)
                         }

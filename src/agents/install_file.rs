@@ -330,9 +330,14 @@ fn count_ours(hooks: &Map<String, Value>, word: &str) -> usize {
 
 /// True for a command hook that runs a program named `gatehouse` with `hook <word>`.
 pub(crate) fn is_hook_of(entry: &Value, word: &str) -> bool {
-    let Some(command) = entry.get("command").and_then(Value::as_str) else {
-        return false;
-    };
+    entry
+        .get("command")
+        .and_then(Value::as_str)
+        .is_some_and(|command| runs_hook(command, word))
+}
+
+/// True for a command line that runs a program named `gatehouse` with `hook <word>`.
+pub(crate) fn runs_hook(command: &str, word: &str) -> bool {
     let (program, rest) = split_program(command.trim());
     let name = program.rsplit('/').next().unwrap_or(program);
     let mut words = rest.split_whitespace();

@@ -1,4 +1,5 @@
-//! The agents' side: one module per hook dialect (Claude Code, Codex, Gemini CLI, Cursor),
+//! The agents' side: one module per hook dialect (Claude Code, Codex, Gemini CLI, Cursor,
+//! Qwen Code, Copilot CLI),
 //! the capability table saying what a decision can do in each, the synchronous client the hook process
 //! uses to reach the console, the hook flow with its static fallback, and the installers that
 //! add gatehouse's hook to an agent's settings (one per agent, sharing `install_file`, which
@@ -10,6 +11,7 @@ pub mod claude_install;
 pub mod client;
 pub mod codex;
 pub mod codex_install;
+pub mod copilot;
 pub mod cursor;
 pub mod cursor_install;
 pub mod gemini;
@@ -17,3 +19,4 @@ pub mod gemini_install;
 pub mod hook;
 pub mod input;
 pub mod install_file;
+pub mod qwen;

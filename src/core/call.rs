@@ -26,6 +26,8 @@ pub enum Agent {
     GeminiCli,
     Cursor,
     Opencode,
+    QwenCode,
+    CopilotCli,
     #[serde(untagged)]
     Other(String),
 }
@@ -38,6 +40,8 @@ impl fmt::Display for Agent {
             Agent::GeminiCli => "gemini-cli",
             Agent::Cursor => "cursor",
             Agent::Opencode => "opencode",
+            Agent::QwenCode => "qwen-code",
+            Agent::CopilotCli => "copilot-cli",
             Agent::Other(name) => name,
         })
     }
