@@ -154,7 +154,9 @@ fn a_humans_note_on_an_allow_reaches_the_model_as_additional_context() {
     assert!(setup.project().join("made.txt").exists(), "{summary}");
     let after = summary["messages_after_result"].to_string();
     assert!(
-        after.contains(&format!("Additional context from preToolUse hook:\\n{note}")),
+        after.contains(&format!(
+            "Additional context from preToolUse hook:\\n{note}"
+        )),
         "{summary}"
     );
     assert_eq!(console.dialogs(), 1, "{summary}");

@@ -161,3 +161,25 @@ fn a_humans_note_on_an_allow_reaches_the_model_after_the_output() {
     assert!(text.ends_with(&format!("\n\n{note}")), "{summary}");
     assert_eq!(console.dialogs(), 1, "{summary}");
 }
+
+#[test]
+fn a_human_who_grants_on_permission_request_is_asked_once_and_the_note_arrives() {
+    let Some(qwen) = qwen() else { return };
+    let setup = Setup::new(qwen);
+    let note = "gatehouse note: rebuild before testing";
+    let console = ScriptedConsole::start(
+        setup.dir.path(),
+        HumanAnswer::Allow {
+            note: Some(note.into()),
+        },
+    );
+    // The host would refuse: only gatehouse's grant on PermissionRequest lets it run.
+    let summary = setup.run(rm_build(), &["--sdk", "--sdk-answer", "deny"]);
+    assert!(!setup.built(), "rm -rf build did not run: {summary}");
+    assert_eq!(summary["sdk_can_use_tool"], json!([]), "{summary}");
+    assert!(
+        result(&summary).ends_with(&format!("\n\n{note}")),
+        "{summary}"
+    );
+    assert_eq!(console.dialogs(), 1, "asked again on PreToolUse: {summary}");
+}

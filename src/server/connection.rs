@@ -11,6 +11,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use super::budget::Charge;
 use tokio::net::UnixStream;
 
+use super::grants::{self, Grants};
 use super::notes::Notes;
 use super::protocol::{self, MAX_LINE, ProtocolError, Response};
 use super::socket::my_uid;
@@ -25,6 +26,7 @@ pub async fn serve(
     stream: UnixStream,
     barrier: Barrier,
     notes: &Notes,
+    grants: &Grants,
     request_timeout: Duration,
     mut charge: Charge,
 ) {
@@ -65,8 +67,16 @@ pub async fn serve(
         let _ = write.write_all(&response.to_line()).await;
         return;
     }
+    if grants::may_take_a_grant(&call) && grants.take(&call, Instant::now()) {
+        // Asked a moment ago, as it is, on the permission request before it, and allowed.
+        barrier.record_granted(&call);
+        let response = Response::decided(&Decision::allow(), None);
+        let _ = write.write_all(&response.to_line()).await;
+        return;
+    }
     let keeps_note = call.caps.note == NoteEffect::AfterTool;
     let kept_for = keeps_note.then(|| call.clone());
+    let granted_for = grants::leaves_a_grant(&call).then(|| call.clone());
     // Cancellation: when the peer goes away first, the submit future is dropped here, which
     // withdraws its dialog (audited as `withdrawn`). When the answer comes first, the wait on
     // the peer is dropped, which loses nothing.
@@ -76,6 +86,9 @@ pub async fn serve(
     };
     if let (Some(call), Decision::Allow { note: Some(note) }) = (&kept_for, &answer.decision) {
         notes.keep(call, note, Instant::now());
+    }
+    if let (Some(call), Decision::Allow { .. }) = (&granted_for, &answer.decision) {
+        grants.keep(call, Instant::now());
     }
     let response = Response::decided(&answer.decision, Some(answer.decider));
     let _ = write.write_all(&response.to_line()).await;

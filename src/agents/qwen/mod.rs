@@ -18,6 +18,9 @@
 //!   user (or the SDK host) is asked. Exit 2 and `{"decision":"block"}` mean nothing on this
 //!   event, so they are never used.
 //! - `ask` is never printed: after the SDK host approved, a `PreToolUse` ask hangs the run.
+//! - the `PreToolUse` of a call the console allowed on its `PermissionRequest` is not asked
+//!   again: the event is sent as `permission-request-first`, and the server answers the
+//!   `PreToolUse` that follows from the grant it kept (`server::grants`).
 //! - a note on allow: both events drop `additionalContext`, so the console keeps the note and
 //!   the `PostToolUse` hook (event `after-tool`, same session, tool and input) prints it as
 //!   `hookSpecificOutput.additionalContext`; the model reads it after the output.
@@ -31,6 +34,7 @@ use super::input::{self, StdinError};
 use crate::core::call::{Agent, Call};
 use crate::core::caps::{AFTER_TOOL, Caps};
 use crate::core::decision::Decision;
+use crate::server::grants::PERMISSION_REQUEST_FIRST;
 
 /// The Qwen Code hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +65,7 @@ impl QwenEvent {
     pub fn wire_name(self) -> &'static str {
         match self {
             QwenEvent::PreToolUse => "pre-tool-use",
-            QwenEvent::PermissionRequest => "permission-request",
+            QwenEvent::PermissionRequest => PERMISSION_REQUEST_FIRST,
             QwenEvent::PostToolUse => AFTER_TOOL,
         }
     }

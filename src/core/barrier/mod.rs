@@ -337,6 +337,7 @@ fn static_decision(route: Route, assessment: &Assessment, mode: Mode) -> (Decisi
 mod after;
 mod analysis;
 mod control;
+mod granted;
 mod table;
 
 pub use analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
