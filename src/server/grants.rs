@@ -85,7 +85,8 @@ mod tests {
 
     fn call(session: &str, command: &str, event: &str, allow: AllowEffect) -> Call {
         Call {
-            agent: Agent::QwenCode,
+            agent: Agent::new("qwen-code"),
+            kind: None,
             session: session.into(),
             cwd: "/p".into(),
             tool: "run_shell_command".into(),

@@ -134,7 +134,8 @@ fn nothing_that_ends_the_turn_or_asks_is_ever_printed() {
 fn pre_tool_use_payloads_become_claude_codes_tools() {
     let (event, bash) = parse(fixture!("pretooluse-bash.json")).unwrap();
     assert_eq!(event, CopilotEvent::PreToolUse);
-    assert_eq!(bash.agent, Agent::CopilotCli);
+    assert_eq!(bash.agent, Agent::new("copilot-cli"));
+    assert_eq!(bash.kind, Some(ToolKind::Shell));
     assert_eq!(bash.tool, "Bash");
     assert_eq!(bash.shell_line(), Some("rm -rf build"));
     assert_eq!(bash.session, "967cc221-1509-4299-bd98-4cb7c7d22ec6");
@@ -143,6 +144,7 @@ fn pre_tool_use_payloads_become_claude_codes_tools() {
 
     let (_, create) = parse(fixture!("pretooluse-create.json")).unwrap();
     assert_eq!(create.tool, "Write");
+    assert_eq!(create.kind, Some(ToolKind::Edit));
     assert_eq!(
         create.input,
         json!({"file_path": "/home/dev/project/new.txt", "content": "hi\n"})
@@ -156,6 +158,7 @@ fn pre_tool_use_payloads_become_claude_codes_tools() {
     );
     let (_, view) = parse(fixture!("pretooluse-view.json")).unwrap();
     assert_eq!(view.tool, "Read");
+    assert_eq!(view.kind, Some(ToolKind::Read));
     assert_eq!(view.file_path(), Some("/home/dev/project/config.txt"));
 }
 

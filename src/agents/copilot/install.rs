@@ -19,6 +19,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::CopilotEvent;
+use crate::agents::dialect::{
+    HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
+};
 use crate::agents::install_file::{self, Change, InstallError, Report, io_error, runs_hook};
 
 /// The word after `gatehouse hook`, which marks gatehouse's entries.
@@ -33,6 +36,84 @@ pub fn copilot_home() -> Option<PathBuf> {
         Some(dir) => Some(PathBuf::from(dir)),
         None => directories::BaseDirs::new().map(|b| b.home_dir().join(".copilot")),
     }
+}
+
+/// gatehouse's hooks file for `scope`.
+fn path_of(scope: Scope, project: &Path) -> Result<PathBuf, InstallError> {
+    let folder = match scope {
+        Scope::User => copilot_home()
+            .ok_or(InstallError::NoHome("~/.copilot"))?
+            .join("hooks"),
+        Scope::Project => project.join(".github/hooks"),
+        Scope::Local => {
+            return Err(InstallError::Usage(
+                "Copilot CLI has no local scope; use --scope user or project".into(),
+            ));
+        }
+    };
+    Ok(folder.join(FILE_NAME))
+}
+
+/// Told after every install: what an allow means in Copilot.
+pub const GRANTS: &str = "an allow from gatehouse grants the call in Copilot CLI, even one \
+your --deny-tool rules refuse.";
+
+/// Told after a project install.
+pub const PROJECT_TRUST: &str = "`copilot -p` loads .github/hooks only with --trust-folder (or \
+GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true); without it the calls run ungated.";
+
+/// `gatehouse install copilot`.
+pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> {
+    if request.event.is_some() || request.keep_reviewer {
+        return Err(InstallError::Usage(
+            "--event and --keep-reviewer are not options for Copilot CLI".into(),
+        ));
+    }
+    let path = path_of(request.scope, &request.project)?;
+    let command = request.command.for_agent(WORD);
+    let report = install(&path, &command, request.timeout_secs, request.dry_run)?;
+    let mut notes = vec![GRANTS.to_string()];
+    if request.scope == Scope::Project {
+        notes.push(PROJECT_TRUST.into());
+    }
+    Ok(Installed {
+        reports: vec![report],
+        notes,
+    })
+}
+
+/// `gatehouse uninstall copilot`.
+pub fn uninstall_for(request: &UninstallRequest) -> Result<Installed, InstallError> {
+    let path = path_of(request.scope, &request.project)?;
+    Ok(Installed {
+        reports: vec![uninstall(&path, request.dry_run)?],
+        notes: Vec::new(),
+    })
+}
+
+/// Each hooks file, and whether gatehouse's hook is there for `preToolUse`, which gates every
+/// call (`permissionRequest` alone sees only what reaches Copilot's own check).
+pub fn places(project: &Path) -> Vec<HookPlace> {
+    [Scope::User, Scope::Project]
+        .into_iter()
+        .filter_map(|scope| {
+            let path = path_of(scope, project).ok()?;
+            let held = install_file::events_holding(&path, WORD);
+            let state = if held.is_empty() {
+                HookState::Absent
+            } else if held
+                .iter()
+                .any(|e| e == CopilotEvent::PreToolUse.copilot_name())
+            {
+                HookState::Active
+            } else {
+                HookState::Inactive(
+                    "no preToolUse hook; run `gatehouse install copilot` again".into(),
+                )
+            };
+            Some(HookPlace { scope, path, state })
+        })
+        .collect()
 }
 
 /// Installs the hook for both events in the hooks file at `path` (created if missing).

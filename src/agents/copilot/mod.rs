@@ -33,13 +33,68 @@
 
 pub mod install;
 
+use std::path::Path;
+
 use serde_json::{Map, Value, json};
 
-use super::capability;
+use super::dialect::{
+    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
+    Source, UninstallRequest,
+};
 use super::input::{self, StdinError};
-use crate::core::call::{Agent, Call};
-use crate::core::caps::Caps;
+use super::install_file::InstallError;
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
+
+/// Copilot CLI's dialect, as the registry lists it.
+pub struct Copilot;
+
+const NAMES: Names = Names {
+    cli: "copilot",
+    aliases: &["copilot-cli"],
+    agent: "copilot-cli",
+    display: "Copilot CLI",
+    program: "copilot",
+};
+
+const VERIFIED: Source = Source::Verified("Copilot CLI 1.0.102");
+
+/// `preToolUse`, then `permissionRequest`, as [`CopilotEvent`] orders them.
+static EVENTS: [EventSpec; 2] = [
+    EventSpec {
+        name: "preToolUse",
+        wire: "pre-tool-use",
+        role: EventRole::Question,
+        caps: Caps::FULL,
+        // A crash blocks, but nothing, garbage or a timeout lets the call run.
+        fail: FailMode::Open,
+        source: VERIFIED,
+    },
+    EventSpec {
+        name: "permissionRequest",
+        wire: "permission-request",
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Grant,
+            note: NoteEffect::None,
+            reason: true,
+        },
+        // Nothing or a timeout: Copilot's own flow; a crash or garbage: refused.
+        fail: FailMode::ToAgent,
+        source: VERIFIED,
+    },
+];
+
+/// Copilot's tools as [`parse`] renames them, and what each does.
+const TOOLS: &[(&str, ToolKind)] = &[
+    ("Bash", ToolKind::Shell),
+    ("Read", ToolKind::Read),
+    ("Grep", ToolKind::Read),
+    ("Glob", ToolKind::Read),
+    ("Write", ToolKind::Edit),
+    ("Edit", ToolKind::Edit),
+];
 
 /// The Copilot CLI hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,26 +109,77 @@ impl CopilotEvent {
 
     /// Copilot's own name, as in its hooks file.
     pub fn copilot_name(self) -> &'static str {
-        match self {
-            CopilotEvent::PreToolUse => "preToolUse",
-            CopilotEvent::PermissionRequest => "permissionRequest",
-        }
+        self.spec().name
     }
 
     /// The normalised name carried in [`Call::event`].
     pub fn wire_name(self) -> &'static str {
+        self.spec().wire
+    }
+
+    /// This event's row of the capability table.
+    pub fn spec(self) -> &'static EventSpec {
         match self {
-            CopilotEvent::PreToolUse => "pre-tool-use",
-            CopilotEvent::PermissionRequest => "permission-request",
+            CopilotEvent::PreToolUse => &EVENTS[0],
+            CopilotEvent::PermissionRequest => &EVENTS[1],
         }
     }
 
     /// What a decision can do on this event.
     pub fn caps(self) -> Caps {
-        match self {
-            CopilotEvent::PreToolUse => capability::Event::CopilotPreToolUse.caps(),
-            CopilotEvent::PermissionRequest => capability::Event::CopilotPermissionRequest.caps(),
+        self.spec().caps
+    }
+
+    fn of(spec: &EventSpec) -> CopilotEvent {
+        if spec.name == EVENTS[1].name {
+            CopilotEvent::PermissionRequest
+        } else {
+            CopilotEvent::PreToolUse
         }
+    }
+}
+
+impl Dialect for Copilot {
+    fn names(&self) -> &'static Names {
+        &NAMES
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
+        TOOLS
+    }
+
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        let (event, call) = parse(stdin)?;
+        Ok(Parsed {
+            event: event.spec(),
+            call,
+        })
+    }
+
+    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
+        render(CopilotEvent::of(event), decision)
+    }
+
+    /// Nothing: Copilot's own permission flow decides, as with no hook. (An answer in the
+    /// wrong one of Copilot's two formats would be ignored anyway.)
+    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
+        None
+    }
+
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        install::install_for(request)
+    }
+
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        install::uninstall_for(request)
+    }
+
+    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
+        install::places(project)
     }
 }
 
@@ -99,7 +205,8 @@ pub fn parse(stdin: &[u8]) -> Result<(CopilotEvent, Call), StdinError> {
     };
     let (tool, tool_input) = normalise(&name, args.clone());
     let call = Call {
-        agent: Agent::CopilotCli,
+        agent: Agent::new(NAMES.agent),
+        kind: Some(Copilot.kind_of(&tool)),
         session: input::string(&input, "sessionId").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,

@@ -85,7 +85,7 @@ fn every_fixture_parses_into_a_call_of_qwen_code_with_the_events_caps() {
     ] {
         let (parsed, call) = parse(bytes).unwrap();
         assert_eq!(parsed, event);
-        assert_eq!(call.agent, Agent::QwenCode);
+        assert_eq!(call.agent, Agent::new("qwen-code"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.cwd, "/home/dev/project");
         assert!(!call.session.is_empty());
@@ -113,12 +113,32 @@ fn a_shell_call_keeps_its_line_and_the_models_call_id() {
 }
 
 #[test]
-fn qwens_edit_becomes_claudes_edit_with_the_same_fields() {
+fn qwens_tools_keep_their_names_and_carry_their_kind() {
     let stdin = json!({"hook_event_name": "PreToolUse", "tool_name": "edit",
         "tool_input": {"file_path": "a.txt", "old_string": "x", "new_string": "y"}});
     let (_, call) = parse(stdin.to_string().as_bytes()).unwrap();
-    assert_eq!(call.tool, "Edit");
-    assert_eq!(call.input["old_string"], "x");
+    assert_eq!(call.tool, "edit");
+    assert_eq!(call.kind, Some(ToolKind::Edit));
+    let (_, shell) = parse(fixture!("pretooluse-run_shell_command.json")).unwrap();
+    assert_eq!(shell.kind, Some(ToolKind::Shell));
+    let (_, read) = parse(fixture!("pretooluse-read_file.json")).unwrap();
+    assert_eq!(read.kind, Some(ToolKind::Read));
+    let unknown = json!({"hook_event_name": "PreToolUse", "tool_name": "save_memory",
+        "tool_input": {}});
+    let (_, other) = parse(unknown.to_string().as_bytes()).unwrap();
+    assert_eq!(other.kind, Some(ToolKind::Other));
+}
+
+#[test]
+fn permission_request_says_pre_tool_use_follows_so_its_grant_is_kept() {
+    assert_eq!(
+        QwenEvent::PermissionRequest.wire_name(),
+        PERMISSION_REQUEST_FIRST
+    );
+    let (_, asked) = parse(fixture!("permissionrequest-run_shell_command.json")).unwrap();
+    assert!(crate::server::grants::leaves_a_grant(&asked));
+    let (_, pre) = parse(fixture!("pretooluse-run_shell_command.json")).unwrap();
+    assert!(crate::server::grants::may_take_a_grant(&pre));
 }
 
 #[test]

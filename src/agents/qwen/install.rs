@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::QwenEvent;
+use crate::agents::dialect::{
+    HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
+};
 use crate::agents::install_file::{self, InstallError, Report, add_group_to_each};
 
 /// The word after `gatehouse hook`, which marks gatehouse's entries.
@@ -32,6 +35,80 @@ pub struct QwenHook {
     pub command: String,
     /// Qwen's hook timeout, in milliseconds.
     pub timeout_ms: u64,
+}
+
+/// Qwen Code's `settings.json` for `scope`.
+fn path_of(scope: Scope, project: &Path) -> Result<PathBuf, InstallError> {
+    match scope {
+        Scope::User => Ok(qwen_dir()
+            .ok_or(InstallError::NoHome("~/.qwen"))?
+            .join("settings.json")),
+        Scope::Project => Ok(project.join(".qwen/settings.json")),
+        Scope::Local => Err(InstallError::Usage(
+            "Qwen Code has no local scope; use --scope user or project".into(),
+        )),
+    }
+}
+
+/// What Qwen Code does with each answer, told after an install.
+pub const HOW_IT_WORKS: &str = "Qwen Code runs PreToolUse only on calls it has already \
+approved, so there gatehouse can refuse but not grant; PermissionRequest, where Qwen would ask, \
+grants. A note reaches the model after the output, from PostToolUse.";
+
+/// `gatehouse install qwen`: the three hooks, timeout in milliseconds.
+pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> {
+    if request.event.is_some() || request.keep_reviewer {
+        return Err(InstallError::Usage(
+            "--event and --keep-reviewer are not options for Qwen Code".into(),
+        ));
+    }
+    let hook = QwenHook {
+        settings_path: path_of(request.scope, &request.project)?,
+        command: request.command.for_agent(WORD),
+        timeout_ms: request.timeout_secs * 1000,
+    };
+    Ok(Installed {
+        reports: vec![install(&hook, request.dry_run)?],
+        notes: vec![HOW_IT_WORKS.into()],
+    })
+}
+
+/// `gatehouse uninstall qwen`.
+pub fn uninstall_for(request: &UninstallRequest) -> Result<Installed, InstallError> {
+    let path = path_of(request.scope, &request.project)?;
+    Ok(Installed {
+        reports: vec![uninstall(&path, request.dry_run)?],
+        notes: Vec::new(),
+    })
+}
+
+/// Each `settings.json`, and whether gatehouse's hook is there for every event: without
+/// `PreToolUse` a call Qwen approves itself is not gated, without `PermissionRequest` nothing
+/// can be granted, without `PostToolUse` no note arrives.
+pub fn places(project: &Path) -> Vec<HookPlace> {
+    [Scope::User, Scope::Project]
+        .into_iter()
+        .filter_map(|scope| {
+            let path = path_of(scope, project).ok()?;
+            let held = install_file::events_holding(&path, WORD);
+            let missing: Vec<&str> = QwenEvent::ALL
+                .iter()
+                .map(|e| e.qwen_name())
+                .filter(|name| !held.iter().any(|h| h == name))
+                .collect();
+            let state = if held.is_empty() {
+                HookState::Absent
+            } else if missing.is_empty() {
+                HookState::Active
+            } else {
+                HookState::Inactive(format!(
+                    "no hook for {}; run `gatehouse install qwen` again",
+                    missing.join(", ")
+                ))
+            };
+            Some(HookPlace { scope, path, state })
+        })
+        .collect()
 }
 
 /// Installs the hook for every event, replacing older gatehouse entries.
@@ -131,6 +208,34 @@ mod tests {
         assert_eq!(
             uninstall(&hook.settings_path, false).unwrap().change,
             Change::Unchanged
+        );
+    }
+
+    #[test]
+    fn the_doctor_sees_the_hook_active_only_with_all_three_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let hook = QwenHook {
+            settings_path: dir.path().join(".qwen/settings.json"),
+            ..hook(dir.path())
+        };
+        let state = |dir: &Path| {
+            places(dir)
+                .into_iter()
+                .find(|p| p.scope == Scope::Project)
+                .unwrap()
+                .state
+        };
+        assert_eq!(state(dir.path()), HookState::Absent);
+        install(&hook, false).unwrap();
+        assert_eq!(state(dir.path()), HookState::Active);
+        let mut settings = read(&hook.settings_path);
+        settings["hooks"]
+            .as_object_mut()
+            .unwrap()
+            .remove("PermissionRequest");
+        std::fs::write(&hook.settings_path, settings.to_string()).unwrap();
+        assert!(
+            matches!(state(dir.path()), HookState::Inactive(why) if why.contains("PermissionRequest"))
         );
     }
 

@@ -2,9 +2,9 @@
 //! `shared/realclients/README.md`), and its installer ([`install`]).
 //!
 //! Qwen sends Claude Code's shape (`hook_event_name`, `session_id`, `cwd`, `tool_name`,
-//! `tool_input`, `tool_use_id`) with Qwen's own tool names. The core knows them as they are
-//! (`run_shell_command`, `read_file`, `write_file`, `glob`, `grep_search`, …) except `edit`,
-//! whose `file_path`, `old_string`, `new_string` are Claude Code's `Edit`, and becomes that.
+//! `tool_input`, `tool_use_id`) with Qwen's own tool names (`run_shell_command`, `read_file`,
+//! `write_file`, `edit` with Claude Code's `file_path`, `old_string`, `new_string`, …), kept
+//! as they are; [`TOOLS`] says what each does.
 //!
 //! Qwen decides approval first (its rules and approval mode, then, where it would ask, the
 //! `PermissionRequest` hook, then the user or the SDK host), and runs `PreToolUse` only for a
@@ -27,14 +27,84 @@
 
 pub mod install;
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
-use super::capability;
+use super::dialect::{
+    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
+    Source, UninstallRequest,
+};
 use super::input::{self, StdinError};
-use crate::core::call::{Agent, Call};
-use crate::core::caps::{AFTER_TOOL, Caps};
+use super::install_file::InstallError;
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::caps::{AFTER_TOOL, AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 use crate::server::grants::PERMISSION_REQUEST_FIRST;
+
+/// Qwen Code's dialect, as the registry lists it.
+pub struct Qwen;
+
+const NAMES: Names = Names {
+    cli: "qwen",
+    aliases: &["qwen-code"],
+    agent: "qwen-code",
+    display: "Qwen Code",
+    program: "qwen",
+};
+
+const VERIFIED: Source = Source::Verified("Qwen Code 0.24.4");
+
+/// `PreToolUse`, `PermissionRequest`, `PostToolUse`, as [`QwenEvent`] orders them.
+static EVENTS: [EventSpec; 3] = [
+    EventSpec {
+        name: "PreToolUse",
+        wire: "pre-tool-use",
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Pass,
+            note: NoteEffect::AfterTool,
+            reason: true,
+        },
+        // Nothing, garbage, a crash or a timeout: the approved call runs.
+        fail: FailMode::Open,
+        source: VERIFIED,
+    },
+    EventSpec {
+        name: "PermissionRequest",
+        wire: PERMISSION_REQUEST_FIRST,
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Grant,
+            note: NoteEffect::AfterTool,
+            reason: true,
+        },
+        // No decision: the user (or the SDK host) is asked.
+        fail: FailMode::ToAgent,
+        source: VERIFIED,
+    },
+    EventSpec {
+        name: "PostToolUse",
+        wire: AFTER_TOOL,
+        role: EventRole::AfterTool,
+        caps: Caps::FULL,
+        fail: FailMode::Open,
+        source: VERIFIED,
+    },
+];
+
+/// Qwen Code's built-in tool names and what each does.
+const TOOLS: &[(&str, ToolKind)] = &[
+    ("run_shell_command", ToolKind::Shell),
+    ("read_file", ToolKind::Read),
+    ("read_many_files", ToolKind::Read),
+    ("list_directory", ToolKind::Read),
+    ("glob", ToolKind::Read),
+    ("grep_search", ToolKind::Read),
+    ("write_file", ToolKind::Edit),
+    ("edit", ToolKind::Edit),
+    ("web_fetch", ToolKind::Web),
+];
 
 /// The Qwen Code hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,29 +124,77 @@ impl QwenEvent {
 
     /// Qwen's own name, as in `hook_event_name` and `settings.json`.
     pub fn qwen_name(self) -> &'static str {
-        match self {
-            QwenEvent::PreToolUse => "PreToolUse",
-            QwenEvent::PermissionRequest => "PermissionRequest",
-            QwenEvent::PostToolUse => "PostToolUse",
-        }
+        self.spec().name
     }
 
     /// The normalised name carried in [`Call::event`].
     pub fn wire_name(self) -> &'static str {
+        self.spec().wire
+    }
+
+    /// This event's row of the capability table.
+    pub fn spec(self) -> &'static EventSpec {
         match self {
-            QwenEvent::PreToolUse => "pre-tool-use",
-            QwenEvent::PermissionRequest => PERMISSION_REQUEST_FIRST,
-            QwenEvent::PostToolUse => AFTER_TOOL,
+            QwenEvent::PreToolUse => &EVENTS[0],
+            QwenEvent::PermissionRequest => &EVENTS[1],
+            QwenEvent::PostToolUse => &EVENTS[2],
         }
     }
 
     /// What a decision can do on this event (`PostToolUse` is not a question).
     pub fn caps(self) -> Caps {
-        match self {
-            QwenEvent::PreToolUse => capability::Event::QwenPreToolUse.caps(),
-            QwenEvent::PermissionRequest => capability::Event::QwenPermissionRequest.caps(),
-            QwenEvent::PostToolUse => Caps::FULL,
-        }
+        self.spec().caps
+    }
+
+    fn of(spec: &EventSpec) -> QwenEvent {
+        QwenEvent::ALL
+            .into_iter()
+            .find(|e| e.spec().name == spec.name)
+            .unwrap_or(QwenEvent::PreToolUse)
+    }
+}
+
+impl Dialect for Qwen {
+    fn names(&self) -> &'static Names {
+        &NAMES
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
+        TOOLS
+    }
+
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        let (event, call) = parse(stdin)?;
+        Ok(Parsed {
+            event: event.spec(),
+            call,
+        })
+    }
+
+    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
+        render(QwenEvent::of(event), decision)
+    }
+
+    /// Nothing: a `PreToolUse` call stays approved as Qwen approved it, a `PermissionRequest`
+    /// goes to the user; nothing Qwen reads there would block either way.
+    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
+        None
+    }
+
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        install::install_for(request)
+    }
+
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        install::uninstall_for(request)
+    }
+
+    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
+        install::places(project)
     }
 }
 
@@ -89,12 +207,10 @@ pub fn parse(stdin: &[u8]) -> Result<(QwenEvent, Call), StdinError> {
         "PostToolUse" => QwenEvent::PostToolUse,
         other => return Err(StdinError::UnknownEvent(other.to_string())),
     };
-    let tool = match input::required(&input, "tool_name")?.as_str() {
-        "edit" => "Edit".to_string(),
-        other => other.to_string(),
-    };
+    let tool = input::required(&input, "tool_name")?;
     let call = Call {
-        agent: Agent::QwenCode,
+        agent: Agent::new(NAMES.agent),
+        kind: Some(Qwen.kind_of(&tool)),
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,
