@@ -98,6 +98,7 @@ mod tests {
                 note: NoteEffect::AfterTool,
                 reason: true,
             },
+            subagent: None,
         }
     }
 

@@ -214,6 +214,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CopilotEvent, Call), StdinError> {
         tool_use_id: None,
         event: Some(event.wire_name().to_string()),
         caps: event.caps(),
+        subagent: None,
     };
     Ok((event, call))
 }

@@ -218,6 +218,7 @@ pub fn parse(stdin: &[u8]) -> Result<(QwenEvent, Call), StdinError> {
         tool_use_id: input::string(&input, "tool_call_id"),
         event: Some(event.wire_name().to_string()),
         caps: event.caps(),
+        subagent: None,
     };
     Ok((event, call))
 }
