@@ -2,7 +2,7 @@
 //! response per connection.
 //!
 //! ```text
-//! → {"v":1,"call":{"agent":"claude-code","tool":"Bash","input":{…},…}}
+//! → {"v":1,"call":{"agent":"claude-code","tool":"Bash","kind":"shell","input":{…},…}}
 //! ← {"v":1,"decision":"allow"|"deny"|"defer","reason":"…","note":"…","decider":"human"}
 //! ← {"v":1,"error":"…"}
 //! ```
