@@ -16,7 +16,11 @@
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
 //! core's classifier trait and is the only part that speaks HTTP.
 //!
-//! `server` is the console's Unix socket: protocol v1, the folder and peer checks, and the
+//! `wire` is protocol v1, the contract between the hook and the console: the request line
+//! carrying a `Call`, and the `Answer` carrying the core's `Decision` and `Decider`; both the
+//! server and the hook's client use it, and nothing else speaks it.
+//!
+//! `server` is the console's Unix socket: protocol v1 (through `wire`), the folder and peer checks, and the
 //! accept loop that submits each hook's call to the barrier and writes the answer back. It
 //! talks to the core through a `Barrier` only.
 //!
@@ -58,3 +62,4 @@ pub mod paths;
 pub mod server;
 pub mod stop;
 pub mod tui;
+pub mod wire;

@@ -26,7 +26,7 @@ use crate::core::call::Call;
 use crate::core::decision::Decision;
 use crate::core::route::Class;
 use crate::core::rules::Rules;
-use crate::server::protocol;
+use crate::wire::{self as protocol, Answer};
 
 /// What the hook needs to know besides its stdin.
 #[derive(Debug, Clone)]
@@ -116,8 +116,8 @@ fn unparsed(dialect: &dyn Dialect, err: &StdinError, stdin: &[u8]) -> HookOutput
 /// Asks the console for the note kept for the call an `after-tool` call follows. No console,
 /// or no note: `None`.
 fn kept_note(call: &Call, setup: &HookSetup) -> Option<Decision> {
-    let response = client::ask(&setup.socket, call, setup.timeouts).ok()?;
-    Some(response.decision())
+    let answer = client::ask(&setup.socket, call, setup.timeouts).ok()?;
+    Some(answer.decision())
 }
 
 /// Asks the console, or falls back; returns the decision, the user-facing reason for an
@@ -141,8 +141,8 @@ fn decide(
         return (decision, Without::TooLong.allow_reason(), vec![line]);
     }
     match client::ask_line(&setup.socket, &line, setup.timeouts) {
-        Ok(response) => match &response.error {
-            Some(error) => {
+        Ok(answer) => match answer {
+            Answer::Refused(error) => {
                 let decision = static_decision(call, setup, Without::Refused);
                 let line = format!(
                     "{prefix} the console refused the request ({error}); decided without \
@@ -151,10 +151,10 @@ fn decide(
                 );
                 (decision, Without::Refused.allow_reason(), vec![line])
             }
-            None => {
-                let decider = response.decider.as_deref().unwrap_or("console");
+            Answer::Decided { decision, decider } => {
+                let decider = decider.map_or("console", |d| d.name());
                 let why = format!("gatehouse: allowed ({decider})");
-                (response.decision(), why, Vec::new())
+                (decision, why, Vec::new())
             }
         },
         Err(AskError::Unreachable { .. }) => {
@@ -345,6 +345,7 @@ mod tests {
             ("gemini", "gemini-cli/beforetool-write_file.json"),
             ("cursor", "cursor/beforeShellExecution.json"),
             ("cursor", "cursor/preToolUse.json"),
+            ("crush", "crush/pretooluse-bash.json"),
             ("qwen", "qwen-code/pretooluse-write_file.json"),
             ("copilot", "copilot-cli/pretooluse-create.json"),
         ];

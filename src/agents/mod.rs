@@ -1,7 +1,7 @@
 //! The agents' side. Each agent gatehouse can gate is one folder here (`claude`, `codex`,
-//! `gemini`, `cursor`, `qwen`, `copilot`) implementing the [`dialect::Dialect`] trait: its hook
-//! JSON into a call with the tool kind normalised, a decision into its answer per event, its capability table,
-//! and its installer. [`registry`] lists them once and drives everything that names an agent.
+//! `gemini`, `cursor`, `crush`, `qwen`, `copilot`) implementing the [`dialect::Dialect`]
+//! trait: its hook JSON into a call with the tool kind normalised, a decision into its
+//! answer per event, its capability table, and its installer. [`registry`] lists them once and drives everything that names an agent.
 //!
 //! Shared by the dialects: `input` (reading a hook's stdin), `tools` (tool-name tables and the
 //! MCP spelling), `install_file` (editing a settings file safely and finding gatehouse's own
@@ -12,6 +12,7 @@ pub mod claude;
 pub mod client;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
 pub mod cursor;
 pub mod dialect;
 pub mod doctor;

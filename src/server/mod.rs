@@ -17,7 +17,7 @@ pub mod budget;
 pub mod connection;
 pub mod grants;
 pub mod notes;
-pub mod protocol;
+pub use crate::wire as protocol;
 pub mod socket;
 
 use std::future::Future;

@@ -95,3 +95,47 @@ fn a_dry_run_writes_nothing() {
     assert!(reports[1].text.contains("trusted_hash"));
     assert!(!hook.hooks_path.exists() && !hook.config_path.exists());
 }
+
+#[test]
+fn the_doctor_sees_a_trusted_hook_as_active_and_an_edited_one_as_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let hook = hook(dir.path());
+    assert_eq!(
+        trust_state(&hook.hooks_path, &hook.config_path),
+        HookState::Absent
+    );
+    install(&hook, false).unwrap();
+    assert_eq!(
+        trust_state(&hook.hooks_path, &hook.config_path),
+        HookState::Active
+    );
+    let text = std::fs::read_to_string(&hook.hooks_path).unwrap();
+    std::fs::write(
+        &hook.hooks_path,
+        text.replace("timeout\": 600", "timeout\": 601"),
+    )
+    .unwrap();
+    assert!(matches!(
+        trust_state(&hook.hooks_path, &hook.config_path),
+        HookState::Inactive(why) if why.contains("not trusted")
+    ));
+}
+
+#[test]
+fn keeping_the_reviewer_hooks_pre_tool_use_alone_and_drops_an_earlier_permission_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut hook = hook(dir.path());
+    install(&hook, false).unwrap();
+    hook.keep_reviewer = true;
+    install(&hook, false).unwrap();
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hook.hooks_path).unwrap()).unwrap();
+    assert!(hooks["hooks"]["PreToolUse"].is_array());
+    assert!(hooks["hooks"].get("PermissionRequest").is_none(), "{hooks}");
+    let config = std::fs::read_to_string(&hook.config_path).unwrap();
+    assert!(config.contains("pre_tool_use") && !config.contains("permission_request"));
+    assert_eq!(
+        trust_state(&hook.hooks_path, &hook.config_path),
+        HookState::Active
+    );
+}

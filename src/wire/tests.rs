@@ -103,3 +103,48 @@ fn a_client_reads_every_decision_back_and_never_allows_what_it_cannot_read() {
     let bare_deny: Response = serde_json::from_value(json!({"v":1,"decision":"deny"})).unwrap();
     assert_eq!(bare_deny.decision(), Decision::deny("denied by gatehouse"));
 }
+
+#[test]
+fn an_answer_round_trips_typed_and_an_unknown_decider_is_no_decider() {
+    for answer in [
+        Answer::Decided {
+            decision: Decision::deny("no"),
+            decider: Some(Decider::Human),
+        },
+        Answer::Decided {
+            decision: Decision::Allow {
+                note: Some("careful".into()),
+            },
+            decider: None,
+        },
+        Answer::Refused("too long".into()),
+    ] {
+        let line = answer.to_line();
+        assert_eq!(Answer::from_line(&line[..line.len() - 1]).unwrap(), answer);
+    }
+    let newer = br#"{"v":1,"decision":"allow","decider":"oracle"}"#;
+    assert_eq!(
+        Answer::from_line(newer).unwrap(),
+        Answer::Decided {
+            decision: Decision::allow(),
+            decider: None
+        }
+    );
+    let refused = Answer::from_line(br#"{"v":1,"error":"bad"}"#).unwrap();
+    assert_eq!(refused.decision().name(), "defer");
+    let other_version = Answer::from_line(br#"{"v":2,"decision":"allow"}"#).unwrap();
+    assert_eq!(other_version.decision().name(), "defer");
+    assert!(Answer::from_line(b"not json").is_err());
+}
+
+#[test]
+fn a_call_from_an_older_hook_gets_its_kind_from_its_agents_dialect() {
+    let line = br#"{"v":1,"call":{"agent":"claude-code","tool":"Read","input":{}}}"#;
+    let call = parse_request(line).unwrap();
+    assert_eq!(call.kind, Some(crate::core::call::ToolKind::Read));
+    let line = br#"{"v":1,"call":{"agent":"aider","tool":"Read","input":{}}}"#;
+    assert_eq!(
+        parse_request(line).unwrap().kind,
+        Some(crate::core::call::ToolKind::Other)
+    );
+}

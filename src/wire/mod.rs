@@ -2,7 +2,7 @@
 //! response per connection.
 //!
 //! ```text
-//! → {"v":1,"call":{"agent":"claude-code","tool":"Bash","input":{…},…}}
+//! → {"v":1,"call":{"agent":"claude-code","tool":"Bash","kind":"shell","input":{…},…}}
 //! ← {"v":1,"decision":"allow"|"deny"|"defer","reason":"…","note":"…","decider":"human"}
 //! ← {"v":1,"error":"…"}
 //! ```
@@ -10,9 +10,12 @@
 //! A client keeps its end open until the answer arrives: a connection closed early (even
 //! half-closed) withdraws the call.
 //!
-//! Both sides use these types: the server to parse requests and write answers, the hook's
-//! synchronous client to write requests and read answers. A response the client cannot read
-//! as a decision becomes `defer`, never `allow`.
+//! This module is the one contract between the two sides: the server (`crate::server`) parses
+//! requests and writes [`Answer`]s, the hook's synchronous client (`crate::agents::client`)
+//! writes requests and reads [`Answer`]s. Both hold the core's [`Decision`] and [`Decider`]
+//! from end to end; words exist only in the line itself. An answer the client cannot read as a
+//! decision becomes `defer`, never `allow`. A call from a hook older than the call's `kind`
+//! field gets its kind from the registry here, as it is parsed.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -91,10 +94,11 @@ pub fn parse_request(line: &[u8]) -> Result<Call, ProtocolError> {
         Some(v) => return Err(ProtocolError::UnknownVersion(v.to_string())),
     }
     let call = object.remove("call").unwrap_or(Value::Null);
+    // A call names its kind since the dialects took the tool names out of the core; a hook
+    // from before that gets its agent's kind from the registry.
     let mut call: Call =
         serde_json::from_value(call).map_err(|e| ProtocolError::BadCall(e.to_string()))?;
     if call.kind.is_none() {
-        // A hook older than the field: its agent's dialect names the kind.
         call.kind = Some(crate::agents::registry::kind_of(&call.agent, &call.tool));
     }
     Ok(call)
@@ -108,7 +112,62 @@ pub fn request_line(call: &Call) -> Vec<u8> {
     line
 }
 
-/// A response as it travels on the wire: a decision, or an error.
+/// What the console answers a hook: a binding decision (and who made it, where a barrier
+/// decided), or a refusal of the request itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    Decided {
+        decision: Decision,
+        /// `None` where no barrier decided (a console too busy to take the call, a note
+        /// collected after the tool ran).
+        decider: Option<Decider>,
+    },
+    /// The request was refused (too long, malformed, not ours to serve): no decision.
+    Refused(String),
+}
+
+impl Answer {
+    /// The answer line, newline included.
+    pub fn to_line(&self) -> Vec<u8> {
+        Response::from(self).to_line()
+    }
+
+    /// Reads one answer line. Unknown versions, unknown decisions and unknown deciders are
+    /// read as what is safe (`defer`, no decider), never as an allow; only a line that is not
+    /// a JSON object of this shape is an error.
+    pub fn from_line(line: &[u8]) -> Result<Answer, serde_json::Error> {
+        let response: Response = serde_json::from_slice(line)?;
+        Ok(match &response.error {
+            Some(error) => Answer::Refused(error.clone()),
+            _ => Answer::Decided {
+                decision: response.decision(),
+                decider: response.decider.as_deref().and_then(Decider::from_name),
+            },
+        })
+    }
+
+    /// The decision to act on: a refusal is `defer`, saying why.
+    pub fn decision(&self) -> Decision {
+        match self {
+            Answer::Decided { decision, .. } => decision.clone(),
+            Answer::Refused(error) => {
+                Decision::defer(format!("gatehouse console refused the request: {error}"))
+            }
+        }
+    }
+}
+
+impl From<&Answer> for Response {
+    fn from(answer: &Answer) -> Response {
+        match answer {
+            Answer::Decided { decision, decider } => Response::decided(decision, *decider),
+            Answer::Refused(error) => Response::error(error.clone()),
+        }
+    }
+}
+
+/// An answer line as it travels on the wire: a decision, or an error. [`Answer`] is what the
+/// two sides hold; this is its JSON form (tests read it to check the bytes).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Response {
     pub v: u64,
@@ -191,5 +250,5 @@ impl Response {
 }
 
 #[cfg(test)]
-#[path = "protocol_tests.rs"]
+#[path = "tests.rs"]
 mod tests;
