@@ -149,7 +149,7 @@ pub fn run(config: Option<&Path>, command: RulesCommand) -> Result<()> {
                 &file,
                 gatehouse::core::policy::Layer::Project,
                 Trust::Trusted,
-                &[],
+                &gatehouse::agents::registry::edit_tools(),
             )?;
             let digest =
                 trust(&list, &file).with_context(|| format!("writing {}", list.display()))?;
@@ -229,7 +229,7 @@ fn new_rule(
         Path::new("the new rule"),
         gatehouse::core::policy::Layer::Saved,
         Trust::Own,
-        &[],
+        &gatehouse::agents::registry::edit_tools(),
     )?;
     Ok(rule)
 }
@@ -265,7 +265,7 @@ fn add_to_project(dir: &Path, rule: Rule, out: &mut impl Write) -> Result<()> {
         &file,
         gatehouse::core::policy::Layer::Project,
         Trust::Trusted,
-        &[],
+        &gatehouse::agents::registry::edit_tools(),
     )?;
     let mut rule = rule;
     rule.id = gatehouse::core::policy_load::unique_id(&rule.id, &existing.rules);
@@ -280,7 +280,7 @@ fn add_to_project(dir: &Path, rule: Rule, out: &mut impl Write) -> Result<()> {
         &file,
         gatehouse::core::policy::Layer::Project,
         Trust::Trusted,
-        &[],
+        &gatehouse::agents::registry::edit_tools(),
     )?;
     write_atomic(&file, text.trim_start())
         .with_context(|| format!("writing {}", file.display()))?;

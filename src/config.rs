@@ -10,7 +10,6 @@ use toml::Spanned;
 
 use crate::classifier::settings::{ClassifierConfig, RawClassifiers};
 use crate::core::barrier::{Fallback, Settings};
-use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::policy_file::{PolicyError, RawRule, rules_of};
 use crate::core::policy_load::{FLOOR_FILE, Policy, PolicyPaths};
@@ -232,16 +231,13 @@ impl Config {
             max_pending_bytes: max_pending_mib as usize * 1024 * 1024,
             ..server::Options::default()
         };
-        let internal_tools = raw.internal_tools.unwrap_or_else(|| {
-            DEFAULT_INTERNAL_TOOLS
-                .iter()
-                .map(|s| s.to_string())
-                .collect()
-        });
+        let internal_tools = raw
+            .internal_tools
+            .unwrap_or_else(crate::agents::registry::internal_tools);
         let mut safe_commands = Vec::new();
         for entry in raw.safe_commands.unwrap_or_default() {
             let pattern = pattern_of(&entry, "safe_commands", &error)?;
-            if ToolKind::of(pattern.as_str(), &internal_tools) == ToolKind::Edit {
+            if crate::agents::registry::edits_files(pattern.as_str()) {
                 return Err(error(
                     entry.span(),
                     format!(
@@ -258,14 +254,19 @@ impl Config {
             denied_commands.push(pattern_of(&entry, "denied_commands", &error)?);
         }
         let user_rules = match (raw.rule, path) {
-            (Some(raw_rules), Some(path)) => rules_of(raw_rules, path, text, &internal_tools)?,
+            (Some(raw_rules), Some(path)) => rules_of(
+                raw_rules,
+                path,
+                text,
+                &crate::agents::registry::edit_tools(),
+            )?,
             _ => Vec::new(),
         };
         let policy = Policy::load(
             policy_paths(path),
             user_rules,
             path.map(Path::to_path_buf),
-            internal_tools.clone(),
+            crate::agents::registry::edit_tools(),
         )?;
         let suggest_after = match raw.suggest_after {
             None => 3,

@@ -32,10 +32,12 @@ pub fn explain(line: &str, rules: &Rules) -> Explanation {
 /// Explains `line` as a `Bash` call made in `cwd`: the project policy found from there counts.
 pub fn explain_in(line: &str, rules: &Rules, cwd: &str) -> Explanation {
     let call = Call {
-        agent: Agent::Other("explain".into()),
+        agent: Agent::new("explain"),
         session: String::new(),
         cwd: cwd.to_string(),
         tool: "Bash".into(),
+        kind: Some(crate::agents::claude::kind_of("Bash")),
+        subagent: None,
         input: json!({ "command": line }),
         tool_use_id: None,
         event: None,

@@ -19,14 +19,21 @@
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
 //! core's classifier trait and is the only part that speaks HTTP.
 //!
-//! `server` is the console's Unix socket: protocol v1, the folder and peer checks, and the
+//! `wire` is protocol v1, the contract between the hook and the console: the request line
+//! carrying a `Call`, and the `Answer` carrying the core's `Decision` and `Decider`; both the
+//! server and the hook's client use it, and nothing else speaks it.
+//!
+//! `server` is the console's Unix socket: protocol v1 (through `wire`), the folder and peer checks, and the
 //! accept loop that submits each hook's call to the barrier and writes the answer back. It
 //! talks to the core through a `Barrier` only.
 //!
-//! `agents` holds one module per hook dialect (Claude Code first): turning the agent's hook
-//! JSON into a `Call` and a decision into the agent's answer, the synchronous socket client
-//! the hook process uses (no async runtime: it must start fast), the static fallback when no
-//! console answers, and the installers that add the hook to the agent's settings.
+//! `agents` holds one folder per agent (Claude Code, Codex, Gemini CLI, Cursor), each
+//! implementing the `Dialect` trait: its hook JSON into a `Call` with the tool kind normalised,
+//! a decision into the agent's answer per event, its capability table and its installer. The
+//! registry lists them once and drives `hook`, `install`, `uninstall`, `agents` and the docs'
+//! table; the core names no agent. Beside them: the synchronous socket client the hook process
+//! uses (no async runtime: it must start fast) and the hook flow with its static fallback when
+//! no console answers.
 //!
 //! `tui` is the console's screen, in the Elm architecture: the model and its `update`
 //! (`tui::app`), the key table, the previews prepared when a dialog opens, the view that only
@@ -63,3 +70,4 @@ pub mod server;
 pub mod stop;
 pub mod tui;
 pub mod web;
+pub mod wire;

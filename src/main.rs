@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+mod cli_agents;
 mod cli_eval;
 mod cli_explain;
 mod cli_hook;
@@ -15,9 +16,10 @@ mod cli_rules;
 mod cli_serve;
 mod cli_web;
 
-use cli_install::{AgentScope, EventArg, ScopeArg};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use cli_install::{InstallArgs, ScopeArg};
 use cli_serve::OnAsk;
-use gatehouse::agents::hook::Dialect;
+use gatehouse::agents::registry;
 use gatehouse::core::mode::Mode;
 
 #[derive(Parser)]
@@ -108,23 +110,53 @@ enum Command {
         action: Option<DevicesCommand>,
     },
     /// What an agent runs before each tool call (reads the agent's hook JSON on stdin).
+    /// Always exits 0.
     Hook {
-        #[command(subcommand)]
-        agent: HookAgent,
+        /// The agent whose hook dialect to speak.
+        #[arg(value_parser = agents())]
+        agent: String,
         #[command(flatten)]
         socket: SocketArg,
     },
-    /// Add gatehouse's hook to an agent's settings.
+    /// Add gatehouse's hook to an agent's settings (backed up; installing twice changes
+    /// nothing).
     Install {
-        #[command(subcommand)]
-        agent: InstallAgent,
+        /// The agent (`gatehouse agents` lists them and what each can do).
+        #[arg(value_parser = agents())]
+        agent: String,
+        /// Whose files: the user's, the project's in this folder, or (Claude Code) the
+        /// project's for this checkout only.
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Claude Code only: `pre-tool-use` (every tool call, the default) or
+        /// `permission-request` (only the calls it would prompt for).
+        #[arg(long, value_name = "EVENT")]
+        event: Option<String>,
+        /// Codex only: leave PermissionRequest to Codex's automatic reviewer; hook PreToolUse.
+        #[arg(long)]
+        keep_reviewer: bool,
+        /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
         #[command(flatten)]
         socket: SocketArg,
     },
     /// Remove gatehouse's hook from an agent's settings, and nothing else.
     Uninstall {
-        #[command(subcommand)]
-        agent: UninstallAgent,
+        #[arg(value_parser = agents())]
+        agent: String,
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Every agent gatehouse can gate: installed or not, whether gatehouse's hook is in place
+    /// and active, and what a decision can do on each of its events.
+    Agents {
+        /// Print only the capability table, as Markdown (the table in docs/agents.md).
+        #[arg(long)]
+        markdown: bool,
     },
     /// Try the classifier that races you in auto mode.
     Classifier {
@@ -174,97 +206,26 @@ enum ClassifierCommand {
     },
 }
 
-#[derive(Subcommand, Clone, Copy)]
-enum HookAgent {
-    /// Claude Code's PreToolUse or PermissionRequest hook. Always exits 0.
-    Claude,
-    /// Codex's PreToolUse or PermissionRequest hook. Always exits 0.
-    Codex,
-    /// Gemini CLI's BeforeTool or AfterTool hook. Always exits 0.
-    Gemini,
-    /// Cursor's beforeShellExecution, beforeMCPExecution, beforeReadFile or preToolUse hook.
-    Cursor,
-}
-
-#[derive(Subcommand)]
-enum InstallAgent {
-    /// Claude Code: adds a hook with matcher `*` to its settings.json.
-    Claude {
-        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
-        scope: ScopeArg,
-        #[arg(long, value_enum, default_value_t = EventArg::PreToolUse)]
-        event: EventArg,
-        /// Print what would change without writing.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Codex: PreToolUse and PermissionRequest hooks in hooks.json, trusted in config.toml.
-    Codex {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Gemini CLI: BeforeTool and AfterTool hooks in settings.json, and the policy file that
-    /// leaves the hook as the only gate.
-    Gemini {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Cursor: hooks in hooks.json with failClosed (from Cursor's documentation; untested).
-    Cursor {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-}
-
-#[derive(Subcommand)]
-enum UninstallAgent {
-    /// Claude Code: removes gatehouse's hooks from its settings.json.
-    Claude {
-        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
-        scope: ScopeArg,
-        /// Print what would change without writing.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Codex: removes gatehouse's hooks and their trust entries.
-    Codex {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Gemini CLI: removes gatehouse's hooks and policy file.
-    Gemini {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Cursor: removes gatehouse's hooks.
-    Cursor {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
+/// The agents' names on the command line, from the registry.
+fn agents() -> PossibleValuesParser {
+    PossibleValuesParser::new(registry::all().iter().map(|d| {
+        let names = d.names();
+        PossibleValue::new(names.cli)
+            .aliases(names.aliases.iter().copied())
+            .help(names.display)
+    }))
 }
 
 fn main() -> ExitCode {
+    if let Some(hook) = cli_hook::fast_args(std::env::args_os().skip(1)) {
+        cli_hook::run_hook(hook.dialect, hook.config.as_deref(), hook.socket.as_deref());
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
-    if let Some(Command::Hook { agent, socket }) = cli.command {
-        let dialect = match agent {
-            HookAgent::Claude => Dialect::Claude,
-            HookAgent::Codex => Dialect::Codex,
-            HookAgent::Gemini => Dialect::Gemini,
-            HookAgent::Cursor => Dialect::Cursor,
-        };
-        let socket = socket.socket.or(cli.socket);
+    if let Some(Command::Hook { agent, socket }) = &cli.command
+        && let Some(dialect) = registry::find(agent)
+    {
+        let socket = socket.socket.clone().or(cli.socket.clone());
         cli_hook::run_hook(dialect, cli.config.as_deref(), socket.as_deref());
         return ExitCode::SUCCESS;
     }
@@ -314,47 +275,30 @@ fn run(cli: Cli) -> Result<()> {
         Command::Devices { action } => cli_web::devices(action.map(|a| match a {
             DevicesCommand::Revoke { name } => name,
         })),
-        Command::Hook { .. } => unreachable!("the hook runs before anything else"),
+        Command::Hook { agent, .. } => cli_install::dialect(&agent).map(|_| ()),
         Command::Install {
-            agent:
-                InstallAgent::Claude {
-                    scope,
-                    event,
-                    dry_run,
-                },
+            agent,
+            scope,
+            event,
+            keep_reviewer,
+            dry_run,
             socket,
         } => {
-            let socket = socket.socket.or(cli.socket);
-            cli_install::install_claude(config, socket.as_deref(), scope, event, dry_run)
-        }
-        Command::Install { agent, socket } => {
-            let (agent, scope, dry_run) = match agent {
-                InstallAgent::Codex { scope, dry_run } => {
-                    (cli_install::Agent::Codex, scope, dry_run)
-                }
-                InstallAgent::Gemini { scope, dry_run } => {
-                    (cli_install::Agent::Gemini, scope, dry_run)
-                }
-                InstallAgent::Cursor { scope, dry_run } => {
-                    (cli_install::Agent::Cursor, scope, dry_run)
-                }
-                InstallAgent::Claude { .. } => unreachable!("matched above"),
+            let args = InstallArgs {
+                scope,
+                event,
+                keep_reviewer,
+                dry_run,
             };
             let socket = socket.socket.or(cli.socket);
-            cli_install::install_agent(agent, scope, config, socket.as_deref(), dry_run)
+            cli_install::install(config, socket.as_deref(), &agent, args)
         }
         Command::Uninstall {
-            agent: UninstallAgent::Codex { scope, dry_run },
-        } => cli_install::uninstall(cli_install::Agent::Codex, scope, dry_run),
-        Command::Uninstall {
-            agent: UninstallAgent::Gemini { scope, dry_run },
-        } => cli_install::uninstall(cli_install::Agent::Gemini, scope, dry_run),
-        Command::Uninstall {
-            agent: UninstallAgent::Cursor { scope, dry_run },
-        } => cli_install::uninstall(cli_install::Agent::Cursor, scope, dry_run),
-        Command::Uninstall {
-            agent: UninstallAgent::Claude { scope, dry_run },
-        } => cli_install::uninstall_claude(scope, dry_run),
+            agent,
+            scope,
+            dry_run,
+        } => cli_install::uninstall(&agent, scope, dry_run),
+        Command::Agents { markdown } => cli_agents::agents(markdown),
         Command::Classifier {
             action: ClassifierCommand::Test { line },
         } => cli_explain::classifier_test(config, &line),
@@ -380,6 +324,9 @@ fn uses_no_socket(command: &Command) -> Option<&'static str> {
         Command::Uninstall { .. } => Some("uninstall"),
         Command::Classifier { .. } => Some("classifier"),
         Command::Config { .. } => Some("config"),
+        Command::Agents { .. } => Some("agents"),
+        Command::Rules { .. } => Some("rules"),
+        Command::Devices { .. } => Some("devices"),
         _ => None,
     }
 }

@@ -285,7 +285,7 @@ fn rules_suggest_prints_what_the_humans_answers_in_the_audit_log_support() {
     let audit = place.path().join("answers.jsonl");
     let record = |id: u64, decider: &str| {
         json!({"run": "r", "id": id, "tool": "Bash", "subject": "make lint", "decision": "allow",
-               "decider": decider, "class": "unverified", "shape": "Bash make lint"})
+               "decider": decider, "class": "unverified", "shape": "Bash make lint", "kind": "shell"})
         .to_string()
     };
     std::fs::write(

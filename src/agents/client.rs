@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use socket2::{Domain, SockAddr, Socket, Type};
 
 use crate::core::call::Call;
-use crate::server::protocol::{self, Response};
 use crate::server::socket::{SocketError, check_folder, my_uid};
+use crate::wire::{self as protocol, Answer};
 
 /// How long the hook waits to connect, and then for the answer.
 #[derive(Debug, Clone, Copy)]
@@ -50,14 +50,14 @@ pub enum AskError {
     Lost { path: PathBuf, why: String },
 }
 
-/// Asks the console at `socket` about `call` and returns its response.
-pub fn ask(socket: &Path, call: &Call, timeouts: Timeouts) -> Result<Response, AskError> {
+/// Asks the console at `socket` about `call` and returns its answer.
+pub fn ask(socket: &Path, call: &Call, timeouts: Timeouts) -> Result<Answer, AskError> {
     ask_line(socket, &protocol::request_line(call), timeouts)
 }
 
 /// Sends one request line (newline included, as [`protocol::request_line`] makes it) to the
-/// console at `socket` and returns its response.
-pub fn ask_line(socket: &Path, line: &[u8], timeouts: Timeouts) -> Result<Response, AskError> {
+/// console at `socket` and returns its answer.
+pub fn ask_line(socket: &Path, line: &[u8], timeouts: Timeouts) -> Result<Answer, AskError> {
     let unreachable = |why: String| AskError::Unreachable {
         path: socket.to_path_buf(),
         why,
@@ -95,8 +95,7 @@ pub fn ask_line(socket: &Path, line: &[u8], timeouts: Timeouts) -> Result<Respon
         Err(w) => lost(format!("sending the call failed ({w}); then {e}")),
         Ok(()) => lost(e.to_string()),
     })?;
-    serde_json::from_slice::<Response>(&line)
-        .map_err(|e| lost(format!("the answer is not protocol JSON: {e}")))
+    Answer::from_line(&line).map_err(|e| lost(format!("the answer is not protocol JSON: {e}")))
 }
 
 fn connect(path: &Path, timeout: Duration) -> io::Result<UnixStream> {

@@ -16,6 +16,12 @@ pub enum StdinError {
          reinstall the hook with `gatehouse install <agent>`"
     )]
     UnknownEvent(String),
+    #[error(
+        "hook input is in Claude Code's format (event {0:?}), but `gatehouse hook copilot` \
+         speaks Copilot's own format, and Copilot ignores an answer in the other one; \
+         reinstall the hook with `gatehouse install copilot`"
+    )]
+    ClaudeFormat(String),
 }
 
 /// The hook input as a JSON object.

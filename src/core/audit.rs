@@ -64,6 +64,9 @@ pub struct Record<'a> {
     /// (`core::learn`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
+    /// What the tool does, as the call's dialect said (absent: it did not say).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::core::call::ToolKind>,
 }
 
 /// A record as written: the run that wrote it first.

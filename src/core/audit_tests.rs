@@ -22,6 +22,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         agreed: None,
         device: None,
         shape: None,
+        kind: None,
     }
 }
 

@@ -90,6 +90,11 @@ impl Decider {
         }
     }
 
+    /// The decider named `name` ([`Decider::name`]), if there is one.
+    pub fn from_name(name: &str) -> Option<Decider> {
+        Decider::ALL.into_iter().find(|d| d.name() == name)
+    }
+
     pub const ALL: [Decider; 8] = [
         Decider::Rule,
         Decider::Mode,

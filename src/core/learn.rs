@@ -19,13 +19,13 @@ use super::rule::{Learned, Match, Rule, Ruling};
 use super::rules::Pattern;
 use super::shell;
 
-/// The shape of a call: equal shapes are "the same kind of call" for learning.
-pub fn shape_of(tool: &str, subject: &str, cwd: &str) -> Option<String> {
-    if ToolKind::of(tool, &[]) == ToolKind::Edit {
-        return None;
-    }
-    if ToolKind::of(tool, &[]) != ToolKind::Shell {
-        return Some(tool.to_string());
+/// The shape of a call of `tool`, of kind `kind` (as its dialect said): equal shapes are "the
+/// same kind of call" for learning. Edits have none: they are never learned.
+pub fn shape_of(kind: &ToolKind, tool: &str, subject: &str, cwd: &str) -> Option<String> {
+    match kind {
+        ToolKind::Edit => return None,
+        ToolKind::Shell => {}
+        _ => return Some(tool.to_string()),
     }
     let words = single_command(subject)?;
     let (program, rest) = words.split_first()?;
@@ -92,6 +92,8 @@ fn kind_of(word: &str, cwd: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answered {
     pub tool: String,
+    /// What the tool does, as the call's dialect said.
+    pub kind: ToolKind,
     pub subject: String,
     pub shape: String,
     /// `allow` or `deny`, and the deny's reason.
@@ -164,8 +166,8 @@ fn suggest_for(answers: &[Answered], shape: &str, n: usize) -> Option<Suggestion
     {
         return None;
     }
-    let kind = ToolKind::of(&first.tool, &[]);
-    if kind == ToolKind::Edit {
+    let kind = &first.kind;
+    if same.iter().any(|a| a.kind != *kind) || *kind == ToolKind::Edit {
         return None;
     }
     let matcher = match kind {
@@ -217,7 +219,7 @@ fn shell_match(same: &[&Answered], ruling: Ruling) -> Option<Match> {
 
 /// The shape of a call the console saw.
 pub fn shape_of_call(call: &Call) -> Option<String> {
-    shape_of(&call.tool, &call.subject(), &call.cwd)
+    shape_of(&call.kind(&[]), &call.tool, &call.subject(), &call.cwd)
 }
 
 /// One audit record, as far as learning reads it.
@@ -233,6 +235,9 @@ struct AuditLine {
     reason: Option<String>,
     #[serde(default)]
     shape: Option<String>,
+    /// The tool's kind; a record without one (older than the field) is not learned from.
+    #[serde(default)]
+    kind: Option<ToolKind>,
 }
 
 /// Every rule the human answers in an audit log support, `n` identical answers each.
@@ -251,14 +256,18 @@ pub fn from_audit(input: impl BufRead, n: usize) -> Vec<Suggestion> {
             "deny" => Ruling::Deny,
             _ => continue,
         };
+        let Some(kind) = record.kind else {
+            continue;
+        };
         let Some(shape) = record
             .shape
-            .or_else(|| shape_of(&record.tool, &record.subject, ""))
+            .or_else(|| shape_of(&kind, &record.tool, &record.subject, ""))
         else {
             continue;
         };
         let answer = Answered {
             tool: record.tool,
+            kind,
             subject: record.subject,
             shape,
             ruling,

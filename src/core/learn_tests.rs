@@ -3,8 +3,9 @@ use super::*;
 fn answer(subject: &str, ruling: Ruling, reason: Option<&str>, id: u64) -> Answered {
     Answered {
         tool: "Bash".into(),
+        kind: ToolKind::Shell,
         subject: subject.into(),
-        shape: shape_of("Bash", subject, "/repo").unwrap(),
+        shape: shape_of(&ToolKind::Shell, "Bash", subject, "/repo").unwrap(),
         ruling,
         reason: reason.map(str::to_string),
         call_id: id,
@@ -13,7 +14,7 @@ fn answer(subject: &str, ruling: Ruling, reason: Option<&str>, id: u64) -> Answe
 
 #[test]
 fn a_shape_keeps_program_subcommand_options_and_operand_kinds() {
-    let shape = |line: &str| shape_of("Bash", line, "/repo").unwrap();
+    let shape = |line: &str| shape_of(&ToolKind::Shell, "Bash", line, "/repo").unwrap();
     assert_eq!(
         shape("git log --oneline -n 5 src/main.rs"),
         "Bash git log <number> <path in project> --oneline -n"
@@ -32,11 +33,15 @@ fn a_shape_keeps_program_subcommand_options_and_operand_kinds() {
         "another option set"
     );
     assert_eq!(
-        shape_of("Bash", "ls | rm x", "/repo"),
+        shape_of(&ToolKind::Shell, "Bash", "ls | rm x", "/repo"),
         None,
         "a pipeline is never learned"
     );
-    assert_eq!(shape_of("Write", "src/a.rs", "/repo"), None, "nor an edit");
+    assert_eq!(
+        shape_of(&ToolKind::Edit, "Write", "src/a.rs", "/repo"),
+        None,
+        "nor an edit"
+    );
 }
 
 #[test]
@@ -124,7 +129,7 @@ fn denials_offer_a_deny_only_when_the_reason_is_the_same_and_mixed_answers_offer
 fn the_audit_log_supports_rules_from_human_answers_only() {
     let line = |id: u64, decider: &str, decision: &str| {
         format!(
-            r#"{{"run":"r","id":{id},"tool":"Bash","subject":"cargo fmt --check","decision":"{decision}","decider":"{decider}","class":"unverified"}}"#
+            r#"{{"run":"r","id":{id},"tool":"Bash","subject":"cargo fmt --check","decision":"{decision}","decider":"{decider}","class":"unverified","kind":"shell"}}"#
         )
     };
     let log = [
@@ -145,6 +150,12 @@ fn the_audit_log_supports_rules_from_human_answers_only() {
     assert_eq!(
         got[0].rule.matcher,
         Match::Command(Pattern::new("cargo fmt --check"))
+    );
+    let kindless = |id: u64| line(id, "human", "allow").replace(r#","kind":"shell""#, "");
+    let older = [kindless(1), kindless(2), kindless(3)].join("\n");
+    assert!(
+        from_audit(older.as_bytes(), 3).is_empty(),
+        "a record that does not say its tool's kind is never learned from"
     );
     let log = format!("{log}\n{}", line(6, "human", "deny"));
     assert!(

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::call::ToolKind;
 use super::mode::Mode;
 use super::policy::{Layer, RuleFile, Trust};
 use super::rule::{Learned, Match, Rule, Ruling};
@@ -70,7 +69,7 @@ pub fn rules_of(
     raw: Vec<Spanned<RawRule>>,
     path: &Path,
     text: &str,
-    internal_tools: &[String],
+    edit_tools: &[String],
 ) -> Result<Vec<Rule>, PolicyError> {
     let mut rules: Vec<Rule> = Vec::new();
     for (n, spanned) in raw.into_iter().enumerate() {
@@ -98,8 +97,8 @@ pub fn rules_of(
         let matcher = matcher_of(&raw).map_err(|m| error(m, RULE_FIX))?;
         let writes = raw.verdict == Ruling::Allow
             && match &matcher {
-                Match::Tool(t) => ToolKind::of(t, internal_tools) == ToolKind::Edit,
-                Match::Prefix(p) => ToolKind::of(p.as_str(), internal_tools) == ToolKind::Edit,
+                Match::Tool(t) => edit_tools.iter().any(|e| e == t),
+                Match::Prefix(p) => edit_tools.iter().any(|e| e == p.as_str()),
                 Match::Edit(_) => true,
                 Match::Command(_) | Match::Mcp(_) => false,
             };
@@ -162,7 +161,7 @@ pub fn parse_file(
     path: &Path,
     layer: Layer,
     trust: Trust,
-    internal_tools: &[String],
+    edit_tools: &[String],
 ) -> Result<RuleFile, PolicyError> {
     let raw: RawPolicy = toml::from_str(text).map_err(|err| PolicyError {
         path: path.to_path_buf(),
@@ -181,11 +180,11 @@ pub fn parse_file(
         raw.rule.unwrap_or_default(),
         path,
         text,
-        internal_tools,
+        edit_tools,
     )?);
     for (n, entry) in raw.safe_commands.unwrap_or_default().iter().enumerate() {
         let rule = listed(entry, n, "safe", Ruling::Allow, path, text)?;
-        if ToolKind::of(entry.get_ref().trim(), internal_tools) == ToolKind::Edit {
+        if edit_tools.iter().any(|e| e == entry.get_ref().trim()) {
             return Err(PolicyError {
                 path: path.to_path_buf(),
                 line: rule.line,

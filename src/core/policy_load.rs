@@ -58,7 +58,7 @@ type CachedProject = ((Stamp, Stamp), Loaded);
 #[derive(Debug, Default)]
 pub struct Policy {
     paths: PolicyPaths,
-    internal_tools: Vec<String>,
+    edit_tools: Vec<String>,
     floor: Option<Arc<RuleFile>>,
     user: Option<Arc<RuleFile>>,
     saved: Mutex<Option<(Stamp, Loaded)>>,
@@ -83,14 +83,14 @@ impl Policy {
         paths: PolicyPaths,
         user: Vec<Rule>,
         user_path: Option<PathBuf>,
-        internal_tools: Vec<String>,
+        edit_tools: Vec<String>,
     ) -> Result<Policy, PolicyError> {
         let floor = match &paths.floor {
             Some(path) if path.exists() => Some(Arc::new(read(
                 path,
                 Layer::Floor,
                 Trust::FloorOnly,
-                &internal_tools,
+                &edit_tools,
             )?)),
             _ => None,
         };
@@ -98,7 +98,7 @@ impl Policy {
             .then(|| Arc::new(RuleFile::new(Layer::User, user_path, Trust::Own, user)));
         let policy = Policy {
             paths,
-            internal_tools,
+            edit_tools,
             floor,
             user,
             ..Policy::default()
@@ -136,7 +136,7 @@ impl Policy {
         {
             return Some(loaded.clone());
         }
-        let loaded = read(path, Layer::Saved, Trust::Own, &self.internal_tools).map(Arc::new);
+        let loaded = read(path, Layer::Saved, Trust::Own, &self.edit_tools).map(Arc::new);
         *saved = Some((stamp, loaded.clone()));
         Some(loaded)
     }
@@ -161,8 +161,7 @@ impl Policy {
                     _ => Trust::Untrusted,
                 };
                 let text = String::from_utf8_lossy(&bytes);
-                let mut file =
-                    parse_file(&text, path, Layer::Project, trust, &self.internal_tools)?;
+                let mut file = parse_file(&text, path, Layer::Project, trust, &self.edit_tools)?;
                 file.root = path.parent().map(Path::to_path_buf);
                 Ok(Arc::new(file))
             });

@@ -122,7 +122,7 @@ fn an_allow_rule_for_a_write_tool_is_refused_with_its_line() {
         Path::new("/p/.gatehouse.toml"),
         Layer::Project,
         Trust::Trusted,
-        &[],
+        &["Write".to_string()],
     )
     .unwrap_err();
     assert_eq!(err.line, Some(2), "{err}");

@@ -11,12 +11,13 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use super::budget::Charge;
 use tokio::net::UnixStream;
 
+use super::grants::{self, Grants};
 use super::notes::Notes;
-use super::protocol::{self, MAX_LINE, ProtocolError, Response};
 use super::socket::my_uid;
 use crate::core::barrier::Barrier;
 use crate::core::caps::{AFTER_TOOL, NoteEffect};
 use crate::core::decision::Decision;
+use crate::wire::{self as protocol, Answer, MAX_LINE, ProtocolError};
 
 /// Serves one call on `stream`, charging its request line to `charge` as it arrives. The
 /// request line must be whole within `request_timeout` of accept, or the peer is told so and
@@ -25,6 +26,7 @@ pub async fn serve(
     stream: UnixStream,
     barrier: Barrier,
     notes: &Notes,
+    grants: &Grants,
     request_timeout: Duration,
     mut charge: Charge,
 ) {
@@ -38,7 +40,7 @@ pub async fn serve(
             ),
             Err(err) => format!("cannot tell who is connecting: {err}"),
         };
-        let _ = write.write_all(&Response::error(message).to_line()).await;
+        let _ = write.write_all(&Answer::Refused(message).to_line()).await;
         return;
     }
     let mut reader = BufReader::with_capacity(READ_BUFFER, read);
@@ -52,7 +54,7 @@ pub async fn serve(
         Err(ProtocolError::Empty) => return,
         Err(err) => {
             let _ = write
-                .write_all(&Response::error(err.to_string()).to_line())
+                .write_all(&Answer::Refused(err.to_string()).to_line())
                 .await;
             return;
         }
@@ -61,12 +63,26 @@ pub async fn serve(
         // Not a question: the note kept for the call this one follows, or a plain allow.
         let note = notes.take(&call, Instant::now());
         barrier.record_after_tool(&call, note.as_deref());
-        let response = Response::decided(&Decision::Allow { note }, None);
+        let response = Answer::Decided {
+            decision: Decision::Allow { note },
+            decider: None,
+        };
+        let _ = write.write_all(&response.to_line()).await;
+        return;
+    }
+    if grants::may_take_a_grant(&call) && grants.take(&call, Instant::now()) {
+        // Asked a moment ago, as it is, on the permission request before it, and allowed.
+        barrier.record_granted(&call);
+        let response = Answer::Decided {
+            decision: Decision::allow(),
+            decider: None,
+        };
         let _ = write.write_all(&response.to_line()).await;
         return;
     }
     let keeps_note = call.caps.note == NoteEffect::AfterTool;
     let kept_for = keeps_note.then(|| call.clone());
+    let granted_for = grants::leaves_a_grant(&call).then(|| call.clone());
     // Cancellation: when the peer goes away first, the submit future is dropped here, which
     // withdraws its dialog (audited as `withdrawn`). When the answer comes first, the wait on
     // the peer is dropped, which loses nothing.
@@ -77,7 +93,13 @@ pub async fn serve(
     if let (Some(call), Decision::Allow { note: Some(note) }) = (&kept_for, &answer.decision) {
         notes.keep(call, note, Instant::now());
     }
-    let response = Response::decided(&answer.decision, Some(answer.decider));
+    if let (Some(call), Decision::Allow { .. }) = (&granted_for, &answer.decision) {
+        grants.keep(call, Instant::now());
+    }
+    let response = Answer::Decided {
+        decision: answer.decision,
+        decider: Some(answer.decider),
+    };
     let _ = write.write_all(&response.to_line()).await;
 }
 
@@ -106,10 +128,13 @@ pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
     let response = match call {
         Ok(call) => {
             let answer = barrier.refuse_busy(call, reason);
-            Response::decided(&answer.decision, Some(answer.decider))
+            Answer::Decided {
+                decision: answer.decision,
+                decider: Some(answer.decider),
+            }
         }
         Err(ProtocolError::Empty) => return,
-        Err(err) => Response::error(format!("{reason}; and the request: {err}")),
+        Err(err) => Answer::Refused(format!("{reason}; and the request: {err}")),
     };
     let _ = write.write_all(&response.to_line()).await;
 }
@@ -118,7 +143,7 @@ pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
 /// line if the socket takes it at once, then the connection is closed. The hook decides
 /// statically on an error.
 pub fn refuse_at_once(stream: &UnixStream, bound: usize) {
-    let line = Response::error(busy_reason(bound)).to_line();
+    let line = Answer::Refused(busy_reason(bound)).to_line();
     let _ = stream.try_write(&line);
 }
 

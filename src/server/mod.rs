@@ -9,12 +9,15 @@
 //! never left hanging: the static class settles what it can, and a call that needs a human gets
 //! `defer`. Only the console's own user may connect: the socket's folder
 //! is 0700 ([`socket`]) and each peer's uid is checked. A Gemini `after-tool` call is not
-//! submitted: it takes the note kept for the call it follows ([`notes`]).
+//! submitted: it takes the note kept for the call it follows ([`notes`]). A `pre-tool-use` call
+//! the console allowed a moment ago, as it is, on the permission request asked just before it
+//! (Qwen Code asks both) is answered from the grant kept then ([`grants`]), not asked twice.
 
 pub mod budget;
 pub mod connection;
+pub mod grants;
 pub mod notes;
-pub mod protocol;
+pub use crate::wire as protocol;
 pub mod socket;
 
 use std::future::Future;
@@ -106,6 +109,7 @@ pub async fn run_with(
     let budget = budget::Budget::new(options.max_pending_bytes);
     let busy_slots = Arc::new(Semaphore::new(MAX_BUSY));
     let notes = Arc::new(notes::Notes::default());
+    let grants = Arc::new(grants::Grants::default());
     tokio::pin!(shutdown);
     loop {
         // Cancellation: dropping `accept` loses no connection (tokio's accept is cancel-safe);
@@ -124,8 +128,17 @@ pub async fn run_with(
         if let Some(charge) = budget.try_charge(budget::CONNECTION_BYTES) {
             let barrier = barrier.clone();
             let notes = notes.clone();
+            let grants = grants.clone();
             tokio::spawn(async move {
-                connection::serve(stream, barrier, &notes, options.request_timeout, charge).await;
+                connection::serve(
+                    stream,
+                    barrier,
+                    &notes,
+                    &grants,
+                    options.request_timeout,
+                    charge,
+                )
+                .await;
             });
         } else if let Ok(slot) = busy_slots.clone().try_acquire_owned() {
             let barrier = barrier.clone();

@@ -138,3 +138,69 @@ pub fn summary(script: &str, tool: &Value, out: Output) -> Value {
     assert_eq!(summary["exit"], 0, "{summary}");
     summary
 }
+
+/// A console in the test process on the socket of the place in `dir`: the real server, with a
+/// scripted human who gives every dialog the same answer and counts the dialogs. Dropping it
+/// stops both.
+pub struct ScriptedConsole {
+    runtime: tokio::runtime::Runtime,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    served: Option<tokio::task::JoinHandle<()>>,
+    opened: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl ScriptedConsole {
+    pub fn start(dir: &Path, answer: gatehouse::core::prompter::HumanAnswer) -> ScriptedConsole {
+        use gatehouse::core::audit::Audit;
+        use gatehouse::core::barrier::{Barrier, Settings};
+        use gatehouse::core::event::Event;
+        use std::sync::atomic::Ordering;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let audit = Audit::open(&dir.join("audit.jsonl")).unwrap();
+        let (barrier, mut prompter) = Barrier::new(Settings::default(), audit, None);
+        let socket = socket(dir);
+        let bound = runtime.block_on(async { gatehouse::server::bind(&socket).unwrap() });
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = runtime.spawn(async move {
+            gatehouse::server::run(bound.listener, barrier, async {
+                let _ = stopped.await;
+            })
+            .await;
+            drop(bound.file);
+        });
+        let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = opened.clone();
+        runtime.spawn(async move {
+            while let Some(event) = prompter.next_event().await {
+                if let Event::Opened(dialog) = event {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    prompter.answer(dialog.id, answer.clone());
+                }
+            }
+        });
+        ScriptedConsole {
+            runtime,
+            stop: Some(stop),
+            served: Some(served),
+            opened,
+        }
+    }
+
+    /// How many dialogs the human has been shown so far.
+    pub fn dialogs(&self) -> usize {
+        self.opened.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for ScriptedConsole {
+    fn drop(&mut self) {
+        let _ = self.stop.take().map(|stop| stop.send(()));
+        if let Some(served) = self.served.take() {
+            let _ = self.runtime.block_on(served);
+        }
+    }
+}

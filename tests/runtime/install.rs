@@ -131,3 +131,60 @@ fn uninstall_after_install_restores_the_users_settings() {
     let expected: Value = serde_json::from_str(original).unwrap();
     assert_eq!(read(&claude_dir.join("settings.json")), expected);
 }
+
+/// Runs gatehouse in `dir` with Codex's folder at `dir/codex`.
+fn gatehouse_codex(dir: &Path, args: &[&str]) -> String {
+    std::fs::write(dir.join("gatehouse.toml"), "ask_timeout_secs = 120\n").unwrap();
+    let out = Command::new(GATEHOUSE)
+        .args(args)
+        .arg("--config")
+        .arg(dir.join("gatehouse.toml"))
+        .current_dir(dir)
+        .env("CODEX_HOME", dir.join("codex"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn install_codex_names_the_automatic_reviewer_and_can_leave_it_its_approvals() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("codex")).unwrap();
+    std::fs::write(
+        dir.path().join("codex/config.toml"),
+        "approvals_reviewer = \"auto_review\"\n",
+    )
+    .unwrap();
+    let stdout = gatehouse_codex(dir.path(), &["install", "codex"]);
+    assert!(stdout.contains("automatic reviewer"), "{stdout}");
+    assert!(stdout.contains("--keep-reviewer"), "{stdout}");
+    let hooks = read(&dir.path().join("codex/hooks.json"));
+    assert!(hooks["hooks"]["PermissionRequest"].is_array());
+
+    let stdout = gatehouse_codex(dir.path(), &["install", "codex", "--keep-reviewer"]);
+    assert!(
+        stdout.contains("left to Codex's automatic reviewer"),
+        "{stdout}"
+    );
+    let hooks = read(&dir.path().join("codex/hooks.json"));
+    assert!(hooks["hooks"].get("PermissionRequest").is_none(), "{hooks}");
+    assert!(hooks["hooks"]["PreToolUse"].is_array());
+}
+
+#[test]
+fn an_agent_without_a_local_scope_says_which_scopes_it_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(GATEHOUSE)
+        .args(["install", "gemini", "--scope", "local", "--dry-run"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("Gemini CLI has no local scope"), "{stderr}");
+}

@@ -35,6 +35,7 @@ impl Barrier {
             agreed: None,
             device: None,
             shape: None,
+            kind: call.kind.clone(),
         };
         let written = shared.audit.write(&record);
         shared.report_audit(&written);

@@ -349,6 +349,7 @@ impl Drop for WithdrawOnDrop {
 mod after;
 mod analysis;
 mod control;
+mod granted;
 mod pending;
 pub mod prompter;
 mod race;

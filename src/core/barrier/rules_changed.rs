@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::prompter::SavedScope;
 use super::settle::Settle;
 use super::{Shared, State};
-use crate::core::call::{CallId, ToolKind};
+use crate::core::call::CallId;
 use crate::core::classify::assess;
 use crate::core::decision::{Decider, Decision};
 use crate::core::policy_load::Policy;
@@ -34,7 +34,7 @@ impl Shared {
         let Some(call) = self.lock().pending.get(id).map(|p| p.dialog.call.clone()) else {
             return false;
         };
-        let kind = ToolKind::of(&call.tool, &self.rules.internal_tools);
+        let kind = call.kind(&self.rules.internal_tools);
         let project = match scope {
             SavedScope::Everyone => None,
             SavedScope::Project => self.rules.policy.in_force(&call.cwd).root,

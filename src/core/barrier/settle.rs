@@ -335,5 +335,6 @@ fn record_base(
         agreed: None,
         device: None,
         shape: None,
+        kind: call.kind.clone(),
     }
 }

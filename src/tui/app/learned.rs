@@ -25,6 +25,7 @@ impl App {
         };
         let answer = Answered {
             tool: outcome.call.tool.clone(),
+            kind: outcome.call.kind(&[]),
             subject: outcome.call.subject(),
             shape,
             ruling,

@@ -43,7 +43,7 @@ fn a_deny_whose_reason_cannot_reach_the_model_asks_for_one_for_the_log() {
     let mut app = app(t);
     let (d, _) = dialog(1, "Read", json!({"file_path": ".env"}), t);
     let mut call = (*d.call).clone();
-    call.agent = Agent::Cursor;
+    call.agent = Agent::new("cursor");
     call.event = Some("beforeReadFile".into());
     call.caps = Caps {
         allow: AllowEffect::Grant,

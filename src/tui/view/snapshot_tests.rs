@@ -252,7 +252,7 @@ fn a_queue_of_several_agents_with_activity() {
     let (mut d, p) = dialog(2, "mcp__github__create_issue", json!({"title": "x"}), t);
     Arc::get_mut(&mut d).unwrap();
     let mut call = (*d.call).clone();
-    call.agent = Agent::Codex;
+    call.agent = Agent::new("codex");
     call.session = "019a-codex-session".into();
     let d2 = Arc::new(crate::core::event::Dialog {
         id: d.id,
@@ -445,6 +445,26 @@ mod size_tests;
 #[cfg(test)]
 #[path = "snapshot_state_tests.rs"]
 mod state_tests;
+
+#[test]
+fn a_sub_agents_call_shows_under_its_parent_session() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, _) = dialog(1, "Bash", json!({"command": "rm -rf build"}), t0);
+    let mut call = (*d.call).clone();
+    call.subagent = Some(crate::core::call::SubAgent {
+        id: "a1b2c3".into(),
+        kind: Some("Explore".into()),
+    });
+    let (d, p) = dialog_of(1, call, t0);
+    app.update(Msg::Opened(d, p), t0);
+    let screen = draw(&app, 100, 30);
+    assert!(screen.contains("session 5f0c1a2b › Explore"), "{screen}");
+    assert!(
+        screen.contains("claude-code 5f0c1a2b › Explore"),
+        "{screen}"
+    );
+}
 
 #[cfg(test)]
 #[path = "snapshot_web_tests.rs"]

@@ -1,0 +1,194 @@
+use super::*;
+
+fn spec(event: HookEvent) -> HookSpec {
+    HookSpec {
+        event: event.claude_name(),
+        command: command_for(Path::new("/opt/bin/gatehouse"), None, None),
+        timeout_secs: 600,
+    }
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+const USER_SETTINGS: &str = r#"{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(ls:*)"]},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/audit-bash"}]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  }
+}
+"#;
+
+#[test]
+fn scopes_name_claude_codes_three_settings_files() {
+    let (claude, project) = (Path::new("/h/.claude"), Path::new("/p"));
+    assert_eq!(
+        Scope::User.settings_path(claude, project),
+        Path::new("/h/.claude/settings.json")
+    );
+    assert_eq!(
+        Scope::Project.settings_path(claude, project),
+        Path::new("/p/.claude/settings.json")
+    );
+    assert_eq!(
+        Scope::Local.settings_path(claude, project),
+        Path::new("/p/.claude/settings.local.json")
+    );
+}
+
+#[test]
+fn install_creates_a_missing_file_with_our_hook_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".claude/settings.json");
+    let report = install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    assert_eq!(report.change, Change::Added);
+    assert_eq!(report.backup, None);
+    assert_eq!(
+        read(&path),
+        json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "/opt/bin/gatehouse hook claude", "timeout": 600}
+        ]}]}})
+    );
+    assert!(report.to_string().contains("added a PreToolUse hook"));
+}
+
+#[test]
+fn install_keeps_every_other_setting_and_hook_and_backs_up_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, USER_SETTINGS).unwrap();
+    let report = install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    assert_eq!(report.change, Change::Added);
+    let backup = report.backup.clone().unwrap();
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), USER_SETTINGS);
+    let after = read(&path);
+    assert_eq!(after["model"], "opus");
+    assert_eq!(after["permissions"]["allow"][0], "Bash(ls:*)");
+    assert_eq!(
+        after["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "notify-send done"
+    );
+    let pre = after["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2);
+    assert_eq!(pre[0]["hooks"][0]["command"], "/usr/local/bin/audit-bash");
+    assert_eq!(pre[1]["matcher"], "*");
+    let keys: Vec<&String> = after.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["model", "permissions", "hooks"], "key order is kept");
+}
+
+#[test]
+fn installing_twice_changes_nothing_the_second_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, USER_SETTINGS).unwrap();
+    install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    let once = std::fs::read_to_string(&path).unwrap();
+    let again = install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    assert_eq!(again.change, Change::Unchanged);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), once);
+    assert!(again.to_string().contains("already has"));
+}
+
+#[test]
+fn installing_for_the_other_event_moves_our_hook_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, USER_SETTINGS).unwrap();
+    install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    let report = install(&path, &spec(HookEvent::PermissionRequest), false).unwrap();
+    assert_eq!(report.change, Change::Updated);
+    let after = read(&path);
+    assert_eq!(after["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        after["hooks"]["PermissionRequest"][0]["hooks"][0]["command"],
+        "/opt/bin/gatehouse hook claude"
+    );
+}
+
+#[test]
+fn a_dry_run_prints_the_change_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, USER_SETTINGS).unwrap();
+    let report = install(&path, &spec(HookEvent::PreToolUse), true).unwrap();
+    assert_eq!(report.change, Change::Added);
+    assert!(report.text.contains("gatehouse hook claude"));
+    assert!(report.to_string().starts_with("would have added"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), USER_SETTINGS);
+    assert!(!dir.path().join("settings.json.gatehouse-backup").exists());
+}
+
+#[test]
+fn a_settings_file_that_is_not_json_is_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, "{ \"model\": \"opus\", }").unwrap();
+    let err = install(&path, &spec(HookEvent::PreToolUse), false).unwrap_err();
+    assert!(matches!(err, InstallError::NotJson { .. }));
+    assert!(err.to_string().contains("left untouched"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "{ \"model\": \"opus\", }"
+    );
+    std::fs::write(&path, r#"{"hooks": []}"#).unwrap();
+    let err = install(&path, &spec(HookEvent::PreToolUse), false).unwrap_err();
+    assert!(matches!(err, InstallError::Shape { .. }), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), r#"{"hooks": []}"#);
+}
+
+#[test]
+fn uninstall_removes_only_what_install_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, USER_SETTINGS).unwrap();
+    let original = read(&path);
+    install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    let report = uninstall(&path, false).unwrap();
+    assert_eq!(report.change, Change::Removed(1));
+    assert_eq!(read(&path), original);
+    assert_eq!(uninstall(&path, false).unwrap().change, Change::Unchanged);
+
+    let fresh = dir.path().join("fresh.json");
+    install(&fresh, &spec(HookEvent::PermissionRequest), false).unwrap();
+    uninstall(&fresh, false).unwrap();
+    assert_eq!(read(&fresh), json!({}));
+}
+
+#[test]
+fn uninstall_keeps_a_foreign_hook_sharing_a_group_with_ours() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    let shared = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": "'/my bin/gatehouse' hook claude --socket /s"},
+        {"type": "command", "command": "gatehouse-stats hook claude"},
+        {"type": "command", "command": "echo gatehouse hook claude"}
+    ]}], "PostToolUse": []}});
+    std::fs::write(&path, shared.to_string()).unwrap();
+    assert_eq!(uninstall(&path, false).unwrap().change, Change::Removed(1));
+    let after = read(&path);
+    let left = after["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
+    assert_eq!(left.len(), 2);
+    assert_eq!(after["hooks"]["PostToolUse"], json!([]));
+}
+
+#[test]
+fn commands_quote_paths_that_need_it() {
+    assert_eq!(
+        command_for(
+            Path::new("/a b/gatehouse"),
+            Some(Path::new("/run/g.sock")),
+            Some(Path::new("/c/it's.toml"))
+        ),
+        r"'/a b/gatehouse' hook claude --socket /run/g.sock --config '/c/it'\''s.toml'"
+    );
+    assert!(entry_is_ours(
+        &json!({"command": "'/a b/gatehouse' hook claude"})
+    ));
+    assert!(entry_is_ours(&json!({"command": "gatehouse hook claude"})));
+    assert!(!entry_is_ours(&json!({"command": "gatehouse hook codex"})));
+}

@@ -1,0 +1,160 @@
+use super::*;
+use serde_json::json;
+
+macro_rules! fixture {
+    ($name:literal) => {
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/claude-code/",
+            $name
+        ))
+    };
+}
+
+fn output(event: HookEvent, decision: Decision) -> Option<Value> {
+    render(event, &decision, "why").map(|s| serde_json::from_str(&s).unwrap())
+}
+
+#[test]
+fn every_pre_tool_use_fixture_becomes_a_claude_code_call() {
+    for (bytes, tool) in [
+        (&fixture!("pretooluse-bash.json")[..], "Bash"),
+        (&fixture!("pretooluse-read.json")[..], "Read"),
+        (&fixture!("pretooluse-write.json")[..], "Write"),
+        (&fixture!("pretooluse-edit.json")[..], "Edit"),
+    ] {
+        let (event, call) = parse(bytes).unwrap();
+        assert_eq!(event, HookEvent::PreToolUse);
+        assert_eq!(call.agent, Agent::new("claude-code"));
+        assert_eq!(call.tool, tool);
+        assert_eq!(call.cwd, "/home/dev/project");
+        assert_eq!(call.event.as_deref(), Some("pre-tool-use"));
+        assert_eq!(call.tool_use_id.as_deref(), Some("toolu_01FAKE2"));
+        assert!(!call.session.is_empty());
+    }
+    let (_, bash) = parse(fixture!("pretooluse-bash.json")).unwrap();
+    assert_eq!(bash.shell_line(), Some("rm -rf build"));
+    let (_, edit) = parse(fixture!("pretooluse-edit.json")).unwrap();
+    assert_eq!(edit.input["old_string"], "hello");
+}
+
+#[test]
+fn the_permission_request_fixture_becomes_a_call_without_a_tool_use_id() {
+    let (event, call) = parse(fixture!("permissionrequest-bash.json")).unwrap();
+    assert_eq!(event, HookEvent::PermissionRequest);
+    assert_eq!(call.event.as_deref(), Some("permission-request"));
+    assert_eq!(call.shell_line(), Some("echo hi > out.txt"));
+    assert_eq!(call.tool_use_id, None);
+    assert_eq!(call.session, "84302c7a-e91a-4b35-8c81-dd1c678c498a");
+}
+
+#[test]
+fn bad_stdin_is_an_error_that_says_what_is_wrong() {
+    assert!(matches!(parse(b"not json"), Err(StdinError::NotJson(_))));
+    assert!(matches!(parse(b""), Err(StdinError::NotJson(_))));
+    assert!(matches!(parse(b"[]"), Err(StdinError::NotJson(_))));
+    assert_eq!(
+        parse(br#"{"tool_name":"Bash"}"#),
+        Err(StdinError::Missing("hook_event_name"))
+    );
+    assert_eq!(
+        parse(br#"{"hook_event_name":"PreToolUse"}"#),
+        Err(StdinError::Missing("tool_name"))
+    );
+    let err = parse(br#"{"hook_event_name":"PostToolUse","tool_name":"Bash"}"#).unwrap_err();
+    assert_eq!(err, StdinError::UnknownEvent("PostToolUse".into()));
+    assert!(err.to_string().contains("PreToolUse"));
+}
+
+#[test]
+fn pre_tool_use_decisions_print_claude_codes_exact_shape() {
+    assert_eq!(
+        output(HookEvent::PreToolUse, Decision::allow()),
+        Some(json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "why"
+        }}))
+    );
+    assert_eq!(
+        output(
+            HookEvent::PreToolUse,
+            Decision::Allow {
+                note: Some("tests are slow".into())
+            }
+        ),
+        Some(json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "why",
+            "additionalContext": "tests are slow"
+        }}))
+    );
+    assert_eq!(
+        output(HookEvent::PreToolUse, Decision::deny("use cargo clean")),
+        Some(json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "use cargo clean"
+        }}))
+    );
+}
+
+#[test]
+fn permission_request_decisions_print_claude_codes_exact_shape() {
+    assert_eq!(
+        output(HookEvent::PermissionRequest, Decision::allow()),
+        Some(json!({"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow"}
+        }}))
+    );
+    assert_eq!(
+        output(
+            HookEvent::PermissionRequest,
+            Decision::Allow {
+                note: Some("n".into())
+            }
+        ),
+        Some(json!({
+            "systemMessage": "gatehouse note: n",
+            "hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "allow"}
+            }
+        }))
+    );
+    assert_eq!(
+        output(HookEvent::PermissionRequest, Decision::deny("no")),
+        Some(json!({"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "no"}
+        }}))
+    );
+}
+
+#[test]
+fn defer_prints_nothing_for_either_event() {
+    for event in [HookEvent::PreToolUse, HookEvent::PermissionRequest] {
+        assert_eq!(output(event, Decision::defer("x")), None);
+        assert_eq!(output(event, Decision::Defer { reason: None }), None);
+    }
+}
+
+#[test]
+fn a_sub_agents_call_names_it_and_keeps_its_parents_session() {
+    let mut input: Value = serde_json::from_slice(fixture!("pretooluse-bash.json")).unwrap();
+    let (_, parent) = parse(input.to_string().as_bytes()).unwrap();
+    assert_eq!(parent.subagent, None);
+    input["agent_id"] = json!("a1b2c3");
+    input["agent_type"] = json!("Explore");
+    let (_, call) = parse(input.to_string().as_bytes()).unwrap();
+    assert_eq!(call.session, parent.session);
+    let subagent = call.subagent.clone().unwrap();
+    assert_eq!(
+        (subagent.id.as_str(), subagent.label()),
+        ("a1b2c3", "Explore")
+    );
+    let wire = serde_json::to_value(&call).unwrap();
+    assert_eq!(wire["subagent"], json!({"id": "a1b2c3", "type": "Explore"}));
+}

@@ -1,0 +1,246 @@
+use super::*;
+use crate::core::caps::{AllowEffect, NoteEffect};
+
+macro_rules! fixture {
+    ($name:literal) => {
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/qwen-code/",
+            $name
+        ))
+    };
+}
+
+fn decisions() -> Vec<Decision> {
+    vec![
+        Decision::allow(),
+        Decision::Allow {
+            note: Some("run the tests after".into()),
+        },
+        Decision::deny("use make clean"),
+        Decision::defer("no console"),
+    ]
+}
+
+/// The answers Qwen Code 0.24.4 was seen to ignore, fail open on, or hang on: none of them may
+/// ever be printed, on any event.
+fn assert_nothing_that_fails_open_or_hangs(event: QwenEvent, out: &Option<String>) {
+    let Some(text) = out else { return };
+    let value: Value = serde_json::from_str(text).unwrap();
+    let specific = &value["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], event.qwen_name(), "{text}");
+    assert_ne!(
+        specific["permissionDecision"], "ask",
+        "ask hangs the SDK: {text}"
+    );
+    assert_ne!(specific["decision"]["behavior"], "ask", "{text}");
+    assert!(
+        value.get("decision").is_none(),
+        "ignored on PermissionRequest: {text}"
+    );
+    assert!(value.get("continue").is_none(), "{text}");
+    assert!(specific.get("updatedInput").is_none(), "{text}");
+    assert!(specific["decision"].get("updatedInput").is_none(), "{text}");
+    if event != QwenEvent::PostToolUse {
+        assert!(
+            specific.get("additionalContext").is_none(),
+            "Qwen drops a note here: {text}"
+        );
+    }
+}
+
+#[test]
+fn every_fixture_parses_into_a_call_of_qwen_code_with_the_events_caps() {
+    for (bytes, event, tool) in [
+        (
+            &fixture!("pretooluse-run_shell_command.json")[..],
+            QwenEvent::PreToolUse,
+            "run_shell_command",
+        ),
+        (
+            fixture!("pretooluse-write_file.json"),
+            QwenEvent::PreToolUse,
+            "write_file",
+        ),
+        (
+            fixture!("pretooluse-read_file.json"),
+            QwenEvent::PreToolUse,
+            "read_file",
+        ),
+        (
+            fixture!("permissionrequest-run_shell_command.json"),
+            QwenEvent::PermissionRequest,
+            "run_shell_command",
+        ),
+        (
+            fixture!("permissionrequest-write_file.json"),
+            QwenEvent::PermissionRequest,
+            "write_file",
+        ),
+        (
+            fixture!("posttooluse-run_shell_command.json"),
+            QwenEvent::PostToolUse,
+            "run_shell_command",
+        ),
+    ] {
+        let (parsed, call) = parse(bytes).unwrap();
+        assert_eq!(parsed, event);
+        assert_eq!(call.agent, Agent::new("qwen-code"));
+        assert_eq!(call.tool, tool);
+        assert_eq!(call.cwd, "/home/dev/project");
+        assert!(!call.session.is_empty());
+        assert_eq!(call.caps, event.caps());
+        assert_eq!(call.event.as_deref(), Some(event.wire_name()));
+    }
+}
+
+#[test]
+fn pre_tool_use_cannot_grant_and_both_questions_keep_a_note_for_post_tool_use() {
+    let pre = QwenEvent::PreToolUse.caps();
+    assert_eq!(pre.allow, AllowEffect::Pass);
+    assert_eq!(pre.note, NoteEffect::AfterTool);
+    let asked = QwenEvent::PermissionRequest.caps();
+    assert_eq!(asked.allow, AllowEffect::Grant);
+    assert_eq!(asked.note, NoteEffect::AfterTool);
+    assert_eq!(QwenEvent::PostToolUse.wire_name(), AFTER_TOOL);
+}
+
+#[test]
+fn a_shell_call_keeps_its_line_and_the_models_call_id() {
+    let (_, call) = parse(fixture!("pretooluse-run_shell_command.json")).unwrap();
+    assert_eq!(call.shell_line(), Some("rm -rf build"));
+    assert_eq!(call.tool_use_id.as_deref(), Some("call_e2e_1"));
+}
+
+#[test]
+fn qwens_tools_keep_their_names_and_carry_their_kind() {
+    let stdin = json!({"hook_event_name": "PreToolUse", "tool_name": "edit",
+        "tool_input": {"file_path": "a.txt", "old_string": "x", "new_string": "y"}});
+    let (_, call) = parse(stdin.to_string().as_bytes()).unwrap();
+    assert_eq!(call.tool, "edit");
+    assert_eq!(call.kind, Some(ToolKind::Edit));
+    let (_, shell) = parse(fixture!("pretooluse-run_shell_command.json")).unwrap();
+    assert_eq!(shell.kind, Some(ToolKind::Shell));
+    let (_, read) = parse(fixture!("pretooluse-read_file.json")).unwrap();
+    assert_eq!(read.kind, Some(ToolKind::Read));
+    let unknown = json!({"hook_event_name": "PreToolUse", "tool_name": "save_memory",
+        "tool_input": {}});
+    let (_, other) = parse(unknown.to_string().as_bytes()).unwrap();
+    assert_eq!(other.kind, Some(ToolKind::Other));
+}
+
+#[test]
+fn permission_request_says_pre_tool_use_follows_so_its_grant_is_kept() {
+    assert_eq!(
+        QwenEvent::PermissionRequest.wire_name(),
+        PERMISSION_REQUEST_FIRST
+    );
+    let (_, asked) = parse(fixture!("permissionrequest-run_shell_command.json")).unwrap();
+    assert!(crate::server::grants::leaves_a_grant(&asked));
+    let (_, pre) = parse(fixture!("pretooluse-run_shell_command.json")).unwrap();
+    assert!(crate::server::grants::may_take_a_grant(&pre));
+}
+
+#[test]
+fn the_same_call_has_the_same_tool_and_input_on_every_event_so_its_note_is_found() {
+    let (_, asked) = parse(fixture!("permissionrequest-run_shell_command.json")).unwrap();
+    let (_, after) = parse(fixture!("posttooluse-run_shell_command.json")).unwrap();
+    assert_eq!(
+        (&asked.session, &asked.tool, &asked.input),
+        (&after.session, &after.tool, &after.input)
+    );
+}
+
+#[test]
+fn input_that_is_not_a_qwen_hook_call_is_an_error() {
+    assert!(matches!(parse(b"not json"), Err(StdinError::NotJson(_))));
+    let stop = json!({"hook_event_name": "Stop", "tool_name": "x"}).to_string();
+    assert!(matches!(
+        parse(stop.as_bytes()),
+        Err(StdinError::UnknownEvent(_))
+    ));
+    let copilot = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/copilot-cli/pretooluse-bash.json"
+    ));
+    assert!(matches!(
+        parse(copilot),
+        Err(StdinError::Missing("hook_event_name"))
+    ));
+}
+
+#[test]
+fn a_deny_reason_goes_where_each_question_event_hands_it_to_the_model() {
+    let deny = Decision::deny("use make clean");
+    let pre: Value = serde_json::from_str(&render(QwenEvent::PreToolUse, &deny).unwrap()).unwrap();
+    assert_eq!(
+        pre,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": "use make clean"}})
+    );
+    let asked: Value =
+        serde_json::from_str(&render(QwenEvent::PermissionRequest, &deny).unwrap()).unwrap();
+    assert_eq!(
+        asked,
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "use make clean"}}})
+    );
+}
+
+#[test]
+fn permission_request_allow_grants_and_pre_tool_use_allow_only_declines_to_block() {
+    let allow = Decision::allow();
+    let asked: Value =
+        serde_json::from_str(&render(QwenEvent::PermissionRequest, &allow).unwrap()).unwrap();
+    assert_eq!(
+        asked["hookSpecificOutput"]["decision"],
+        json!({"behavior": "allow"})
+    );
+    let pre: Value = serde_json::from_str(&render(QwenEvent::PreToolUse, &allow).unwrap()).unwrap();
+    assert_eq!(pre["hookSpecificOutput"]["permissionDecision"], "allow");
+}
+
+#[test]
+fn defer_prints_nothing_so_qwens_own_approval_decides() {
+    for event in QwenEvent::ALL {
+        assert_eq!(
+            render(event, &Decision::defer("no console")),
+            None,
+            "{event:?}"
+        );
+    }
+}
+
+#[test]
+fn a_note_is_printed_only_by_post_tool_use_where_the_model_reads_it() {
+    let note = Decision::Allow {
+        note: Some("run the tests after".into()),
+    };
+    let after: Value =
+        serde_json::from_str(&render(QwenEvent::PostToolUse, &note).unwrap()).unwrap();
+    assert_eq!(
+        after,
+        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+            "additionalContext": "run the tests after"}})
+    );
+    assert_eq!(render(QwenEvent::PostToolUse, &Decision::allow()), None);
+    assert_eq!(
+        render(QwenEvent::PostToolUse, &Decision::deny("too late")),
+        None
+    );
+}
+
+#[test]
+fn no_event_is_ever_answered_in_a_form_that_fails_open_or_hangs() {
+    for event in QwenEvent::ALL {
+        for decision in decisions() {
+            let out = render(event, &decision);
+            assert_nothing_that_fails_open_or_hangs(event, &out);
+            if let (QwenEvent::PreToolUse | QwenEvent::PermissionRequest, Decision::Deny { .. }) =
+                (event, &decision)
+            {
+                assert!(out.is_some(), "a deny must be printed on {event:?}");
+            }
+        }
+    }
+}

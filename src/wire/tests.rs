@@ -1,0 +1,151 @@
+use super::*;
+use crate::core::call::Agent;
+use serde_json::json;
+
+fn call() -> Call {
+    Call {
+        agent: Agent::new("claude-code"),
+        session: "s".into(),
+        cwd: "/p".into(),
+        tool: "Read".into(),
+        kind: Some(crate::agents::claude::kind_of("Read")),
+        subagent: None,
+        input: json!({"file_path": "/p/x"}),
+        tool_use_id: Some("t".into()),
+        event: Some("pre-tool-use".into()),
+        caps: Default::default(),
+        transcript_path: None,
+    }
+}
+
+#[test]
+fn a_request_line_round_trips_to_the_same_call() {
+    let line = request_line(&call());
+    assert_eq!(line.last(), Some(&b'\n'));
+    let parsed = parse_request(&line[..line.len() - 1]).unwrap();
+    assert_eq!(parsed, call());
+}
+
+#[test]
+fn bad_requests_get_an_error_naming_what_is_wrong() {
+    assert_eq!(parse_request(b"\xff\xfe"), Err(ProtocolError::NotUtf8));
+    assert!(matches!(
+        parse_request(b"{not json"),
+        Err(ProtocolError::BadJson(_))
+    ));
+    assert!(matches!(
+        parse_request(b"[1]"),
+        Err(ProtocolError::BadJson(_))
+    ));
+    assert_eq!(
+        parse_request(br#"{"call":{}}"#),
+        Err(ProtocolError::NoVersion)
+    );
+    assert_eq!(
+        parse_request(br#"{"v":2,"call":{}}"#),
+        Err(ProtocolError::UnknownVersion("2".into()))
+    );
+    assert!(matches!(
+        parse_request(br#"{"v":1,"call":{"agent":"claude-code"}}"#),
+        Err(ProtocolError::BadCall(_))
+    ));
+    assert_eq!(parse_request(b"  "), Err(ProtocolError::Empty));
+    let long = vec![b' '; MAX_LINE + 1];
+    assert_eq!(parse_request(&long), Err(ProtocolError::TooLong(MAX_LINE)));
+}
+
+#[test]
+fn responses_carry_reason_or_note_in_the_wire_shape() {
+    let deny = Response::decided(&Decision::deny("no"), Some(Decider::Human));
+    assert_eq!(
+        serde_json::to_value(&deny).unwrap(),
+        json!({"v":1,"decision":"deny","reason":"no","decider":"human"})
+    );
+    let allow = Response::decided(
+        &Decision::Allow {
+            note: Some("careful".into()),
+        },
+        Some(Decider::Rule),
+    );
+    assert_eq!(
+        serde_json::to_value(&allow).unwrap(),
+        json!({"v":1,"decision":"allow","note":"careful","decider":"rule"})
+    );
+    assert_eq!(
+        serde_json::to_value(Response::error("bad")).unwrap(),
+        json!({"v":1,"error":"bad"})
+    );
+}
+
+#[test]
+fn a_client_reads_every_decision_back_and_never_allows_what_it_cannot_read() {
+    for decision in [
+        Decision::allow(),
+        Decision::Allow {
+            note: Some("n".into()),
+        },
+        Decision::deny("r"),
+        Decision::defer("d"),
+    ] {
+        let line = Response::decided(&decision, None).to_line();
+        let back: Response = serde_json::from_slice(&line).unwrap();
+        assert_eq!(back.decision(), decision);
+    }
+    let odd = [
+        json!({"v":1,"error":"bad"}),
+        json!({"v":2,"decision":"allow"}),
+        json!({"v":1,"decision":"yes"}),
+        json!({"v":1}),
+    ];
+    for value in odd {
+        let response: Response = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(response.decision().name(), "defer", "{value}");
+    }
+    let bare_deny: Response = serde_json::from_value(json!({"v":1,"decision":"deny"})).unwrap();
+    assert_eq!(bare_deny.decision(), Decision::deny("denied by gatehouse"));
+}
+
+#[test]
+fn an_answer_round_trips_typed_and_an_unknown_decider_is_no_decider() {
+    for answer in [
+        Answer::Decided {
+            decision: Decision::deny("no"),
+            decider: Some(Decider::Human),
+        },
+        Answer::Decided {
+            decision: Decision::Allow {
+                note: Some("careful".into()),
+            },
+            decider: None,
+        },
+        Answer::Refused("too long".into()),
+    ] {
+        let line = answer.to_line();
+        assert_eq!(Answer::from_line(&line[..line.len() - 1]).unwrap(), answer);
+    }
+    let newer = br#"{"v":1,"decision":"allow","decider":"oracle"}"#;
+    assert_eq!(
+        Answer::from_line(newer).unwrap(),
+        Answer::Decided {
+            decision: Decision::allow(),
+            decider: None
+        }
+    );
+    let refused = Answer::from_line(br#"{"v":1,"error":"bad"}"#).unwrap();
+    assert_eq!(refused.decision().name(), "defer");
+    let other_version = Answer::from_line(br#"{"v":2,"decision":"allow"}"#).unwrap();
+    assert_eq!(other_version.decision().name(), "defer");
+    assert!(Answer::from_line(b"not json").is_err());
+}
+
+#[test]
+fn a_call_from_an_older_hook_gets_its_kind_from_its_agents_dialect() {
+    let line = br#"{"v":1,"call":{"agent":"claude-code","tool":"Read","input":{}}}"#;
+    let call = parse_request(line).unwrap();
+    assert_eq!(call.kind, Some(crate::core::call::ToolKind::Read));
+    let line = br#"{"v":1,"call":{"agent":"aider","tool":"Read","input":{}}}"#;
+    assert_eq!(
+        parse_request(line).unwrap().kind,
+        Some(crate::core::call::ToolKind::Other)
+    );
+}

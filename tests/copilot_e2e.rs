@@ -1,0 +1,163 @@
+//! End to end with the real GitHub Copilot CLI 1.0.102, offline against a scripted model on
+//! loopback (`../shared/realclients/copilot_e2e.py`). `gatehouse install copilot` writes its
+//! hooks file (Copilot's own format) into a throw-away home; that installed file is the one
+//! Copilot runs.
+//!
+//! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client): a plain `cargo test`
+//! never downloads anything. Without node, npm or python3 they skip, saying so.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use gatehouse::core::prompter::HumanAnswer;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use common::e2e::{self, ScriptedConsole, Serve, client, shared};
+
+fn copilot() -> Option<String> {
+    client("Copilot CLI", "install_copilot.sh")
+}
+
+/// A throw-away home with gatehouse's Copilot hooks installed, a project with `build/`, and a
+/// private gatehouse config and socket.
+struct Setup {
+    dir: TempDir,
+    copilot: String,
+}
+
+impl Setup {
+    fn new(copilot: String) -> Setup {
+        let dir = e2e::place("");
+        let setup = Setup { dir, copilot };
+        e2e::succeed(
+            setup
+                .gatehouse(&["install", "copilot"])
+                .env("HOME", setup.home())
+                .env_remove("COPILOT_HOME"),
+        );
+        let hooks: Value =
+            serde_json::from_str(&std::fs::read_to_string(setup.hooks()).unwrap()).unwrap();
+        assert_eq!(hooks["version"], 1, "{hooks}");
+        setup
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn hooks(&self) -> PathBuf {
+        self.home().join(".copilot/hooks/gatehouse.json")
+    }
+
+    fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    fn gatehouse(&self, args: &[&str]) -> Command {
+        e2e::gatehouse(self.dir.path(), args)
+    }
+
+    fn serve(&self, args: &[&str]) -> Serve {
+        e2e::serve(self.dir.path(), args)
+    }
+
+    /// Runs Copilot on `tool` with `extra` flags for the script.
+    fn run(&self, tool: Value, extra: &[&str]) -> Value {
+        let out = Command::new("python3")
+            .arg(shared().join("copilot_e2e.py"))
+            .arg("--copilot")
+            .arg(&self.copilot)
+            .arg("--hooks")
+            .arg(self.hooks())
+            .arg("--tool")
+            .arg(tool.to_string())
+            .arg("--cwd")
+            .arg(self.project())
+            .arg("--timeout")
+            .arg("120")
+            .args(extra)
+            .output()
+            .unwrap();
+        e2e::summary("copilot_e2e.py", &tool, out)
+    }
+
+    fn built(&self) -> bool {
+        self.project().join("build/out.o").exists()
+    }
+}
+
+fn rm_build() -> Value {
+    json!({"name": "bash", "input": {"command": "rm -rf build", "description": "clean"}})
+}
+
+fn result(summary: &Value) -> &str {
+    summary["tool_result"].as_str().unwrap_or("")
+}
+
+#[test]
+fn a_refusal_reaches_the_model_and_the_command_does_not_run_under_allow_all_tools() {
+    let Some(copilot) = copilot() else { return };
+    let setup = Setup::new(copilot);
+    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let summary = setup.run(rm_build(), &[]);
+    assert!(
+        result(&summary).starts_with("Denied by preToolUse hook: gatehouse"),
+        "{summary}"
+    );
+    assert!(result(&summary).contains("no one is watching"), "{summary}");
+    assert!(setup.built(), "rm -rf build ran: {summary}");
+    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(audit.contains("\"agent\":\"copilot-cli\""), "{audit}");
+}
+
+#[test]
+fn a_grant_runs_a_call_that_copilot_and_the_users_deny_tool_would_refuse() {
+    let Some(copilot) = copilot() else { return };
+    let setup = Setup::new(copilot);
+    let _serve = setup.serve(&["--mode", "allow-all"]);
+    let summary = setup.run(
+        rm_build(),
+        &["--no-allow-all-tools", "--arg=--deny-tool=shell(rm)"],
+    );
+    assert!(!setup.built(), "rm -rf build did not run: {summary}");
+}
+
+#[test]
+fn with_no_console_an_unproven_command_is_left_to_copilot_which_refuses_it_headless() {
+    let Some(copilot) = copilot() else { return };
+    let setup = Setup::new(copilot);
+    let summary = setup.run(rm_build(), &["--no-allow-all-tools"]);
+    assert!(setup.built(), "rm -rf build ran: {summary}");
+    assert!(
+        result(&summary).contains("no interactive user response"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_humans_note_on_an_allow_reaches_the_model_as_additional_context() {
+    let Some(copilot) = copilot() else { return };
+    let setup = Setup::new(copilot);
+    let note = "gatehouse note: the file is scratch";
+    let console = ScriptedConsole::start(
+        setup.dir.path(),
+        HumanAnswer::Allow {
+            note: Some(note.into()),
+        },
+    );
+    let tool = json!({"name": "bash",
+        "input": {"command": "touch made.txt", "description": "make a file"}});
+    let summary = setup.run(tool, &["--no-allow-all-tools"]);
+    assert!(setup.project().join("made.txt").exists(), "{summary}");
+    let after = summary["messages_after_result"].to_string();
+    assert!(
+        after.contains(&format!(
+            "Additional context from preToolUse hook:\\n{note}"
+        )),
+        "{summary}"
+    );
+    assert_eq!(console.dialogs(), 1, "{summary}");
+}

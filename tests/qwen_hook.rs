@@ -1,0 +1,93 @@
+//! The real `gatehouse hook qwen` against a console in the test process whose human is
+//! scripted: Qwen Code asks `PermissionRequest` and then `PreToolUse` about the same call, and
+//! the human is asked once.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+
+use gatehouse::core::prompter::HumanAnswer;
+use serde_json::Value;
+
+use common::e2e::{self, ScriptedConsole};
+use common::fixture;
+
+/// Runs `gatehouse hook qwen` on `stdin` with the place in `dir`; returns its stdout as JSON
+/// (`Null` for nothing).
+fn hook(dir: &Path, stdin: &[u8]) -> Value {
+    let mut child = e2e::gatehouse(dir, &["hook", "qwen"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    match text.trim() {
+        "" => Value::Null,
+        line => serde_json::from_str(line).unwrap(),
+    }
+}
+
+#[test]
+fn a_call_allowed_on_permission_request_is_not_asked_again_on_its_pre_tool_use() {
+    let dir = e2e::place("");
+    let console = ScriptedConsole::start(dir.path(), HumanAnswer::Allow { note: None });
+    let asked = hook(
+        dir.path(),
+        &fixture("qwen-code/permissionrequest-run_shell_command.json"),
+    );
+    assert_eq!(
+        asked["hookSpecificOutput"]["decision"]["behavior"], "allow",
+        "{asked}"
+    );
+    assert_eq!(console.dialogs(), 1);
+    let pre = fixture("qwen-code/pretooluse-run_shell_command.json");
+    let first = hook(dir.path(), &pre);
+    assert_eq!(
+        first["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{first}"
+    );
+    assert_eq!(
+        console.dialogs(),
+        1,
+        "the human was asked twice about one call"
+    );
+    // The grant was for that one call: the same line again is a new question.
+    hook(dir.path(), &pre);
+    assert_eq!(console.dialogs(), 2);
+    let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    assert!(audit.contains("\"decider\":\"grant\""), "{audit}");
+}
+
+#[test]
+fn a_call_denied_on_permission_request_leaves_no_grant_behind() {
+    let dir = e2e::place("");
+    let console = ScriptedConsole::start(
+        dir.path(),
+        HumanAnswer::Deny {
+            reason: "not now".into(),
+        },
+    );
+    let asked = hook(
+        dir.path(),
+        &fixture("qwen-code/permissionrequest-run_shell_command.json"),
+    );
+    assert_eq!(
+        asked["hookSpecificOutput"]["decision"]["message"], "not now",
+        "{asked}"
+    );
+    let pre = hook(
+        dir.path(),
+        &fixture("qwen-code/pretooluse-run_shell_command.json"),
+    );
+    assert_eq!(
+        pre["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{pre}"
+    );
+    assert_eq!(console.dialogs(), 2);
+}
