@@ -8,11 +8,14 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
+use gatehouse::agents::opencode::Attachments;
+use gatehouse::agents::opencode::attach::{Log, Timing};
 use gatehouse::classifier::ClassifierSetup;
 use gatehouse::config::Config;
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Fallback};
 use gatehouse::core::classifier::Classifier;
+use gatehouse::core::escape::visible;
 use gatehouse::core::mode::Mode;
 use gatehouse::headless;
 use gatehouse::server::{self, socket::socket_path};
@@ -84,7 +87,15 @@ pub fn serve(
             let why = signals.stopped().await;
             let _ = writeln!(std::io::stderr(), "gatehouse serve: stopping ({why:?})");
         };
-        headless::serve(bound, barrier, prompter, policy, config.server, stop).await;
+        let log: Log = Arc::new(|line| {
+            let _ = writeln!(std::io::stderr(), "gatehouse serve: {}", visible(&line));
+        });
+        let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
+        attachments.attach_configured(&config.opencode);
+        let attachments = Some(attachments);
+        let options = config.server;
+        headless::serve_attached(bound, barrier, prompter, policy, options, attachments, stop)
+            .await;
         let _ = writeln!(std::io::stderr(), "gatehouse serve: stopped");
         if stop::panicked() {
             anyhow::bail!("gatehouse serve stopped: a task panicked");

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::agents::opencode::settings::ServerConfig;
 use crate::classifier::settings::{ClassifierConfig, RawClassifiers};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
@@ -47,6 +48,7 @@ struct RawConfig {
     max_pending_mib: Option<Spanned<u64>>,
     notify: Option<Notify>,
     classifier: Option<RawClassifiers>,
+    opencode: Option<Vec<ServerConfig>>,
 }
 
 /// The validated config.
@@ -61,6 +63,8 @@ pub struct Config {
     pub notify: Notify,
     /// The `[classifier]` table or `[[classifier]]` tables; resolve with `ClassifierSetup::from_env`.
     pub classifier: ClassifierConfig,
+    /// The `[[opencode]]` servers the console attaches to when it starts.
+    pub opencode: Vec<ServerConfig>,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
 }
@@ -214,6 +218,16 @@ impl Config {
         };
         let classifier = RawClassifiers::validate(raw.classifier)
             .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
+        let opencode = raw.opencode.unwrap_or_default();
+        for server in &opencode {
+            server.check().map_err(|message| {
+                error(
+                    server.url.span(),
+                    message,
+                    "give each [[opencode]] table the url `opencode serve` printed",
+                )
+            })?;
+        }
         let settings = Settings {
             mode: raw.mode.unwrap_or_default(),
             rules,
@@ -231,6 +245,7 @@ impl Config {
                 .unwrap_or_else(paths::audit_log),
             server,
             notify: raw.notify.unwrap_or_default(),
+            opencode,
             source: path.map(Path::to_path_buf),
         })
     }

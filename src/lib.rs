@@ -24,6 +24,9 @@
 //! JSON into a `Call` and a decision into the agent's answer, the synchronous socket client
 //! the hook process uses (no async runtime: it must start fast), the static fallback when no
 //! console answers, and the installers that add the hook to the agent's settings.
+//! OpenCode has no hook: `agents::opencode` attaches the console to a running `opencode
+//! serve`, reads its event stream and answers its permission requests over HTTP, submitting
+//! each to the barrier as the server does.
 //!
 //! `tui` is the console's screen, in the Elm architecture: the model and its `update`
 //! (`tui::app`), the key table, the previews prepared when a dialog opens, the view that only

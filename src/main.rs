@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+mod cli_attach;
 mod cli_eval;
 mod cli_explain;
 mod cli_hook;
@@ -90,10 +91,45 @@ enum Command {
         #[command(subcommand)]
         action: ClassifierCommand,
     },
+    /// Attach the running console (or `serve`) to an agent's server. OpenCode has no hook: the
+    /// console answers its permission requests over its HTTP API.
+    Attach {
+        #[command(subcommand)]
+        agent: AttachAgent,
+    },
+    /// Let the running console go of an agent's server; nothing it asked is answered.
+    Detach {
+        #[command(subcommand)]
+        agent: DetachAgent,
+    },
     /// The config file.
     Config {
         #[command(subcommand)]
         action: ConfigCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AttachAgent {
+    /// A running `opencode serve` (also attached at start from the config's [[opencode]]).
+    Opencode {
+        /// Its address, as `opencode serve` prints it: http://127.0.0.1:4096.
+        url: String,
+        /// Its user (default: $OPENCODE_SERVER_USERNAME, else opencode).
+        #[arg(long)]
+        username: Option<String>,
+        /// The environment variable holding its password (default: OPENCODE_SERVER_PASSWORD).
+        #[arg(long, value_name = "VAR")]
+        password_env: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum DetachAgent {
+    /// An attached `opencode serve`: its open dialogs are withdrawn, its requests left pending.
+    Opencode {
+        /// Its address, as given to `gatehouse attach opencode`.
+        url: String,
     },
 }
 
@@ -288,6 +324,22 @@ fn run(cli: Cli) -> Result<()> {
         Command::Classifier {
             action: ClassifierCommand::Eval { file, from_audit },
         } => cli_eval::eval(config, file.as_deref(), from_audit),
+        Command::Attach {
+            agent:
+                AttachAgent::Opencode {
+                    url,
+                    username,
+                    password_env,
+                },
+        } => cli_attach::attach(
+            cli.socket.as_deref(),
+            &url,
+            username,
+            password_env.as_deref(),
+        ),
+        Command::Detach {
+            agent: DetachAgent::Opencode { url },
+        } => cli_attach::detach(cli.socket.as_deref(), &url),
         Command::Config {
             action: ConfigCommand::Example,
         } => {

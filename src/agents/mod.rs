@@ -17,3 +17,4 @@ pub mod gemini_install;
 pub mod hook;
 pub mod input;
 pub mod install_file;
+pub mod opencode;
