@@ -73,10 +73,11 @@ fn endpoint() -> Endpoint {
 /// The question auto mode would put about the benchmark's line.
 fn call() -> Arc<Question> {
     let call = Arc::new(Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: "s".into(),
         cwd: "/tmp".into(),
         tool: "Bash".into(),
+        kind: Some(gatehouse::agents::claude::kind_of("Bash")),
         input: serde_json::json!({"command": "mytool --list --format json | head -n 20"}),
         tool_use_id: None,
         event: None,

@@ -37,10 +37,11 @@ fn full_console(open: u64) -> App {
     );
     for i in 0..open {
         let call = Call {
-            agent: Agent::ClaudeCode,
+            agent: Agent::new("claude-code"),
             session: format!("session-{}", i % 7),
             cwd: "/home/dev/project".into(),
             tool: "Write".into(),
+            kind: Some(gatehouse::agents::claude::kind_of("Write")),
             input: json!({"file_path": format!("src/file{i}.rs"), "content": "fn main() {}\n".repeat(40)}),
             tool_use_id: None,
             event: None,
@@ -58,10 +59,11 @@ fn full_console(open: u64) -> App {
         app.update(Msg::Opened(dialog, preview), now);
     }
     let read = Arc::new(Call {
-        agent: Agent::Codex,
+        agent: Agent::new("codex"),
         session: "s".into(),
         cwd: "/".into(),
         tool: "Read".into(),
+        kind: Some(gatehouse::agents::claude::kind_of("Read")),
         input: json!({"file_path": "Cargo.toml"}),
         tool_use_id: None,
         event: None,

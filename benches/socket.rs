@@ -22,10 +22,11 @@ fn main() {
 
 fn read_call() -> Call {
     Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: "bench".into(),
         cwd: "/tmp".into(),
         tool: "Read".into(),
+        kind: Some(gatehouse::agents::claude::kind_of("Read")),
         input: serde_json::json!({"file_path": "/etc/hostname"}),
         tool_use_id: Some("toolu_bench".into()),
         event: Some("pre-tool-use".into()),

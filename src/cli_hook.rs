@@ -6,7 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use gatehouse::agents::client::Timeouts;
-use gatehouse::agents::hook::{self, Dialect, HookSetup};
+use gatehouse::agents::dialect::Dialect;
+use gatehouse::agents::hook::{self, HookSetup};
 use gatehouse::config::Config;
 use gatehouse::server::protocol::MAX_STDIN;
 use gatehouse::server::socket::socket_path;
@@ -16,7 +17,7 @@ const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
 
 /// `gatehouse hook <agent>`: never fails, never exits non-zero; whatever goes wrong is the
 /// dialect's defer (which blocks where nothing else would).
-pub fn run_hook(dialect: Dialect, config: Option<&Path>, socket: Option<&Path>) {
+pub fn run_hook(dialect: &dyn Dialect, config: Option<&Path>, socket: Option<&Path>) {
     // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
     let mut stdin = Vec::new();
@@ -24,13 +25,16 @@ pub fn run_hook(dialect: Dialect, config: Option<&Path>, socket: Option<&Path>) 
     let read = io::stdin().lock().take(bound).read_to_end(&mut stdin);
     let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if let Err(err) = read {
-            return dialect.broken(&format!("cannot read stdin ({err})"));
+            return hook::broken(dialect, &format!("cannot read stdin ({err})"));
         }
         if stdin.len() > MAX_STDIN {
-            return dialect.broken(&format!(
-                "the hook input is longer than {} MiB, more than gatehouse reads",
-                MAX_STDIN / (1024 * 1024)
-            ));
+            return hook::broken(
+                dialect,
+                &format!(
+                    "the hook input is longer than {} MiB, more than gatehouse reads",
+                    MAX_STDIN / (1024 * 1024)
+                ),
+            );
         }
         let (ask_timeout, rules) = match Config::load(config) {
             Ok(config) => (config.settings.ask_timeout, Ok(config.settings.rules)),
@@ -46,7 +50,7 @@ pub fn run_hook(dialect: Dialect, config: Option<&Path>, socket: Option<&Path>) 
         };
         hook::run(dialect, &stdin, &setup)
     }))
-    .unwrap_or_else(|_| dialect.broken("internal error"));
+    .unwrap_or_else(|_| hook::broken(dialect, "internal error"));
     if let Some(stdout) = output.stdout {
         let mut out = io::stdout().lock();
         let _ = writeln!(out, "{stdout}");

@@ -1,46 +1,20 @@
-//! The binary's `install` and `uninstall` for Claude Code, Codex, Gemini CLI and Cursor:
-//! where each agent's files are, and what to tell the user.
+//! The binary's `install` and `uninstall`, for any agent in the registry: the request the
+//! agent's dialect needs (this gatehouse's path, the socket and config chosen, a hook timeout
+//! past the ask timeout, the current folder for a project scope), and what to tell the user.
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
-use gatehouse::agents::claude::HookEvent;
-use gatehouse::agents::claude_install::{self, HookSpec, Scope, hook_command};
-use gatehouse::agents::install_file::Report;
-use gatehouse::agents::{codex_install, cursor_install, gemini_install};
+use gatehouse::agents::dialect::{
+    Dialect, HookCommand, InstallRequest, Installed, Scope, UninstallRequest,
+};
+use gatehouse::agents::registry;
 use gatehouse::config::Config;
 
-/// Which of an agent's files: the user's, or the project's in the current folder.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum AgentScope {
-    User,
-    Project,
-}
-
-/// The agents this module installs for.
-#[derive(Clone, Copy)]
-pub enum Agent {
-    Codex,
-    Gemini,
-    Cursor,
-}
-
-/// Where the hook is installed, for the command line.
-struct Where<'a> {
-    exe: &'a Path,
-    socket: Option<&'a Path>,
-    config: Option<&'a Path>,
-    timeout_secs: u64,
-}
-
-/// How much longer than the ask timeout Claude Code lets the hook run, so the console's own
-/// timeout answer always arrives first (a hook that Claude Code kills fails open).
-const HOOK_TIMEOUT_MARGIN_SECS: u64 = 60;
-
-/// Claude Code's settings file: `~/.claude/settings.json`, `.claude/settings.json` or
-/// `.claude/settings.local.json`.
+/// Which of an agent's files: the user's, the project's in the current folder, or (Claude
+/// Code) the project's for this checkout only.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ScopeArg {
     User,
@@ -48,77 +22,106 @@ pub enum ScopeArg {
     Local,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum EventArg {
-    /// Every tool call (recommended).
-    PreToolUse,
-    /// Only the calls Claude Code would prompt for.
-    PermissionRequest,
+impl ScopeArg {
+    fn scope(self) -> Scope {
+        match self {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+            ScopeArg::Local => Scope::Local,
+        }
+    }
 }
 
-/// `gatehouse install claude`: a hook for `event` in the settings file of `scope`.
-pub fn install_claude(
+/// How much longer than the ask timeout an agent lets the hook run, so the console's own
+/// timeout answer always arrives first (a hook that an agent kills fails open).
+const HOOK_TIMEOUT_MARGIN_SECS: u64 = 60;
+
+/// What `install` was asked, besides the agent.
+pub struct InstallArgs {
+    pub scope: ScopeArg,
+    pub event: Option<String>,
+    pub keep_reviewer: bool,
+    pub dry_run: bool,
+}
+
+/// The dialect named `word`, which clap has already checked against the registry.
+pub fn dialect(word: &str) -> Result<&'static dyn Dialect> {
+    match registry::find(word) {
+        Some(dialect) => Ok(dialect),
+        None => bail!(
+            "no agent named {word:?}; gatehouse knows {}",
+            registry::cli_names().join(", ")
+        ),
+    }
+}
+
+/// The scope, if `dialect` has it.
+fn scope_for(dialect: &dyn Dialect, scope: ScopeArg) -> Result<Scope> {
+    let scope = scope.scope();
+    if !dialect.scopes().contains(&scope) {
+        let names: Vec<&str> = dialect.scopes().iter().map(|s| s.name()).collect();
+        bail!(
+            "{} has no {} scope; use --scope {}",
+            dialect.names().display,
+            scope.name(),
+            names.join(" or ")
+        );
+    }
+    Ok(scope)
+}
+
+/// `gatehouse install <agent>`.
+pub fn install(
     config: Option<&Path>,
     socket: Option<&Path>,
-    scope: ScopeArg,
-    event: EventArg,
-    dry_run: bool,
+    agent: &str,
+    args: InstallArgs,
 ) -> Result<()> {
+    let dialect = dialect(agent)?;
     let settings = Config::load(config)?.settings;
-    let exe = own_path()?;
-    let event = match event {
-        EventArg::PreToolUse => HookEvent::PreToolUse,
-        EventArg::PermissionRequest => HookEvent::PermissionRequest,
-    };
-    let spec = HookSpec {
-        event,
-        command: HookSpec::command_for(&exe, socket, config),
+    let request = InstallRequest {
+        scope: scope_for(dialect, args.scope)?,
+        project: project()?,
+        command: HookCommand {
+            exe: own_path()?,
+            socket: socket.map(Path::to_path_buf),
+            config: config.map(Path::to_path_buf),
+        },
         timeout_secs: settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
+        dry_run: args.dry_run,
+        event: args.event,
+        keep_reviewer: args.keep_reviewer,
     };
-    let path = settings_path(scope)?;
-    let report = claude_install::install(&path, &spec, dry_run)?;
-    println!("gatehouse: {report}");
-    if dry_run {
-        print!("{}", report.text);
-    }
+    print(&dialect.install(&request)?, args.dry_run);
     Ok(())
 }
 
-/// `gatehouse uninstall claude`: gatehouse's hooks out of the settings file of `scope`.
-pub fn uninstall_claude(scope: ScopeArg, dry_run: bool) -> Result<()> {
-    let path = settings_path(scope)?;
-    let report = claude_install::uninstall(&path, dry_run)?;
-    println!("gatehouse: {report}");
-    if dry_run {
-        print!("{}", report.text);
-    }
-    Ok(())
-}
-
-/// Claude Code's settings file for `scope`, for a project in the current folder.
-fn settings_path(scope: ScopeArg) -> Result<PathBuf> {
-    let project = std::env::current_dir().context("finding the current folder")?;
-    let scope = match scope {
-        ScopeArg::User => Scope::User,
-        ScopeArg::Project => Scope::Project,
-        ScopeArg::Local => Scope::Local,
+/// `gatehouse uninstall <agent>`.
+pub fn uninstall(agent: &str, scope: ScopeArg, dry_run: bool) -> Result<()> {
+    let dialect = dialect(agent)?;
+    let request = UninstallRequest {
+        scope: scope_for(dialect, scope)?,
+        project: project()?,
+        dry_run,
     };
-    let claude_dir = claude_install::user_claude_dir()
-        .context("cannot find your home folder for ~/.claude; use --scope project or local")?;
-    Ok(scope.settings_path(&claude_dir, &project))
+    print(&dialect.uninstall(&request)?, dry_run);
+    Ok(())
 }
 
 fn project() -> Result<PathBuf> {
     std::env::current_dir().context("finding the current folder")
 }
 
-fn print(reports: &[Report], dry_run: bool) {
-    for report in reports {
+fn print(installed: &Installed, dry_run: bool) {
+    for report in &installed.reports {
         println!("gatehouse: {report}");
         if dry_run && !report.text.is_empty() {
             println!("--- {} would read:", report.path.display());
             print!("{}", report.text);
         }
+    }
+    for note in &installed.notes {
+        println!("gatehouse: {note}");
     }
 }
 
@@ -126,128 +129,4 @@ fn print(reports: &[Report], dry_run: bool) {
 fn own_path() -> Result<PathBuf> {
     let exe = std::env::current_exe().context("finding gatehouse's own path")?;
     Ok(exe.canonicalize().unwrap_or(exe))
-}
-
-/// `gatehouse install codex|gemini|cursor`: the hook command for this gatehouse, with its
-/// socket and config, and a timeout past the config's ask timeout.
-pub fn install_agent(
-    agent: Agent,
-    scope: AgentScope,
-    config: Option<&Path>,
-    socket: Option<&Path>,
-    dry_run: bool,
-) -> Result<()> {
-    let settings = Config::load(config)?.settings;
-    let exe = own_path()?;
-    let at = Where {
-        exe: &exe,
-        socket,
-        config,
-        timeout_secs: settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
-    };
-    install(agent, scope, &at, dry_run)
-}
-
-fn install(agent: Agent, scope: AgentScope, at: &Where, dry_run: bool) -> Result<()> {
-    let name = match agent {
-        Agent::Codex => "codex",
-        Agent::Gemini => "gemini",
-        Agent::Cursor => "cursor",
-    };
-    let command = hook_command(at.exe, name, at.socket, at.config);
-    match agent {
-        Agent::Codex => {
-            let (hooks_path, config_path) = codex_paths(scope)?;
-            let hook = codex_install::CodexHook {
-                hooks_path,
-                config_path,
-                command,
-                timeout_secs: at.timeout_secs,
-            };
-            print(&codex_install::install(&hook, dry_run)?, dry_run);
-            println!(
-                "gatehouse: Codex runs the hooks because config.toml now trusts them; editing \
-                 the hook entries by hand makes Codex skip them until you run this again."
-            );
-            if let AgentScope::Project = scope {
-                println!(
-                    "gatehouse: Codex loads .codex/hooks.json only in a trusted project \
-                     ([projects.\"<path>\"] trust_level = \"trusted\")."
-                );
-            }
-        }
-        Agent::Gemini => {
-            let (settings_path, policy_path) = gemini_paths(scope)?;
-            let hook = gemini_install::GeminiHook {
-                settings_path,
-                policy_path,
-                command,
-                timeout_ms: at.timeout_secs * 1000,
-            };
-            print(&gemini_install::install(&hook, dry_run)?, dry_run);
-            println!("gatehouse: {}", gemini_install::STILL_REFUSED);
-        }
-        Agent::Cursor => {
-            let path = cursor_path(scope)?;
-            let report = cursor_install::install(&path, &command, at.timeout_secs, dry_run)?;
-            print(&[report], dry_run);
-            println!(
-                "gatehouse: built from Cursor's documented hook format; not tested against a \
-                 Cursor client."
-            );
-        }
-    }
-    Ok(())
-}
-
-pub fn uninstall(agent: Agent, scope: AgentScope, dry_run: bool) -> Result<()> {
-    match agent {
-        Agent::Codex => {
-            let (hooks_path, config_path) = codex_paths(scope)?;
-            let reports = codex_install::uninstall(&hooks_path, &config_path, dry_run)?;
-            print(&reports, dry_run);
-        }
-        Agent::Gemini => {
-            let (settings_path, policy) = gemini_paths(scope)?;
-            print(
-                &gemini_install::uninstall(&settings_path, &policy, dry_run)?,
-                dry_run,
-            );
-        }
-        Agent::Cursor => {
-            let path = cursor_path(scope)?;
-            print(&[cursor_install::uninstall(&path, dry_run)?], dry_run);
-        }
-    }
-    Ok(())
-}
-
-/// Codex's `hooks.json` for `scope` and the user's `config.toml` that trusts it.
-fn codex_paths(scope: AgentScope) -> Result<(PathBuf, PathBuf)> {
-    let home = codex_install::codex_home().context("cannot find your home folder")?;
-    let hooks_path = match scope {
-        AgentScope::User => home.join("hooks.json"),
-        AgentScope::Project => project()?.join(".codex/hooks.json"),
-    };
-    Ok((hooks_path, home.join("config.toml")))
-}
-
-/// Gemini CLI's `settings.json` for `scope` and the user's policy file.
-fn gemini_paths(scope: AgentScope) -> Result<(PathBuf, PathBuf)> {
-    let dir = gemini_install::gemini_dir().context("cannot find your home folder")?;
-    let settings_path = match scope {
-        AgentScope::User => dir.join("settings.json"),
-        AgentScope::Project => project()?.join(".gemini/settings.json"),
-    };
-    Ok((settings_path, dir.join("policies/gatehouse.toml")))
-}
-
-/// Cursor's `hooks.json` for `scope`.
-fn cursor_path(scope: AgentScope) -> Result<PathBuf> {
-    Ok(match scope {
-        AgentScope::User => cursor_install::cursor_dir()
-            .context("cannot find your home folder")?
-            .join("hooks.json"),
-        AgentScope::Project => project()?.join(".cursor/hooks.json"),
-    })
 }

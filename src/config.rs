@@ -11,7 +11,6 @@ use toml::Spanned;
 use crate::agents::opencode::settings::ServerConfig;
 use crate::classifier::settings::{ClassifierConfig, RawClassifiers};
 use crate::core::barrier::{Fallback, Settings};
-use crate::core::call::{DEFAULT_INTERNAL_TOOLS, ToolKind};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::rules::{Pattern, Rules};
 use crate::paths;
@@ -181,16 +180,13 @@ impl Config {
             max_pending_bytes: max_pending_mib as usize * 1024 * 1024,
             ..server::Options::default()
         };
-        let internal_tools = raw.internal_tools.unwrap_or_else(|| {
-            DEFAULT_INTERNAL_TOOLS
-                .iter()
-                .map(|s| s.to_string())
-                .collect()
-        });
+        let internal_tools = raw
+            .internal_tools
+            .unwrap_or_else(crate::agents::registry::internal_tools);
         let mut safe_commands = Vec::new();
         for entry in raw.safe_commands.unwrap_or_default() {
             let pattern = pattern_of(&entry, "safe_commands", &error)?;
-            if ToolKind::of(pattern.as_str(), &internal_tools) == ToolKind::Edit {
+            if crate::agents::registry::edits_files(pattern.as_str()) {
                 return Err(error(
                     entry.span(),
                     format!(

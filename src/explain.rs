@@ -28,10 +28,11 @@ pub struct Explanation {
 /// Explains `line` as a `Bash` call under `rules`.
 pub fn explain(line: &str, rules: &Rules) -> Explanation {
     let call = Call {
-        agent: Agent::Other("explain".into()),
+        agent: Agent::new("explain"),
         session: String::new(),
         cwd: String::new(),
         tool: "Bash".into(),
+        kind: Some(crate::agents::claude::kind_of("Bash")),
         input: json!({ "command": line }),
         tool_use_id: None,
         event: None,

@@ -203,6 +203,7 @@ mod tests {
                 session: "s".into(),
                 cwd: "/".into(),
                 tool: tool.into(),
+                kind: Some(crate::agents::claude::kind_of(tool)),
                 input: serde_json::json!({ "command": command }),
                 tool_use_id: None,
                 event: None,
@@ -221,7 +222,7 @@ mod tests {
     fn a_log_line_escapes_what_the_agent_sent() {
         let outcome = denied(
             7,
-            Agent::ClaudeCode,
+            Agent::new("claude-code"),
             "Bash\x1b[2J",
             "echo \x1b]0;pwned\x07",
             "no\nmore",
@@ -242,7 +243,7 @@ mod tests {
     fn a_log_line_shows_hidden_and_reordering_characters_as_escapes() {
         let outcome = denied(
             8,
-            Agent::Other("bot\u{202e}".into()),
+            Agent::new("bot\u{202e}"),
             "Bash\u{200b}",
             "ls\u{2028}rm -rf ~\u{e0041}\u{85}",
             "x\u{2066}y",

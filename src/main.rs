@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+mod cli_agents;
 mod cli_attach;
 mod cli_eval;
 mod cli_explain;
@@ -14,9 +15,10 @@ mod cli_hook;
 mod cli_install;
 mod cli_serve;
 
-use cli_install::{AgentScope, EventArg, ScopeArg};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use cli_install::{InstallArgs, ScopeArg};
 use cli_serve::OnAsk;
-use gatehouse::agents::hook::Dialect;
+use gatehouse::agents::registry;
 use gatehouse::core::mode::Mode;
 
 #[derive(Parser)]
@@ -72,19 +74,49 @@ enum Command {
         on_ask: OnAsk,
     },
     /// What an agent runs before each tool call (reads the agent's hook JSON on stdin).
+    /// Always exits 0.
     Hook {
-        #[command(subcommand)]
-        agent: HookAgent,
+        /// The agent whose hook dialect to speak.
+        #[arg(value_parser = agents())]
+        agent: String,
     },
-    /// Add gatehouse's hook to an agent's settings.
+    /// Add gatehouse's hook to an agent's settings (backed up; installing twice changes
+    /// nothing).
     Install {
-        #[command(subcommand)]
-        agent: InstallAgent,
+        /// The agent (`gatehouse agents` lists them and what each can do).
+        #[arg(value_parser = agents())]
+        agent: String,
+        /// Whose files: the user's, the project's in this folder, or (Claude Code) the
+        /// project's for this checkout only.
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Claude Code only: `pre-tool-use` (every tool call, the default) or
+        /// `permission-request` (only the calls it would prompt for).
+        #[arg(long, value_name = "EVENT")]
+        event: Option<String>,
+        /// Codex only: leave PermissionRequest to Codex's automatic reviewer; hook PreToolUse.
+        #[arg(long)]
+        keep_reviewer: bool,
+        /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Remove gatehouse's hook from an agent's settings, and nothing else.
     Uninstall {
-        #[command(subcommand)]
-        agent: UninstallAgent,
+        #[arg(value_parser = agents())]
+        agent: String,
+        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+        scope: ScopeArg,
+        /// Print what would change without writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Every agent gatehouse can gate: installed or not, whether gatehouse's hook is in place
+    /// and active, and what a decision can do on each of its events.
+    Agents {
+        /// Print only the capability table, as Markdown (the table in docs/agents.md).
+        #[arg(long)]
+        markdown: bool,
     },
     /// Try the classifier that races you in auto mode.
     Classifier {
@@ -158,96 +190,21 @@ enum ClassifierCommand {
     },
 }
 
-#[derive(Subcommand, Clone, Copy)]
-enum HookAgent {
-    /// Claude Code's PreToolUse or PermissionRequest hook. Always exits 0.
-    Claude,
-    /// Codex's PreToolUse or PermissionRequest hook. Always exits 0.
-    Codex,
-    /// Gemini CLI's BeforeTool or AfterTool hook. Always exits 0.
-    Gemini,
-    /// Cursor's beforeShellExecution, beforeMCPExecution, beforeReadFile or preToolUse hook.
-    Cursor,
-}
-
-#[derive(Subcommand)]
-enum InstallAgent {
-    /// Claude Code: adds a hook with matcher `*` to its settings.json.
-    Claude {
-        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
-        scope: ScopeArg,
-        #[arg(long, value_enum, default_value_t = EventArg::PreToolUse)]
-        event: EventArg,
-        /// Print what would change without writing.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Codex: PreToolUse and PermissionRequest hooks in hooks.json, trusted in config.toml.
-    Codex {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Gemini CLI: BeforeTool and AfterTool hooks in settings.json, and the policy file that
-    /// leaves the hook as the only gate.
-    Gemini {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Cursor: hooks in hooks.json with failClosed (from Cursor's documentation; untested).
-    Cursor {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-}
-
-#[derive(Subcommand)]
-enum UninstallAgent {
-    /// Claude Code: removes gatehouse's hooks from its settings.json.
-    Claude {
-        #[arg(long, value_enum, default_value_t = ScopeArg::User)]
-        scope: ScopeArg,
-        /// Print what would change without writing.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Codex: removes gatehouse's hooks and their trust entries.
-    Codex {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Gemini CLI: removes gatehouse's hooks and policy file.
-    Gemini {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Cursor: removes gatehouse's hooks.
-    Cursor {
-        #[arg(long, value_enum, default_value_t = AgentScope::User)]
-        scope: AgentScope,
-        #[arg(long)]
-        dry_run: bool,
-    },
+/// The agents' names on the command line, from the registry.
+fn agents() -> PossibleValuesParser {
+    PossibleValuesParser::new(registry::all().iter().map(|d| {
+        let names = d.names();
+        PossibleValue::new(names.cli)
+            .aliases(names.aliases.iter().copied())
+            .help(names.display)
+    }))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Hook { agent }) = cli.command {
-        let dialect = match agent {
-            HookAgent::Claude => Dialect::Claude,
-            HookAgent::Codex => Dialect::Codex,
-            HookAgent::Gemini => Dialect::Gemini,
-            HookAgent::Cursor => Dialect::Cursor,
-        };
+    if let Some(Command::Hook { agent }) = &cli.command
+        && let Some(dialect) = registry::find(agent)
+    {
         cli_hook::run_hook(dialect, cli.config.as_deref(), cli.socket.as_deref());
         return ExitCode::SUCCESS;
     }
@@ -281,43 +238,28 @@ fn run(cli: Cli) -> Result<()> {
         Command::Explain { line, json, batch } => cli_explain::explain(config, line, json, batch),
         Command::Demo => cli_serve::demo(config),
         Command::Serve { mode, on_ask } => cli_serve::serve(config, cli.socket, mode, on_ask),
-        Command::Hook { .. } => unreachable!("the hook runs before anything else"),
+        Command::Hook { agent } => cli_install::dialect(&agent).map(|_| ()),
         Command::Install {
-            agent:
-                InstallAgent::Claude {
-                    scope,
-                    event,
-                    dry_run,
-                },
-        } => cli_install::install_claude(config, cli.socket.as_deref(), scope, event, dry_run),
-        Command::Install { agent } => {
-            let (agent, scope, dry_run) = match agent {
-                InstallAgent::Codex { scope, dry_run } => {
-                    (cli_install::Agent::Codex, scope, dry_run)
-                }
-                InstallAgent::Gemini { scope, dry_run } => {
-                    (cli_install::Agent::Gemini, scope, dry_run)
-                }
-                InstallAgent::Cursor { scope, dry_run } => {
-                    (cli_install::Agent::Cursor, scope, dry_run)
-                }
-                InstallAgent::Claude { .. } => unreachable!("matched above"),
+            agent,
+            scope,
+            event,
+            keep_reviewer,
+            dry_run,
+        } => {
+            let args = InstallArgs {
+                scope,
+                event,
+                keep_reviewer,
+                dry_run,
             };
-            let socket = cli.socket.as_deref();
-            cli_install::install_agent(agent, scope, config, socket, dry_run)
+            cli_install::install(config, cli.socket.as_deref(), &agent, args)
         }
         Command::Uninstall {
-            agent: UninstallAgent::Codex { scope, dry_run },
-        } => cli_install::uninstall(cli_install::Agent::Codex, scope, dry_run),
-        Command::Uninstall {
-            agent: UninstallAgent::Gemini { scope, dry_run },
-        } => cli_install::uninstall(cli_install::Agent::Gemini, scope, dry_run),
-        Command::Uninstall {
-            agent: UninstallAgent::Cursor { scope, dry_run },
-        } => cli_install::uninstall(cli_install::Agent::Cursor, scope, dry_run),
-        Command::Uninstall {
-            agent: UninstallAgent::Claude { scope, dry_run },
-        } => cli_install::uninstall_claude(scope, dry_run),
+            agent,
+            scope,
+            dry_run,
+        } => cli_install::uninstall(&agent, scope, dry_run),
+        Command::Agents { markdown } => cli_agents::agents(markdown),
         Command::Classifier {
             action: ClassifierCommand::Test { line },
         } => cli_explain::classifier_test(config, &line),

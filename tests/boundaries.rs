@@ -59,6 +59,66 @@ fn the_core_imports_no_terminal_socket_or_http_code_nor_the_modules_above_it() {
     );
 }
 
+/// The core's own code: each source file up to its first `#[cfg(test)]` (the tests that follow
+/// may name agents and tools), skipping `*_tests.rs`, with `//` comments cut off. The shell
+/// analyser (`src/core/shell/`) is left out: its tables spell programs' own options
+/// (`rg --glob`, `journalctl --cursor`), which share words with agents' tool names.
+fn core_code() -> Vec<(std::path::PathBuf, usize, String)> {
+    let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
+    let mut files = Vec::new();
+    rust_files(&core, &mut files);
+    let mut lines = Vec::new();
+    for file in files {
+        if file.to_string_lossy().ends_with("_tests.rs") || file.starts_with(core.join("shell")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("").to_string();
+            lines.push((file.clone(), n + 1, code));
+        }
+    }
+    lines
+}
+
+/// The core names no agent and no agent's tool: every agent's names and every tool name a
+/// dialect in the registry knows (and its bookkeeping tools) belong in `src/agents/`.
+#[test]
+fn the_core_names_no_agent_and_no_agents_tool() {
+    use gatehouse::agents::registry;
+    let mut words: Vec<String> = Vec::new();
+    for dialect in registry::all() {
+        let names = dialect.names();
+        // As a string and as an identifier: `"claude"`, `Claude`, `claude_`.
+        for name in [names.cli, names.agent].iter().chain(names.aliases) {
+            words.push(format!("\"{name}"));
+        }
+        words.push(names.display.split(' ').next().unwrap().to_string());
+        for (tool, _) in dialect.tools() {
+            words.push(format!("\"{tool}\""));
+        }
+        for tool in dialect.internal_tools() {
+            words.push(format!("\"{tool}\""));
+        }
+    }
+    let mut offences = Vec::new();
+    for (file, n, code) in core_code() {
+        for word in &words {
+            if code.contains(word.as_str()) {
+                offences.push(format!("{}:{n}: {word} in {}", file.display(), code.trim()));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "the core must name no agent and no agent's tool (that is the dialects' job):\n{}",
+        offences.join("\n")
+    );
+}
+
 #[test]
 fn the_config_does_not_import_the_console() {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/config.rs"))

@@ -92,10 +92,11 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             continue;
         }
         let call = Call {
-            agent: Agent::Other("corpus".into()),
+            agent: Agent::new("corpus"),
             session: String::new(),
             cwd: String::new(),
             tool: "Bash".into(),
+            kind: Some(gatehouse::agents::claude::kind_of("Bash")),
             input: serde_json::json!({ "command": command }),
             tool_use_id: None,
             event: None,

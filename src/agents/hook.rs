@@ -1,6 +1,6 @@
-//! `gatehouse hook claude|codex|gemini|cursor`: what an agent runs before a tool call. Reads
-//! the hook JSON in that agent's dialect, asks the console, and says what to print in that
-//! dialect. It never fails open:
+//! `gatehouse hook <agent>`: what an agent runs before a tool call. Reads the hook JSON through
+//! that agent's [`Dialect`], asks the console, and says what to print in that dialect. It
+//! never fails open:
 //!
 //! - console answered: its decision, exactly;
 //! - console not reachable: static analysis alone ([`fallback`]): read-only → allow, denied or
@@ -12,15 +12,15 @@
 //!
 //! Each dialect renders `defer` in the form that really leaves the call to the agent's own
 //! checks, or blocks where nothing else would (Gemini under gatehouse's policy, Cursor).
-//! Gemini's `AfterTool` hook is not a question: it asks the console for the note kept for the
-//! call it follows and prints it, or nothing.
+//! An after-tool event (Gemini's `AfterTool`) is not a question: it asks the console for the
+//! note kept for the call it follows and prints it, or nothing.
 //!
 //! The caller prints [`HookOutput`] and exits 0 whatever happened.
 
 use std::path::PathBuf;
 
 use super::client::{self, AskError, Timeouts};
-use super::{claude, codex, cursor, gemini};
+use super::dialect::{Dialect, EventRole, StdinError, prefix};
 use crate::core::barrier::assess_bounded;
 use crate::core::call::Call;
 use crate::core::decision::Decision;
@@ -49,49 +49,18 @@ pub struct HookOutput {
 pub const FALLBACK_ALLOW: &str = "gatehouse console is not running; allowed because static \
                                   analysis proves the call read-only";
 
-/// The agent whose hook dialect to speak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    Claude,
-    Codex,
-    Gemini,
-    Cursor,
-}
-
-impl Dialect {
-    /// The word after `gatehouse hook`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Claude => "claude",
-            Dialect::Codex => "codex",
-            Dialect::Gemini => "gemini",
-            Dialect::Cursor => "cursor",
-        }
-    }
-
-    /// The start of every stderr line this hook prints: `gatehouse hook codex:` and so on.
-    pub fn prefix(self) -> String {
-        format!("gatehouse hook {}:", self.name())
-    }
-
-    /// What to print when the hook cannot run at all (stdin unreadable, an internal error):
-    /// a defer in this dialect's binding form.
-    pub fn broken(self, why: &str) -> HookOutput {
-        let stdout = match self {
-            Dialect::Claude | Dialect::Codex => None,
-            Dialect::Gemini => Some(gemini::unreadable(why)),
-            Dialect::Cursor => Some(cursor::unreadable(why)),
-        };
-        HookOutput {
-            stdout,
-            stderr: vec![format!("{} {why}", self.prefix())],
-        }
+/// What to print when the hook cannot run at all (stdin unreadable, an internal error): the
+/// dialect's answer for that, and the reason on stderr.
+pub fn broken(dialect: &dyn Dialect, why: &str) -> HookOutput {
+    HookOutput {
+        stdout: dialect.unreadable(why, &[]),
+        stderr: vec![format!("{} {why}", prefix(dialect))],
     }
 }
 
 /// Runs the hook of `dialect` on `stdin`. A config that cannot be used is said on stderr
 /// first (the agent's hook log is where a person will look), whatever the call.
-pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
+pub fn run(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
     let mut output = run_dialect(dialect, stdin, setup);
     if let Err(why) = &setup.rules {
         let why = why.lines().map(str::trim).collect::<Vec<_>>().join("; ");
@@ -100,72 +69,48 @@ pub fn run(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
             format!(
                 "{} the config cannot be used ({why}); until it is fixed, a call the \
                  console does not answer is left to the agent's own checks",
-                dialect.prefix()
+                prefix(dialect)
             ),
         );
     }
     output
 }
 
-fn run_dialect(dialect: Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
-    match dialect {
-        Dialect::Claude => claude(stdin, setup),
-        Dialect::Codex => match codex::parse(stdin) {
-            Ok((event, call)) => {
-                let (decision, _, stderr) = decide(dialect, &call, setup);
-                HookOutput {
-                    stdout: codex::render(event, &decision),
-                    stderr,
-                }
-            }
-            Err(err) => unparsed(dialect, &err, None),
+fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
+    let parsed = match dialect.parse(stdin) {
+        Ok(parsed) => parsed,
+        Err(err) => return unparsed(dialect, &err, stdin),
+    };
+    match parsed.event.role {
+        EventRole::AfterTool => HookOutput {
+            stdout: kept_note(&parsed.call, setup)
+                .and_then(|d| dialect.render(parsed.event, &d, "")),
+            stderr: Vec::new(),
         },
-        Dialect::Gemini => match gemini::parse(stdin) {
-            Ok((gemini::GeminiEvent::AfterTool, call)) => HookOutput {
-                stdout: kept_note(&call, setup)
-                    .and_then(|d| gemini::render(gemini::GeminiEvent::AfterTool, &d)),
-                stderr: Vec::new(),
-            },
-            Ok((event, call)) => {
-                let (decision, _, stderr) = decide(dialect, &call, setup);
-                HookOutput {
-                    stdout: gemini::render(event, &decision),
-                    stderr,
-                }
+        EventRole::Question => {
+            let (decision, why_allowed, stderr) = decide(dialect, &parsed.call, setup);
+            HookOutput {
+                stdout: dialect.render(parsed.event, &decision, &why_allowed),
+                stderr,
             }
-            // An AfterTool input gatehouse cannot read only loses a note; anything else
-            // might be a BeforeTool, which runs unless it is refused.
-            Err(err) if mentions_after_tool(stdin) => unparsed(dialect, &err, None),
-            Err(err) => unparsed(dialect, &err, Some(gemini::unreadable(&err.to_string()))),
-        },
-        Dialect::Cursor => match cursor::parse(stdin) {
-            Ok((event, call)) => {
-                let (decision, _, stderr) = decide(dialect, &call, setup);
-                HookOutput {
-                    stdout: Some(cursor::render(event, &decision)),
-                    stderr,
-                }
-            }
-            Err(err) => unparsed(dialect, &err, Some(cursor::unreadable(&err.to_string()))),
-        },
+        }
     }
 }
 
-fn unparsed(dialect: Dialect, err: &claude::StdinError, stdout: Option<String>) -> HookOutput {
+fn unparsed(dialect: &dyn Dialect, err: &StdinError, stdin: &[u8]) -> HookOutput {
+    let stdout = dialect.unreadable(&err.to_string(), stdin);
     let what = if stdout.is_some() {
-        "blocking the call"
+        "blocking the call".to_string()
     } else {
-        "leaving the call to the agent's own checks"
+        format!(
+            "leaving the call to {}'s own permission flow",
+            dialect.names().display
+        )
     };
     HookOutput {
         stdout,
-        stderr: vec![format!("{} {err}; {what}", dialect.prefix())],
+        stderr: vec![format!("{} {err}; {what}", prefix(dialect))],
     }
-}
-
-fn mentions_after_tool(stdin: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(stdin)
-        .is_ok_and(|v| v["hook_event_name"] == "AfterTool")
 }
 
 /// Asks the console for the note kept for the call an `after-tool` call follows. No console,
@@ -175,32 +120,15 @@ fn kept_note(call: &Call, setup: &HookSetup) -> Option<Decision> {
     Some(response.decision())
 }
 
-/// Runs the Claude Code hook on `stdin`.
-pub fn claude(stdin: &[u8], setup: &HookSetup) -> HookOutput {
-    let (event, call) = match claude::parse(stdin) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            return HookOutput {
-                stdout: None,
-                stderr: vec![format!(
-                    "{} {err}; leaving the call to Claude Code's own permission flow",
-                    Dialect::Claude.prefix()
-                )],
-            };
-        }
-    };
-    let (decision, why_allowed, stderr) = decide(Dialect::Claude, &call, setup);
-    HookOutput {
-        stdout: claude::render(event, &decision, &why_allowed),
-        stderr,
-    }
-}
-
 /// Asks the console, or falls back; returns the decision, the user-facing reason for an
 /// allow, and any stderr lines. A console that refuses the request (too long, malformed, not
 /// ours to use) is no answer: the static fallback decides, so a denied call stays denied.
-fn decide(dialect: Dialect, call: &Call, setup: &HookSetup) -> (Decision, String, Vec<String>) {
-    let prefix = dialect.prefix();
+fn decide(
+    dialect: &dyn Dialect,
+    call: &Call,
+    setup: &HookSetup,
+) -> (Decision, String, Vec<String>) {
+    let prefix = prefix(dialect);
     let line = protocol::request_line(call);
     if line.len() > protocol::MAX_LINE + 1 {
         let decision = static_decision(call, setup, Without::TooLong);
@@ -391,7 +319,11 @@ mod tests {
         };
         let stdin = json!({"hook_event_name": "PreToolUse", "tool_name": "Read",
             "tool_input": {"file_path": "/etc/hostname"}});
-        let out = claude(stdin.to_string().as_bytes(), &setup);
+        let out = run(
+            &crate::agents::claude::Claude,
+            stdin.to_string().as_bytes(),
+            &setup,
+        );
         assert_eq!(out.stdout, None);
     }
 
@@ -407,25 +339,23 @@ mod tests {
             .take(100_000)
             .collect();
         let fixtures = [
-            (Dialect::Claude, "claude-code/pretooluse-write.json"),
-            (Dialect::Claude, "claude-code/pretooluse-bash.json"),
-            (Dialect::Codex, "codex/pretooluse-bash.json"),
-            (Dialect::Gemini, "gemini-cli/beforetool-write_file.json"),
-            (Dialect::Cursor, "cursor/beforeShellExecution.json"),
-            (Dialect::Cursor, "cursor/preToolUse.json"),
+            ("claude", "claude-code/pretooluse-write.json"),
+            ("claude", "claude-code/pretooluse-bash.json"),
+            ("codex", "codex/pretooluse-bash.json"),
+            ("gemini", "gemini-cli/beforetool-write_file.json"),
+            ("cursor", "cursor/beforeShellExecution.json"),
+            ("cursor", "cursor/preToolUse.json"),
         ];
         for (dialect, fixture) in fixtures {
             let path = format!("{}/tests/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
             let mut value: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
             pad_strings(&mut value, &worst);
             let stdin = serde_json::to_vec(&value).unwrap();
-            let call = match dialect {
-                Dialect::Claude => claude::parse(&stdin).map(|(_, c)| c),
-                Dialect::Codex => codex::parse(&stdin).map(|(_, c)| c),
-                Dialect::Gemini => gemini::parse(&stdin).map(|(_, c)| c),
-                Dialect::Cursor => cursor::parse(&stdin).map(|(_, c)| c),
-            }
-            .unwrap_or_else(|e| panic!("{fixture}: {e}"));
+            let dialect = crate::agents::registry::find(dialect).unwrap();
+            let call = dialect
+                .parse(&stdin)
+                .map(|p| p.call)
+                .unwrap_or_else(|e| panic!("{fixture}: {e}"));
             let line = protocol::request_line(&call);
             assert!(
                 call.input.to_string().len() > 100_000,

@@ -12,7 +12,53 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::claude_install::HookSpec;
+/// One hook entry to install in a `hooks.<event>[].hooks[]` settings file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookSpec {
+    /// The agent's own name for the event: `PreToolUse`.
+    pub event: &'static str,
+    /// The shell command the agent runs.
+    pub command: String,
+    /// The agent's hook timeout, in seconds.
+    pub timeout_secs: u64,
+}
+
+impl HookSpec {
+    /// The command hook entry: `{"type":"command","command":…,"timeout":…}`.
+    pub fn entry(&self) -> Value {
+        json!({"type": "command", "command": self.command, "timeout": self.timeout_secs})
+    }
+}
+
+/// The command line `<exe> hook <agent>`, with `--socket` and `--config` when they were chosen,
+/// so that the hook finds the same console and rules.
+pub fn hook_command(
+    exe: &Path,
+    agent: &str,
+    socket: Option<&Path>,
+    config: Option<&Path>,
+) -> String {
+    let mut command = format!("{} hook {agent}", shell_quote(&exe.to_string_lossy()));
+    for (flag, path) in [("--socket", socket), ("--config", config)] {
+        if let Some(path) = path {
+            command.push_str(&format!(" {flag} {}", shell_quote(&path.to_string_lossy())));
+        }
+    }
+    command
+}
+
+/// Quotes `word` for a POSIX shell when it needs it.
+pub(crate) fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
 
 /// What install or uninstall did to the settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +93,12 @@ pub enum InstallError {
     NotToml { path: PathBuf, message: String },
     #[error("{path}: {what} is not a JSON object/array as Claude Code expects; left untouched")]
     Shape { path: PathBuf, what: String },
+    /// The request does not fit this agent (a scope or option it does not have).
+    #[error("{0}")]
+    Usage(String),
+    /// A folder the agent's files live in cannot be found.
+    #[error("cannot find {0}; set HOME, or use --scope project")]
+    NoHome(&'static str),
     #[error("{what} {path}: {source}")]
     Io {
         what: &'static str,
@@ -97,9 +149,7 @@ impl fmt::Display for Report {
         let hook = |spec: &HookSpec| {
             format!(
                 "a {} hook `{}` (matcher *, timeout {} s)",
-                spec.event.claude_name(),
-                spec.command,
-                spec.timeout_secs
+                spec.event, spec.command, spec.timeout_secs
             )
         };
         match (&self.change, &self.spec) {
@@ -203,6 +253,30 @@ pub(crate) fn replace(
     }
     write_atomically(path, text, path)?;
     Ok(kept)
+}
+
+/// The events under `hooks` in the settings file at `path` that hold a hook of `gatehouse
+/// hook <word>`, in either layout: matcher groups (`hooks.<event>[].hooks[]`) or entries
+/// straight in the list (Cursor's `hooks.<event>[]`). A missing or unreadable file holds none.
+pub fn events_holding(path: &Path, word: &str) -> Vec<String> {
+    let Some(Value::Object(hooks)) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|mut v| v.get_mut("hooks").map(Value::take))
+    else {
+        return Vec::new();
+    };
+    let ours = |entry: &Value| {
+        is_hook_of(entry, word)
+            || entry["hooks"]
+                .as_array()
+                .is_some_and(|hooks| hooks.iter().any(|h| is_hook_of(h, word)))
+    };
+    hooks
+        .iter()
+        .filter(|(_, list)| list.as_array().is_some_and(|l| l.iter().any(ours)))
+        .map(|(event, _)| event.clone())
+        .collect()
 }
 
 /// Adds the matcher group `wanted` under `hooks.<event>` (Claude Code's layout, which Codex

@@ -1,20 +1,23 @@
-//! The agents' side: one module per hook dialect (Claude Code, Codex, Gemini CLI, Cursor),
-//! the capability table saying what a decision can do in each, the synchronous client the hook process
-//! uses to reach the console, the hook flow with its static fallback, and the installers that
-//! add gatehouse's hook to an agent's settings (one per agent, sharing `install_file`, which
-//! edits a settings file safely and finds gatehouse's own hook entries in it).
+//! The agents' side. Each agent gatehouse can gate is one folder here (`claude`, `codex`,
+//! `gemini`, `cursor`) implementing the [`dialect::Dialect`] trait: its hook JSON into a call
+//! with the tool kind normalised, a decision into its answer per event, its capability table,
+//! and its installer. [`registry`] lists them once and drives everything that names an agent.
+//!
+//! Shared by the dialects: `input` (reading a hook's stdin), `tools` (tool-name tables and the
+//! MCP spelling), `install_file` (editing a settings file safely and finding gatehouse's own
+//! hook entries in it). The hook process itself: `hook` (the flow, with its static fallback
+//! when no console answers) and `client` (the synchronous socket client it uses).
 
-pub mod capability;
 pub mod claude;
-pub mod claude_install;
 pub mod client;
 pub mod codex;
-pub mod codex_install;
 pub mod cursor;
-pub mod cursor_install;
+pub mod dialect;
+pub mod doctor;
 pub mod gemini;
-pub mod gemini_install;
 pub mod hook;
 pub mod input;
 pub mod install_file;
 pub mod opencode;
+pub mod registry;
+pub mod tools;

@@ -93,12 +93,13 @@ impl Summary {
 /// per-session loop breaker does not mistake a corpus for a looping agent.
 fn shell_call(line: &str, n: usize) -> Call {
     Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: format!("eval-{n}"),
         cwd: std::env::current_dir()
             .map(|d| d.display().to_string())
             .unwrap_or_else(|_| "/".into()),
         tool: "Bash".into(),
+        kind: Some(crate::agents::claude::kind_of("Bash")),
         input: json!({ "command": line }),
         tool_use_id: None,
         event: Some("pre-tool-use".into()),

@@ -17,29 +17,32 @@ impl fmt::Display for CallId {
     }
 }
 
-/// Which agent sent a call. Unknown names are kept, so a newer hook can talk to an older console.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Agent {
-    ClaudeCode,
-    Codex,
-    GeminiCli,
-    Cursor,
-    Opencode,
-    #[serde(untagged)]
-    Other(String),
+/// Which agent sent a call: the name the agent's dialect gives it on the wire
+/// (`agents::registry` lists them). The core compares and shows it, and never reads it: any
+/// name is kept, so a newer hook can talk to an older console.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Agent(String);
+
+impl Agent {
+    pub fn new(name: impl Into<String>) -> Agent {
+        Agent(name.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Agent {
+    fn from(name: &str) -> Agent {
+        Agent::new(name)
+    }
 }
 
 impl fmt::Display for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Agent::ClaudeCode => "claude-code",
-            Agent::Codex => "codex",
-            Agent::GeminiCli => "gemini-cli",
-            Agent::Cursor => "cursor",
-            Agent::Opencode => "opencode",
-            Agent::Other(name) => name,
-        })
+        f.write_str(&self.0)
     }
 }
 
@@ -54,6 +57,11 @@ pub struct Call {
     pub tool: String,
     #[serde(default)]
     pub input: Value,
+    /// What the tool does, as the agent's dialect normalised it from the tool's name. Absent
+    /// (a hook older than this field): the server asks the registry; the core reads an absent
+    /// kind as [`ToolKind::Other`], never read-only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ToolKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
     /// The agent's hook event, normalised (`pre-tool-use`, `permission-request`, `before-tool`,
@@ -66,81 +74,45 @@ pub struct Call {
     pub caps: Caps,
 }
 
-/// What a tool does, derived from its name alone.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What a tool does. The agent's dialect says it (each agent names its tools its own way);
+/// the core only reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ToolKind {
-    /// Runs a shell line (`Bash`).
+    /// Runs a shell line (`input.command`).
     Shell,
-    /// Reads files or lists them (`Read`, `Glob`, `Grep`, `LS`, `NotebookRead`).
+    /// Reads files or lists them.
     Read,
-    /// Writes or edits files (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`).
+    /// Writes or edits files.
     Edit,
-    /// Reaches the web (`WebFetch`, `WebSearch`).
+    /// Reaches the web.
     Web,
-    /// An MCP server's tool, named `mcp__<server>__<tool>`.
+    /// An MCP server's tool; the call's tool name is `mcp__<server>__<tool>`.
     Mcp { server: String, tool: String },
-    /// The agent's own bookkeeping, touching nothing outside it (a configurable list).
+    /// The agent's own bookkeeping, touching nothing outside it (the configured
+    /// `internal_tools`; the core decides this, never the wire).
     Internal,
     /// Anything else: never read-only by its name.
     Other,
 }
 
-impl ToolKind {
-    /// The kind of the tool `name`, where `internal` lists the agent's bookkeeping tools.
-    /// Claude Code's names, Codex's `apply_patch` and Gemini CLI's built-in tools are known;
-    /// other dialects map their names to these before submitting.
-    pub fn of(name: &str, internal: &[String]) -> ToolKind {
-        match name {
-            "Bash" | "run_shell_command" => ToolKind::Shell,
-            "Read" | "Glob" | "Grep" | "LS" | "NotebookRead" => ToolKind::Read,
-            "read_file" | "read_many_files" | "list_directory" | "glob" | "grep_search" => {
-                ToolKind::Read
-            }
-            "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => ToolKind::Edit,
-            "apply_patch" | "write_file" | "replace" => ToolKind::Edit,
-            "WebFetch" | "WebSearch" | "web_fetch" | "google_web_search" => ToolKind::Web,
-            _ => {
-                if let Some((server, tool)) = parse_mcp_name(name) {
-                    ToolKind::Mcp { server, tool }
-                } else if internal.iter().any(|t| t == name) {
+impl Call {
+    /// The kind the core acts on: the dialect's, except that only the configured `internal`
+    /// list makes a tool internal (a call cannot vouch for itself), and an absent kind is
+    /// [`ToolKind::Other`].
+    pub fn kind(&self, internal: &[String]) -> ToolKind {
+        match &self.kind {
+            Some(ToolKind::Internal | ToolKind::Other) | None => {
+                if internal.contains(&self.tool) {
                     ToolKind::Internal
                 } else {
                     ToolKind::Other
                 }
             }
+            Some(kind) => kind.clone(),
         }
     }
-}
 
-/// Splits `mcp__<server>__<tool>` into its server and tool; both must be non-empty.
-fn parse_mcp_name(name: &str) -> Option<(String, String)> {
-    let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    (!server.is_empty() && !tool.is_empty()).then(|| (server.to_string(), tool.to_string()))
-}
-
-/// Claude Code's own bookkeeping tools: they change nothing outside the agent, and `Agent`/`Task`
-/// start sub-agents whose calls are gated one by one.
-pub const DEFAULT_INTERNAL_TOOLS: &[&str] = &[
-    "TodoWrite",
-    "TodoRead",
-    "ToolSearch",
-    "Skill",
-    "AskUserQuestion",
-    "EnterPlanMode",
-    "ExitPlanMode",
-    "ListAgents",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskUpdate",
-    "TaskOutput",
-    "TaskStop",
-    "Agent",
-    "Task",
-];
-
-impl Call {
     /// The shell line of a shell call (`input.command`), if it has one.
     pub fn shell_line(&self) -> Option<&str> {
         self.input.get("command").and_then(Value::as_str)
@@ -169,100 +141,103 @@ impl Call {
     }
 }
 
-/// A Claude Code call of `tool` with `input`, in session `s` at `/` and with no hook event:
-/// the call unit tests start from.
+/// A call of `tool` with `input`, in session `s` at `/` and with no hook event: the call unit
+/// tests start from. Its kind comes from a small table of the tool names the core's tests use.
 #[cfg(test)]
 pub(crate) fn test_call(tool: &str, input: Value) -> Call {
     Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: "s".into(),
         cwd: "/".into(),
         tool: tool.into(),
         input,
+        kind: Some(test_kind(tool)),
         tool_use_id: None,
         event: None,
         caps: Default::default(),
     }
 }
 
+/// The kinds of the tool names the core's tests use (the dialects own the real tables).
+#[cfg(test)]
+pub(crate) fn test_kind(tool: &str) -> ToolKind {
+    match tool {
+        "Bash" | "run_shell_command" => ToolKind::Shell,
+        "Read" | "Glob" | "Grep" | "LS" | "read_file" => ToolKind::Read,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "apply_patch" | "write_file"
+        | "replace" => ToolKind::Edit,
+        "WebFetch" | "WebSearch" => ToolKind::Web,
+        _ => match tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+            Some((server, tool)) if !server.is_empty() && !tool.is_empty() => ToolKind::Mcp {
+                server: server.into(),
+                tool: tool.into(),
+            },
+            _ => ToolKind::Other,
+        },
+    }
+}
+
+/// The bookkeeping tools the core's tests treat as internal.
+#[cfg(test)]
+pub(crate) fn test_internal() -> Vec<String> {
+    ["TodoWrite", "Task"].map(String::from).to_vec()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn internal() -> Vec<String> {
-        DEFAULT_INTERNAL_TOOLS
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    }
-
     #[test]
-    fn tool_names_map_to_their_kinds() {
-        let internal = internal();
-        assert_eq!(ToolKind::of("Bash", &internal), ToolKind::Shell);
-        assert_eq!(ToolKind::of("Glob", &internal), ToolKind::Read);
-        assert_eq!(ToolKind::of("MultiEdit", &internal), ToolKind::Edit);
-        assert_eq!(ToolKind::of("WebSearch", &internal), ToolKind::Web);
-        assert_eq!(ToolKind::of("TodoWrite", &internal), ToolKind::Internal);
-        assert_eq!(ToolKind::of("Frobnicate", &internal), ToolKind::Other);
-        assert_eq!(ToolKind::of("bash", &internal), ToolKind::Other);
-    }
-
-    #[test]
-    fn codex_and_gemini_tool_names_map_to_their_kinds() {
-        assert_eq!(ToolKind::of("run_shell_command", &[]), ToolKind::Shell);
-        for read in [
-            "read_file",
-            "read_many_files",
-            "list_directory",
-            "glob",
-            "grep_search",
-        ] {
-            assert_eq!(ToolKind::of(read, &[]), ToolKind::Read, "{read}");
-        }
-        for edit in ["apply_patch", "write_file", "replace"] {
-            assert_eq!(ToolKind::of(edit, &[]), ToolKind::Edit, "{edit}");
-        }
-        assert_eq!(ToolKind::of("web_fetch", &[]), ToolKind::Web);
-        assert_eq!(ToolKind::of("google_web_search", &[]), ToolKind::Web);
-    }
-
-    #[test]
-    fn mcp_names_give_server_and_tool() {
+    fn only_the_configured_list_makes_a_tool_internal() {
+        let internal = test_internal();
+        let mut call = test_call("TodoWrite", Value::Null);
+        assert_eq!(call.kind(&internal), ToolKind::Internal);
+        assert_eq!(call.kind(&[]), ToolKind::Other);
+        call.tool = "Frobnicate".into();
+        call.kind = Some(ToolKind::Internal);
         assert_eq!(
-            ToolKind::of("mcp__github__create_issue", &[]),
-            ToolKind::Mcp {
-                server: "github".into(),
-                tool: "create_issue".into()
-            }
+            call.kind(&internal),
+            ToolKind::Other,
+            "the wire cannot claim it"
         );
-        assert_eq!(
-            ToolKind::of("mcp__a__b__c", &[]),
-            ToolKind::Mcp {
-                server: "a".into(),
-                tool: "b__c".into()
-            }
-        );
-        assert_eq!(ToolKind::of("mcp____x", &[]), ToolKind::Other);
-        assert_eq!(ToolKind::of("mcp__server", &[]), ToolKind::Other);
     }
 
     #[test]
-    fn an_internal_list_can_be_emptied_so_its_tools_become_other() {
-        assert_eq!(ToolKind::of("TodoWrite", &[]), ToolKind::Other);
+    fn an_absent_kind_is_never_read_only() {
+        let mut call = test_call("Read", Value::Null);
+        assert_eq!(call.kind(&[]), ToolKind::Read);
+        call.kind = None;
+        assert_eq!(call.kind(&[]), ToolKind::Other);
+    }
+
+    #[test]
+    fn kinds_travel_as_kebab_case_words() {
+        let mcp = ToolKind::Mcp {
+            server: "github".into(),
+            tool: "create_issue".into(),
+        };
+        let json = serde_json::to_value(&mcp).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"mcp": {"server": "github", "tool": "create_issue"}})
+        );
+        assert_eq!(serde_json::from_value::<ToolKind>(json).unwrap(), mcp);
+        assert_eq!(serde_json::to_value(ToolKind::Shell).unwrap(), "shell");
     }
 
     #[test]
     fn calls_round_trip_through_the_wire_shape() {
         let json = r#"{"agent":"claude-code","session":"s1","cwd":"/p","tool":"Bash",
-            "input":{"command":"ls"},"tool_use_id":"t1","event":"pre-tool-use"}"#;
+            "input":{"command":"ls"},"kind":"shell","tool_use_id":"t1","event":"pre-tool-use"}"#;
         let call: Call = serde_json::from_str(json).unwrap();
-        assert_eq!(call.agent, Agent::ClaudeCode);
+        assert_eq!(call.agent, Agent::new("claude-code"));
+        assert_eq!(call.kind, Some(ToolKind::Shell));
         assert_eq!(call.shell_line(), Some("ls"));
         let back: Call = serde_json::from_str(&serde_json::to_string(&call).unwrap()).unwrap();
         assert_eq!(back, call);
         let other: Call =
             serde_json::from_str(r#"{"agent":"aider","tool":"x","input":{}}"#).unwrap();
-        assert_eq!(other.agent, Agent::Other("aider".into()));
+        assert_eq!(other.agent.as_str(), "aider");
+        assert_eq!(other.kind, None);
     }
 }

@@ -56,7 +56,7 @@ impl Assessment {
 
 /// Classifies a call against the rules and the session allows of its agent session.
 pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessment {
-    let kind = ToolKind::of(&call.tool, &rules.internal_tools);
+    let kind = call.kind(&rules.internal_tools);
     let analysis = match kind {
         ToolKind::Shell => call.shell_line().map(shell::analyse),
         _ => None,
@@ -187,12 +187,10 @@ fn listing(
     Some((by, reasons.join("; ")))
 }
 
-/// An Edit, MultiEdit or Gemini `replace` whose text to replace is not in the (readable) file cannot succeed;
-/// returns the guidance to send back instead of asking anyone.
+/// An edit call with `old_string` replacements (one, or an `edits` list) whose text to replace
+/// is not in the (readable) file cannot succeed; returns the guidance to send back instead of
+/// asking anyone. An edit without replacements (a whole-file write, a patch) is never doomed.
 fn doomed_edit(call: &Call) -> Option<String> {
-    if !matches!(call.tool.as_str(), "Edit" | "replace" | "MultiEdit") {
-        return None;
-    }
     let edits = edit::edits_of(&call.input);
     let path = call.file_path()?;
     let text = std::fs::read_to_string(Path::new(&call.cwd).join(path)).ok()?;

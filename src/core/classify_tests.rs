@@ -17,7 +17,10 @@ fn rules(safe: &[&str], denied: &[&str]) -> Rules {
 
 #[test]
 fn tools_take_the_rows_their_kind_gives_them() {
-    let r = Rules::default();
+    let r = Rules {
+        internal_tools: crate::core::call::test_internal(),
+        ..Rules::default()
+    };
     let row = |tool: &str| assess(&test_call(tool, json!({})), &r, &[]).row;
     assert_eq!(row("Read"), Row::ReadOnly);
     assert_eq!(row("TodoWrite"), Row::ReadOnly);

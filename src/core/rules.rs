@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::call::{Agent, DEFAULT_INTERNAL_TOOLS};
+use super::call::Agent;
 use super::shell::Command;
 
 /// A rule entry: an exact tool name, or a shell prefix matched at word boundaries.
@@ -68,7 +68,7 @@ impl Pattern {
 }
 
 /// The rules from config that settle calls before any mode does.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Rules {
     /// Allowed wherever read-only calls are (never write/edit tools; config refuses those).
     pub safe_commands: Vec<Pattern>,
@@ -76,22 +76,9 @@ pub struct Rules {
     pub denied_commands: Vec<Pattern>,
     /// MCP tools known to be read-only.
     pub read_only_tools: HashSet<String>,
-    /// The agents' own bookkeeping tools, read-only by default.
+    /// The agents' own bookkeeping tools, read-only (the config's `internal_tools`, by default
+    /// every dialect's list; none here).
     pub internal_tools: Vec<String>,
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Rules {
-            safe_commands: Vec::new(),
-            denied_commands: Vec::new(),
-            read_only_tools: HashSet::new(),
-            internal_tools: DEFAULT_INTERNAL_TOOLS
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-        }
-    }
 }
 
 impl Rules {

@@ -41,20 +41,20 @@ fn a_denied_rule_is_caught_in_any_command_of_the_line() {
 fn session_allows_belong_to_one_agent_session() {
     let mut allows = SessionAllows::default();
     allows.add(
-        &Agent::ClaudeCode,
+        &Agent::new("claude-code"),
         "s1",
         SessionAllow::Tool("WebFetch".into()),
         1,
     );
     allows.add(
-        &Agent::ClaudeCode,
+        &Agent::new("claude-code"),
         "s1",
         SessionAllow::Tool("WebFetch".into()),
         2,
     );
-    assert_eq!(allows.of(&Agent::ClaudeCode, "s1").len(), 1);
-    assert!(allows.of(&Agent::ClaudeCode, "s2").is_empty());
-    assert!(allows.of(&Agent::Codex, "s1").is_empty());
+    assert_eq!(allows.of(&Agent::new("claude-code"), "s1").len(), 1);
+    assert!(allows.of(&Agent::new("claude-code"), "s2").is_empty());
+    assert!(allows.of(&Agent::new("codex"), "s1").is_empty());
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn a_bare_program_or_a_prefix_over_a_writer_is_broad() {
 #[test]
 fn hits_are_counted_on_the_rules_that_matched_and_revoked_rules_are_gone() {
     let mut allows = SessionAllows::default();
-    let me = Agent::ClaudeCode;
+    let me = Agent::new("claude-code");
     allows.add(&me, "s", SessionAllow::shell("rm -rf a").unwrap(), 3);
     allows.add(&me, "s", SessionAllow::Tool("WebFetch".into()), 4);
     let texts = allows.hit(&me, "s", &[command(&["rm", "-rf", "a"])], "Bash", None);

@@ -59,10 +59,11 @@ mod tests {
 
     fn call(session: &str, command: &str, event: &str) -> Call {
         Call {
-            agent: Agent::GeminiCli,
+            agent: Agent::new("gemini-cli"),
             session: session.into(),
             cwd: "/p".into(),
             tool: "run_shell_command".into(),
+            kind: Some(crate::core::call::ToolKind::Shell),
             input: json!({"command": command}),
             tool_use_id: None,
             event: Some(event.into()),

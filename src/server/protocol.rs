@@ -91,7 +91,13 @@ pub fn parse_request(line: &[u8]) -> Result<Call, ProtocolError> {
         Some(v) => return Err(ProtocolError::UnknownVersion(v.to_string())),
     }
     let call = object.remove("call").unwrap_or(Value::Null);
-    serde_json::from_value(call).map_err(|e| ProtocolError::BadCall(e.to_string()))
+    let mut call: Call =
+        serde_json::from_value(call).map_err(|e| ProtocolError::BadCall(e.to_string()))?;
+    if call.kind.is_none() {
+        // A hook older than the field: its agent's dialect names the kind.
+        call.kind = Some(crate::agents::registry::kind_of(&call.agent, &call.tool));
+    }
+    Ok(call)
 }
 
 /// Serialises a request line, newline included.

@@ -4,10 +4,11 @@ use serde_json::json;
 
 fn call() -> Call {
     Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: "s".into(),
         cwd: "/p".into(),
         tool: "Read".into(),
+        kind: Some(crate::agents::claude::kind_of("Read")),
         input: json!({"file_path": "/p/x"}),
         tool_use_id: Some("t".into()),
         event: Some("pre-tool-use".into()),

@@ -127,7 +127,7 @@ fn a_read_only_command_is_proposed_as_its_program_and_subcommand() {
 pub(crate) fn rule(id: u64, text: &str, hits: u64) -> crate::core::rules::SessionRule {
     crate::core::rules::SessionRule {
         id: crate::core::rules::RuleId(id),
-        agent: crate::core::call::Agent::ClaudeCode,
+        agent: crate::core::call::Agent::new("claude-code"),
         session: "5f0c1a2b-session".into(),
         allow: SessionAllow::shell(text).unwrap(),
         origin_call: 3,

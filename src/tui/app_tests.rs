@@ -22,10 +22,11 @@ pub(crate) fn later(now: Now, ms: u64) -> Now {
 
 pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog>, Preview) {
     let call = Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: "5f0c1a2b-session".into(),
         cwd: "/home/dev/project".into(),
         tool: tool.into(),
+        kind: Some(crate::agents::claude::kind_of(tool)),
         input,
         tool_use_id: None,
         event: None,

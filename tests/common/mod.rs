@@ -43,10 +43,11 @@ pub fn call(tool: &str, input: Value) -> Call {
 
 pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
     Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new("claude-code"),
         session: session.into(),
         cwd: "/tmp".into(),
         tool: tool.into(),
+        kind: Some(gatehouse::agents::claude::kind_of(tool)),
         input,
         tool_use_id: None,
         event: Some("pre-tool-use".into()),

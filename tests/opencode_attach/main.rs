@@ -15,7 +15,7 @@ use gatehouse::agents::opencode::attach::{Link, Log, Timing};
 use gatehouse::agents::opencode::client::{Auth, Server};
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Settings};
-use gatehouse::core::call::{Agent, Call, CallId};
+use gatehouse::core::call::{Call, CallId};
 use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::{HumanAnswer, Prompter};
@@ -132,8 +132,8 @@ async fn a_request_pending_before_the_attach_is_listed_asked_and_rejected_with_t
     let mut console = console(Mode::AllowRead);
     console.attachments.attach(server(&fake)).unwrap();
     let (id, call) = console.opened().await;
-    assert_eq!(call.agent, Agent::Opencode);
-    assert_eq!(call.tool, "Bash");
+    assert_eq!(call.agent.as_str(), "opencode");
+    assert_eq!(call.tool, "bash");
     assert_eq!(call.shell_line(), Some("touch ran.txt"));
     assert_eq!(call.cwd, PROJECT);
     assert!(console.prompter.answer(

@@ -17,7 +17,7 @@ use crate::core::barrier::Barrier;
 use crate::server::control::{Control, Target};
 
 /// The agent name control requests use for OpenCode.
-pub const AGENT: &str = "opencode";
+pub use super::call::AGENT;
 
 /// Every attachment of one console.
 pub struct Attachments {

@@ -13,9 +13,12 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::event::Permission;
-use crate::core::call::{Agent, Call};
+use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::{Decider, Decision};
+
+/// The agent name OpenCode's calls carry.
+pub const AGENT: &str = "opencode";
 
 /// The call event of a request that came from OpenCode's server.
 pub const EVENT: &str = "permission-asked";
@@ -82,46 +85,55 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
             .map(str::to_string)
             .or_else(|| request.patterns.first().map(|p| resolve(cwd, p)))
     };
-    let (tool, input) = match request.permission.as_str() {
-        "bash" => match meta("command") {
-            Some(command) => ("Bash".to_string(), json!({ "command": command })),
-            None => ("bash".to_string(), raw(request)),
-        },
-        "edit" => match first_path() {
-            Some(path) => {
-                let mut input = Map::new();
-                input.insert("file_path".into(), path.into());
-                if let Some(diff) = meta("diff") {
-                    input.insert("diff".into(), diff.into());
-                }
-                ("Write".to_string(), Value::Object(input))
+    let input = match request.permission.as_str() {
+        "bash" => meta("command").map(|command| json!({ "command": command })),
+        "edit" => first_path().map(|path| {
+            let mut input = Map::new();
+            input.insert("file_path".into(), path.into());
+            if let Some(diff) = meta("diff") {
+                input.insert("diff".into(), diff.into());
             }
-            None => ("edit".to_string(), raw(request)),
-        },
-        "read" => match first_path() {
-            Some(path) => ("Read".to_string(), json!({ "file_path": path })),
-            None => ("read".to_string(), raw(request)),
-        },
-        "glob" => ("Glob".to_string(), json!({ "pattern": request.patterns })),
-        "grep" => ("Grep".to_string(), json!({ "pattern": request.patterns })),
-        "list" => ("LS".to_string(), json!({ "path": first_path() })),
-        "webfetch" => ("WebFetch".to_string(), raw(request)),
-        "websearch" => ("WebSearch".to_string(), raw(request)),
-        "todowrite" => ("TodoWrite".to_string(), raw(request)),
-        "todoread" => ("TodoRead".to_string(), raw(request)),
-        "task" => ("Task".to_string(), raw(request)),
-        other => (other.to_string(), raw(request)),
+            Value::Object(input)
+        }),
+        "read" | "list" => first_path().map(|path| json!({ "file_path": path })),
+        "glob" | "grep" => Some(json!({ "pattern": request.patterns })),
+        "webfetch" | "websearch" => Some(raw(request)),
+        _ => None,
+    };
+    // Without the fields its kind is judged by, a request is an unknown tool that asks.
+    let (kind, input) = match input {
+        Some(input) => (kind_of(&request.permission), input),
+        None => (ToolKind::Other, raw(request)),
     };
     Call {
-        agent: Agent::Opencode,
+        agent: Agent::new(AGENT),
         session: request.session_id.clone(),
         cwd: cwd.to_string(),
-        tool,
+        tool: request.permission.clone(),
         input,
+        kind: Some(kind),
         tool_use_id: request.tool.as_ref().map(|t| t.call_id.clone()),
         event: Some(EVENT.to_string()),
         caps: CAPS,
     }
+}
+
+/// What each of OpenCode's permissions does. `external_directory` (reaching outside the
+/// project), `todowrite`, `task`, `question` and any permission not listed are
+/// [`ToolKind::Other`]: they ask.
+pub const TOOLS: &[(&str, ToolKind)] = &[
+    ("bash", ToolKind::Shell),
+    ("edit", ToolKind::Edit),
+    ("read", ToolKind::Read),
+    ("glob", ToolKind::Read),
+    ("grep", ToolKind::Read),
+    ("list", ToolKind::Read),
+    ("webfetch", ToolKind::Web),
+    ("websearch", ToolKind::Web),
+];
+
+fn kind_of(permission: &str) -> ToolKind {
+    crate::agents::tools::kind_in(TOOLS, permission)
 }
 
 /// The request as OpenCode states it, for tools the core has no fields for.

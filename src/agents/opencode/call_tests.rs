@@ -35,8 +35,9 @@ fn call_of(text: &str) -> Call {
 #[test]
 fn a_shell_request_becomes_a_shell_call_of_its_whole_command_line() {
     let call = call_of(fixture!("global-event-permission-asked-bash.json"));
-    assert_eq!(call.agent, Agent::Opencode);
-    assert_eq!(call.tool, "Bash");
+    assert_eq!(call.agent.as_str(), "opencode");
+    assert_eq!(call.tool, "bash");
+    assert_eq!(call.kind, Some(ToolKind::Shell));
     assert_eq!(call.shell_line(), Some("rm -rf build && echo removed"));
     assert_eq!(call.session, "ses_dd4187cc4ffe3hZdC4tLpyxwdQ");
     assert_eq!(call.cwd, "/home/dev/project");
@@ -53,7 +54,7 @@ fn a_shell_request_without_its_command_is_never_rebuilt_from_its_patterns() {
     permission.metadata = json!({});
     permission.patterns = vec!["echo hi".into()];
     let call = to_call(&permission, None);
-    assert_eq!(call.tool, "bash");
+    assert_eq!(call.kind, Some(ToolKind::Other));
     assert_eq!(call.shell_line(), None);
     assert_ne!(assess(&call, &Rules::default(), &[]).class, Class::ReadOnly);
 }
@@ -65,7 +66,8 @@ fn writes_and_edits_become_writer_calls_on_their_file_with_the_diff() {
         fixture!("permission-asked-write.json"),
     ] {
         let call = call_of(text);
-        assert_eq!(call.tool, "Write");
+        assert_eq!(call.tool, "edit");
+        assert_eq!(call.kind, Some(ToolKind::Edit));
         let path = call.file_path().unwrap();
         assert!(path.starts_with("/home/dev/project/"), "{path}");
         assert!(call.input["diff"].as_str().unwrap().contains("+++ "));
@@ -76,7 +78,8 @@ fn writes_and_edits_become_writer_calls_on_their_file_with_the_diff() {
 #[test]
 fn a_read_names_its_file_from_the_pattern_against_the_directory() {
     let call = call_of(fixture!("permission-asked-read.json"));
-    assert_eq!(call.tool, "Read");
+    assert_eq!(call.tool, "read");
+    assert_eq!(call.kind, Some(ToolKind::Read));
     assert_eq!(call.file_path(), Some("/home/dev/project/config.txt"));
     assert_eq!(assess(&call, &Rules::default(), &[]).class, Class::ReadOnly);
 }
@@ -95,6 +98,7 @@ fn a_pattern_that_climbs_out_resolves_to_where_it_lands() {
 fn leaving_the_project_stays_an_unknown_tool_that_asks() {
     let call = call_of(fixture!("permission-asked-external_directory.json"));
     assert_eq!(call.tool, "external_directory");
+    assert_eq!(call.kind, Some(ToolKind::Other));
     assert_eq!(call.input["metadata"]["filepath"], "/etc/hostname");
     let class = assess(&call, &Rules::default(), &[]).class;
     assert!(!matches!(class, Class::ReadOnly), "{class:?}");

@@ -6,12 +6,13 @@
 //! `call` maps a request to a [`Call`](crate::core::call::Call) and an answer to a reply,
 //! `client` makes the HTTP calls, `attach` is one server's link (subscribe, list, ask, reply,
 //! reconnect), `attachments` the console's set of links and the target of `gatehouse attach`,
-//! and `settings` the config's `[[opencode]]` tables.
+//! `settings` the config's `[[opencode]]` tables, and `doctor` its row in `gatehouse agents`.
 
 pub mod attach;
 pub mod attachments;
 pub mod call;
 pub mod client;
+pub mod doctor;
 pub mod event;
 pub mod settings;
 pub mod sse;

@@ -36,7 +36,7 @@ pub fn weight(call: &Call) -> usize {
 /// [`assess`] within the size budget: a shell line longer than [`MAX_ANALYSED_LINE`] is doomed
 /// without being parsed.
 pub fn assess_bounded(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessment {
-    let kind = ToolKind::of(&call.tool, &rules.internal_tools);
+    let kind = call.kind(&rules.internal_tools);
     match call.shell_line() {
         Some(line) if kind == ToolKind::Shell && line.len() > MAX_ANALYSED_LINE => Assessment {
             class: Class::Doomed,

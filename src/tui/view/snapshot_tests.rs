@@ -251,7 +251,7 @@ fn a_queue_of_several_agents_with_activity() {
     let (mut d, p) = dialog(2, "mcp__github__create_issue", json!({"title": "x"}), t);
     Arc::get_mut(&mut d).unwrap();
     let mut call = (*d.call).clone();
-    call.agent = Agent::Codex;
+    call.agent = Agent::new("codex");
     call.session = "019a-codex-session".into();
     let d2 = Arc::new(crate::core::event::Dialog {
         id: d.id,

@@ -11,9 +11,56 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::capability;
-use crate::core::call::{Agent, Call};
+use super::dialect::{
+    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
+    Scope, Source, UninstallRequest,
+};
+use super::install_file::InstallError;
+use super::tools;
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
+
+pub mod install;
+
+pub use super::input::StdinError;
+
+/// Claude Code's dialect, as the registry lists it.
+pub struct Claude;
+
+const NAMES: Names = Names {
+    cli: "claude",
+    aliases: &["claude-code"],
+    agent: "claude-code",
+    display: "Claude Code",
+    program: "claude",
+};
+
+const VERIFIED: Source = Source::Verified("Claude Code 2.1.328");
+
+/// `PreToolUse` then `PermissionRequest`, as [`HookEvent`] orders them.
+static EVENTS: [EventSpec; 2] = [
+    EventSpec {
+        name: "PreToolUse",
+        wire: "pre-tool-use",
+        role: EventRole::Question,
+        caps: Caps::FULL,
+        fail: FailMode::ToAgent,
+        source: VERIFIED,
+    },
+    EventSpec {
+        name: "PermissionRequest",
+        wire: "permission-request",
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Grant,
+            note: NoteEffect::User,
+            reason: true,
+        },
+        fail: FailMode::ToAgent,
+        source: VERIFIED,
+    },
+];
 
 /// The hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,22 +72,122 @@ pub enum HookEvent {
 impl HookEvent {
     /// Claude Code's own name, as in `hook_event_name` and the settings file.
     pub fn claude_name(self) -> &'static str {
-        match self {
-            HookEvent::PreToolUse => "PreToolUse",
-            HookEvent::PermissionRequest => "PermissionRequest",
-        }
+        self.spec().name
     }
 
     /// The normalised name carried in [`Call::event`] and given to `--event`.
     pub fn wire_name(self) -> &'static str {
+        self.spec().wire
+    }
+
+    /// This event's row of the capability table.
+    pub fn spec(self) -> &'static EventSpec {
         match self {
-            HookEvent::PreToolUse => "pre-tool-use",
-            HookEvent::PermissionRequest => "permission-request",
+            HookEvent::PreToolUse => &EVENTS[0],
+            HookEvent::PermissionRequest => &EVENTS[1],
+        }
+    }
+
+    fn of(spec: &EventSpec) -> HookEvent {
+        if spec.name == EVENTS[1].name {
+            HookEvent::PermissionRequest
+        } else {
+            HookEvent::PreToolUse
         }
     }
 }
 
-pub use super::input::StdinError;
+/// Claude Code's tool names and what each does.
+const TOOLS: &[(&str, ToolKind)] = &[
+    ("Bash", ToolKind::Shell),
+    ("Read", ToolKind::Read),
+    ("Glob", ToolKind::Read),
+    ("Grep", ToolKind::Read),
+    ("LS", ToolKind::Read),
+    ("NotebookRead", ToolKind::Read),
+    ("Write", ToolKind::Edit),
+    ("Edit", ToolKind::Edit),
+    ("MultiEdit", ToolKind::Edit),
+    ("NotebookEdit", ToolKind::Edit),
+    ("WebFetch", ToolKind::Web),
+    ("WebSearch", ToolKind::Web),
+];
+
+/// Claude Code's own bookkeeping tools: they change nothing outside the agent, and
+/// `Agent`/`Task` start sub-agents whose calls are gated one by one.
+pub const INTERNAL_TOOLS: &[&str] = &[
+    "TodoWrite",
+    "TodoRead",
+    "ToolSearch",
+    "Skill",
+    "AskUserQuestion",
+    "EnterPlanMode",
+    "ExitPlanMode",
+    "ListAgents",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+    "TaskOutput",
+    "TaskStop",
+    "Agent",
+    "Task",
+];
+
+/// The kind of Claude Code's tool `name`; `mcp__<server>__<tool>` is an MCP tool.
+pub fn kind_of(name: &str) -> ToolKind {
+    tools::kind_in(TOOLS, name)
+}
+
+impl Dialect for Claude {
+    fn names(&self) -> &'static Names {
+        &NAMES
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
+        TOOLS
+    }
+
+    fn internal_tools(&self) -> &'static [&'static str] {
+        INTERNAL_TOOLS
+    }
+
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        let (event, call) = parse(stdin)?;
+        Ok(Parsed {
+            event: event.spec(),
+            call,
+        })
+    }
+
+    fn render(&self, event: &EventSpec, decision: &Decision, why: &str) -> Option<String> {
+        render(HookEvent::of(event), decision, why)
+    }
+
+    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
+        None
+    }
+
+    fn scopes(&self) -> &'static [Scope] {
+        &[Scope::User, Scope::Project, Scope::Local]
+    }
+
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        install::install_for(request)
+    }
+
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        install::uninstall_for(request)
+    }
+
+    fn hook_places(&self, project: &std::path::Path) -> Vec<HookPlace> {
+        install::places(project)
+    }
+}
 
 /// The fields of Claude Code's hook input that gatehouse reads; the rest are ignored.
 #[derive(Debug, Deserialize)]
@@ -72,18 +219,15 @@ pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
         .filter(|t| !t.is_empty())
         .ok_or(StdinError::Missing("tool_name"))?;
     let call = Call {
-        agent: Agent::ClaudeCode,
+        agent: Agent::new(NAMES.agent),
         session: input.session_id.unwrap_or_default(),
         cwd: input.cwd.unwrap_or_default(),
+        kind: Some(kind_of(&tool)),
         tool,
         input: input.tool_input,
         tool_use_id: input.tool_use_id,
         event: Some(event.wire_name().to_string()),
-        caps: match event {
-            HookEvent::PreToolUse => capability::Event::ClaudePreToolUse,
-            HookEvent::PermissionRequest => capability::Event::ClaudePermissionRequest,
-        }
-        .caps(),
+        caps: event.spec().caps,
     };
     Ok((event, call))
 }
@@ -137,5 +281,5 @@ pub fn render(event: HookEvent, decision: &Decision, why_allowed: &str) -> Optio
 }
 
 #[cfg(test)]
-#[path = "claude_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

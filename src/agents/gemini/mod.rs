@@ -20,13 +20,74 @@
 //!   and the `AfterTool` hook (event `after-tool`, same session, tool and input) asks for it and
 //!   prints it as `hookSpecificOutput.additionalContext`; the model reads it after the output.
 
+use std::path::Path;
+
 use serde_json::{Map, Value, json};
 
-use super::capability;
+use super::dialect::{
+    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
+    Source, UninstallRequest,
+};
 use super::input::{self, StdinError};
-use crate::core::call::{Agent, Call};
-use crate::core::caps::Caps;
+use super::install_file::InstallError;
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
+
+pub mod install;
+
+pub use crate::core::caps::AFTER_TOOL;
+
+/// Gemini CLI's dialect, as the registry lists it.
+pub struct Gemini;
+
+const NAMES: Names = Names {
+    cli: "gemini",
+    aliases: &["gemini-cli"],
+    agent: "gemini-cli",
+    display: "Gemini CLI",
+    program: "gemini",
+};
+
+const VERIFIED: Source = Source::Verified("Gemini CLI 0.61.0");
+
+/// `BeforeTool` then `AfterTool`, as [`GeminiEvent`] orders them.
+static EVENTS: [EventSpec; 2] = [
+    EventSpec {
+        name: "BeforeTool",
+        wire: "before-tool",
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Pass,
+            note: NoteEffect::AfterTool,
+            reason: true,
+        },
+        fail: FailMode::Open,
+        source: VERIFIED,
+    },
+    EventSpec {
+        name: "AfterTool",
+        wire: AFTER_TOOL,
+        role: EventRole::AfterTool,
+        caps: Caps::FULL,
+        fail: FailMode::Open,
+        source: VERIFIED,
+    },
+];
+
+/// Gemini CLI's built-in tool names and what each does.
+const TOOLS: &[(&str, ToolKind)] = &[
+    ("run_shell_command", ToolKind::Shell),
+    ("read_file", ToolKind::Read),
+    ("read_many_files", ToolKind::Read),
+    ("list_directory", ToolKind::Read),
+    ("glob", ToolKind::Read),
+    ("grep_search", ToolKind::Read),
+    ("write_file", ToolKind::Edit),
+    ("replace", ToolKind::Edit),
+    ("web_fetch", ToolKind::Web),
+    ("google_web_search", ToolKind::Web),
+];
 
 /// The Gemini CLI hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,22 +99,76 @@ pub enum GeminiEvent {
 impl GeminiEvent {
     /// Gemini's own name, as in `hook_event_name` and `settings.json`.
     pub fn gemini_name(self) -> &'static str {
-        match self {
-            GeminiEvent::BeforeTool => "BeforeTool",
-            GeminiEvent::AfterTool => "AfterTool",
-        }
+        self.spec().name
     }
 
     /// The normalised name carried in [`Call::event`].
     pub fn wire_name(self) -> &'static str {
+        self.spec().wire
+    }
+
+    /// This event's row of the capability table.
+    pub fn spec(self) -> &'static EventSpec {
         match self {
-            GeminiEvent::BeforeTool => "before-tool",
-            GeminiEvent::AfterTool => AFTER_TOOL,
+            GeminiEvent::BeforeTool => &EVENTS[0],
+            GeminiEvent::AfterTool => &EVENTS[1],
+        }
+    }
+
+    fn of(spec: &EventSpec) -> GeminiEvent {
+        if spec.name == EVENTS[1].name {
+            GeminiEvent::AfterTool
+        } else {
+            GeminiEvent::BeforeTool
         }
     }
 }
 
-pub use crate::core::caps::AFTER_TOOL;
+impl Dialect for Gemini {
+    fn names(&self) -> &'static Names {
+        &NAMES
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
+        TOOLS
+    }
+
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        let (event, call) = parse(stdin)?;
+        Ok(Parsed {
+            event: event.spec(),
+            call,
+        })
+    }
+
+    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
+        render(GeminiEvent::of(event), decision)
+    }
+
+    /// An `AfterTool` input gatehouse cannot read only loses a note; anything else might be a
+    /// `BeforeTool`, which runs unless it is refused.
+    fn unreadable(&self, why: &str, stdin: &[u8]) -> Option<String> {
+        let after_tool = serde_json::from_slice::<Value>(stdin)
+            .is_ok_and(|v| v["hook_event_name"] == EVENTS[1].name);
+        (!after_tool).then(|| unreadable(why))
+    }
+
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        install::install_for(request)
+    }
+
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        install::uninstall_for(request)
+    }
+
+    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
+        install::places(project)
+    }
+}
 
 /// Reads Gemini CLI's hook input: which event fired, and the call it is about.
 pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
@@ -65,17 +180,15 @@ pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
     };
     let tool = tool_name(&input, input::required(&input, "tool_name")?);
     let call = Call {
-        agent: Agent::GeminiCli,
+        agent: Agent::new(NAMES.agent),
+        kind: Some(Gemini.kind_of(&tool)),
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,
         input: input.get("tool_input").cloned().unwrap_or(Value::Null),
         tool_use_id: None,
         event: Some(event.wire_name().to_string()),
-        caps: match event {
-            GeminiEvent::BeforeTool => capability::Event::GeminiBeforeTool.caps(),
-            GeminiEvent::AfterTool => Caps::FULL,
-        },
+        caps: event.spec().caps,
     };
     Ok((event, call))
 }
@@ -145,5 +258,5 @@ pub fn unreadable(why: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "gemini_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

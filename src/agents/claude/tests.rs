@@ -25,7 +25,7 @@ fn every_pre_tool_use_fixture_becomes_a_claude_code_call() {
     ] {
         let (event, call) = parse(bytes).unwrap();
         assert_eq!(event, HookEvent::PreToolUse);
-        assert_eq!(call.agent, Agent::ClaudeCode);
+        assert_eq!(call.agent, Agent::new("claude-code"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.cwd, "/home/dev/project");
         assert_eq!(call.event.as_deref(), Some("pre-tool-use"));

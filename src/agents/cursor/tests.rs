@@ -37,7 +37,7 @@ fn every_documented_cursor_event_becomes_a_cursor_call() {
     for (event, bytes) in all_fixtures() {
         let (parsed, call) = parse(bytes).unwrap();
         assert_eq!(parsed, event);
-        assert_eq!(call.agent, Agent::Cursor);
+        assert_eq!(call.agent, Agent::new("cursor"));
         assert_eq!(call.session, "conv-doc-1");
         assert_eq!(call.cwd, "/home/dev/project");
         assert_eq!(call.caps.allow, AllowEffect::Grant);
@@ -54,7 +54,7 @@ fn every_documented_cursor_event_becomes_a_cursor_call() {
     assert!(!read.caps.reason, "beforeReadFile carries no message");
     let (_, edit) = parse(fixture!("preToolUse.json")).unwrap();
     assert_eq!(edit.tool, "Edit");
-    assert_eq!(ToolKind::of(&edit.tool, &[]), ToolKind::Edit);
+    assert_eq!(edit.kind, Some(ToolKind::Edit));
 }
 
 #[test]

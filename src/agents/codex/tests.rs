@@ -85,7 +85,7 @@ fn every_codex_fixture_becomes_a_codex_call_with_its_events_caps() {
     ] {
         let (parsed, call) = parse(bytes).unwrap();
         assert_eq!(parsed, event);
-        assert_eq!(call.agent, Agent::Codex);
+        assert_eq!(call.agent, Agent::new("codex"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.cwd, "/home/dev/project");
         assert!(call.session.starts_with("01a22bd2"));

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::install_file::{
+use crate::agents::dialect::{
+    HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
+};
+use crate::agents::install_file::{
     self, Change, InstallError, Report, add_group_to_each, io_error, replace,
 };
 
@@ -54,6 +57,74 @@ pub struct GeminiHook {
     pub timeout_ms: u64,
 }
 
+/// Gemini CLI's `settings.json` for `scope` and the user's policy file.
+fn paths(scope: Scope, project: &Path) -> Result<(PathBuf, PathBuf), InstallError> {
+    let dir = gemini_dir().ok_or(InstallError::NoHome("~/.gemini"))?;
+    let settings_path = match scope {
+        Scope::User => dir.join("settings.json"),
+        Scope::Project => project.join(".gemini/settings.json"),
+        Scope::Local => {
+            return Err(InstallError::Usage(
+                "Gemini CLI has no local scope; use --scope user or project".into(),
+            ));
+        }
+    };
+    Ok((settings_path, dir.join("policies/gatehouse.toml")))
+}
+
+/// `gatehouse install gemini`: both hooks (timeout in milliseconds) and the policy file.
+pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> {
+    if request.event.is_some() || request.keep_reviewer {
+        return Err(InstallError::Usage(
+            "--event and --keep-reviewer are not options for Gemini CLI".into(),
+        ));
+    }
+    let (settings_path, policy_path) = paths(request.scope, &request.project)?;
+    let hook = GeminiHook {
+        settings_path,
+        policy_path,
+        command: request.command.for_agent("gemini"),
+        timeout_ms: request.timeout_secs * 1000,
+    };
+    Ok(Installed {
+        reports: install(&hook, request.dry_run)?,
+        notes: vec![STILL_REFUSED.to_string()],
+    })
+}
+
+/// `gatehouse uninstall gemini`: the hooks and the policy file.
+pub fn uninstall_for(request: &UninstallRequest) -> Result<Installed, InstallError> {
+    let (settings_path, policy_path) = paths(request.scope, &request.project)?;
+    Ok(Installed {
+        reports: uninstall(&settings_path, &policy_path, request.dry_run)?,
+        notes: Vec::new(),
+    })
+}
+
+/// Each `settings.json`, and whether its hook is active: it needs the policy file too, or
+/// Gemini's own policy refuses the shell and writes that the hook allows.
+pub fn places(project: &Path) -> Vec<HookPlace> {
+    [Scope::User, Scope::Project]
+        .into_iter()
+        .filter_map(|scope| {
+            let (path, policy) = paths(scope, project).ok()?;
+            let held = install_file::events_holding(&path, "gemini");
+            let state = if !held.iter().any(|e| e == "BeforeTool") {
+                HookState::Absent
+            } else if std::fs::read_to_string(&policy).ok().as_deref() != Some(POLICY) {
+                HookState::Inactive(format!(
+                    "the policy file {} is missing or changed, so Gemini's own policy still \
+                     refuses what the hook allows; run `gatehouse install gemini` again",
+                    policy.display()
+                ))
+            } else {
+                HookState::Active
+            };
+            Some(HookPlace { scope, path, state })
+        })
+        .collect()
+}
+
 /// Installs both hooks and the policy file.
 pub fn install(hook: &GeminiHook, dry_run: bool) -> Result<Vec<Report>, InstallError> {
     let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_ms});
@@ -87,7 +158,7 @@ fn write_file(path: &Path, text: Option<&str>, dry_run: bool) -> Result<Report, 
         (Some(_), None) => Change::Removed(1),
     };
     let mut report = Report {
-        holds: super::install_file::Holds::Policy,
+        holds: install_file::Holds::Policy,
         path: path.to_path_buf(),
         change,
         spec: None,

@@ -2,8 +2,8 @@ use super::*;
 
 fn spec(event: HookEvent) -> HookSpec {
     HookSpec {
-        event,
-        command: HookSpec::command_for(Path::new("/opt/bin/gatehouse"), None, None),
+        event: event.claude_name(),
+        command: command_for(Path::new("/opt/bin/gatehouse"), None, None),
         timeout_secs: 600,
     }
 }
@@ -179,7 +179,7 @@ fn uninstall_keeps_a_foreign_hook_sharing_a_group_with_ours() {
 #[test]
 fn commands_quote_paths_that_need_it() {
     assert_eq!(
-        HookSpec::command_for(
+        command_for(
             Path::new("/a b/gatehouse"),
             Some(Path::new("/run/g.sock")),
             Some(Path::new("/c/it's.toml"))

@@ -17,12 +17,74 @@
 //! always printed: a defer is `ask` where Cursor enforces it (shell and MCP) and a deny that
 //! says why elsewhere (`ask` is reported to act as allow on `preToolUse`).
 
+use std::path::Path;
+
 use serde_json::{Map, Value, json};
 
-use super::capability;
+use super::dialect::{
+    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
+    Source, UninstallRequest,
+};
 use super::input::{self, StdinError};
-use crate::core::call::{Agent, Call};
+use super::install_file::InstallError;
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
+
+pub mod install;
+
+/// Cursor's dialect, as the registry lists it.
+pub struct Cursor;
+
+const NAMES: Names = Names {
+    cli: "cursor",
+    aliases: &[],
+    agent: "cursor",
+    display: "Cursor",
+    program: "cursor-agent",
+};
+
+const GRANTS: Caps = Caps {
+    allow: AllowEffect::Grant,
+    note: NoteEffect::None,
+    reason: true,
+};
+
+const fn event(name: &'static str, wire: &'static str, caps: Caps) -> EventSpec {
+    EventSpec {
+        name,
+        wire,
+        role: EventRole::Question,
+        caps,
+        fail: FailMode::Closed,
+        source: Source::Documented,
+    }
+}
+
+/// The events in [`CursorEvent::ALL`]'s order.
+static EVENTS: [EventSpec; 4] = [
+    event("beforeShellExecution", "before-shell-execution", GRANTS),
+    event("beforeMCPExecution", "before-mcp-execution", GRANTS),
+    event(
+        "beforeReadFile",
+        "before-read-file",
+        Caps {
+            reason: false,
+            ..GRANTS
+        },
+    ),
+    event("preToolUse", "pre-tool-use", GRANTS),
+];
+
+/// The tool names Cursor's calls carry once [`parse`] has renamed them.
+const TOOLS: &[(&str, ToolKind)] = &[
+    ("Bash", ToolKind::Shell),
+    ("Read", ToolKind::Read),
+    ("Glob", ToolKind::Read),
+    ("Grep", ToolKind::Read),
+    ("Write", ToolKind::Edit),
+    ("Edit", ToolKind::Edit),
+];
 
 /// The Cursor hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,22 +106,19 @@ impl CursorEvent {
 
     /// Cursor's own name, as in `hook_event_name` and `hooks.json`.
     pub fn cursor_name(self) -> &'static str {
-        match self {
-            CursorEvent::BeforeShellExecution => "beforeShellExecution",
-            CursorEvent::BeforeMcpExecution => "beforeMCPExecution",
-            CursorEvent::BeforeReadFile => "beforeReadFile",
-            CursorEvent::PreToolUse => "preToolUse",
-        }
+        self.spec().name
     }
 
-    fn capability(self) -> capability::Event {
-        match self {
-            CursorEvent::BeforeShellExecution | CursorEvent::BeforeMcpExecution => {
-                capability::Event::CursorShellOrMcp
-            }
-            CursorEvent::BeforeReadFile => capability::Event::CursorReadFile,
-            CursorEvent::PreToolUse => capability::Event::CursorPreToolUse,
-        }
+    /// This event's row of the capability table.
+    pub fn spec(self) -> &'static EventSpec {
+        &EVENTS[self as usize]
+    }
+
+    fn of(spec: &EventSpec) -> CursorEvent {
+        CursorEvent::ALL
+            .into_iter()
+            .find(|e| e.spec().name == spec.name)
+            .unwrap_or(CursorEvent::PreToolUse)
     }
 
     /// Whether Cursor honours `ask` here (documented for shell and MCP only).
@@ -68,6 +127,48 @@ impl CursorEvent {
             self,
             CursorEvent::BeforeShellExecution | CursorEvent::BeforeMcpExecution
         )
+    }
+}
+
+impl Dialect for Cursor {
+    fn names(&self) -> &'static Names {
+        &NAMES
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
+        TOOLS
+    }
+
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        let (event, call) = parse(stdin)?;
+        Ok(Parsed {
+            event: event.spec(),
+            call,
+        })
+    }
+
+    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
+        Some(render(CursorEvent::of(event), decision))
+    }
+
+    fn unreadable(&self, why: &str, _stdin: &[u8]) -> Option<String> {
+        Some(unreadable(why))
+    }
+
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        install::install_for(request)
+    }
+
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        install::uninstall_for(request)
+    }
+
+    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
+        install::places(project)
     }
 }
 
@@ -105,25 +206,17 @@ pub fn parse(stdin: &[u8]) -> Result<(CursorEvent, Call), StdinError> {
         roots.first()?.as_str().map(str::to_string)
     });
     let call = Call {
-        agent: Agent::Cursor,
+        agent: Agent::new(NAMES.agent),
+        kind: Some(Cursor.kind_of(&tool)),
         session: input::string(&input, "conversation_id").unwrap_or_default(),
         cwd: cwd.unwrap_or_default(),
         tool,
         input: tool_input,
         tool_use_id: input::string(&input, "tool_use_id"),
-        event: Some(name_to_wire(event).to_string()),
-        caps: event.capability().caps(),
+        event: Some(event.spec().wire.to_string()),
+        caps: event.spec().caps,
     };
     Ok((event, call))
-}
-
-fn name_to_wire(event: CursorEvent) -> &'static str {
-    match event {
-        CursorEvent::BeforeShellExecution => "before-shell-execution",
-        CursorEvent::BeforeMcpExecution => "before-mcp-execution",
-        CursorEvent::BeforeReadFile => "before-read-file",
-        CursorEvent::PreToolUse => "pre-tool-use",
-    }
 }
 
 /// Tool arguments, which Cursor may send as a JSON string; a string that is not JSON is kept
@@ -211,5 +304,5 @@ pub fn unreadable(why: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "cursor_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

@@ -6,6 +6,7 @@ fn hook(dir: &Path) -> CodexHook {
         config_path: dir.join("codex/config.toml"),
         command: "/bin/gatehouse hook codex".into(),
         timeout_secs: 600,
+        keep_reviewer: false,
     }
 }
 

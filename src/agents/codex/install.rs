@@ -15,12 +15,17 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use super::codex::CodexEvent;
-use super::install_file::{
+use super::CodexEvent;
+use crate::agents::install_file::{
     self, Change, InstallError, Report, add_group_to_each, is_hook_of, read_old, replace,
 };
 
 const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
+
+pub use super::reviewer::{Reviewer, reviewer_of};
+use crate::agents::dialect::{
+    HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
+};
 const BEGIN: &str =
     "# BEGIN gatehouse hook trust (written by `gatehouse install codex`; keep this block last)";
 const END: &str = "# END gatehouse hook trust";
@@ -42,6 +47,19 @@ pub struct CodexHook {
     pub command: String,
     /// Codex's hook timeout, in seconds.
     pub timeout_secs: u64,
+    /// Leave `PermissionRequest` to Codex's automatic reviewer: hook `PreToolUse` only.
+    pub keep_reviewer: bool,
+}
+
+impl CodexHook {
+    /// The events this hook is installed for.
+    fn events(&self) -> &'static [CodexEvent] {
+        if self.keep_reviewer {
+            &EVENTS[..1]
+        } else {
+            &EVENTS
+        }
+    }
 }
 
 /// Codex's trust hash of a command hook in a group with `matcher`.
@@ -60,13 +78,133 @@ pub fn trust_hash(event: CodexEvent, matcher: Option<&str>, command: &str, timeo
     format!("sha256:{:x}", Sha256::digest(text.as_bytes()))
 }
 
+/// Codex's `hooks.json` for `scope` and the user's `config.toml` that trusts it.
+fn paths(scope: Scope, project: &Path) -> Result<(PathBuf, PathBuf), InstallError> {
+    let home = codex_home().ok_or(InstallError::NoHome("~/.codex"))?;
+    let hooks_path = match scope {
+        Scope::User => home.join("hooks.json"),
+        Scope::Project => project.join(".codex/hooks.json"),
+        Scope::Local => {
+            return Err(InstallError::Usage(
+                "Codex has no local scope; use --scope user or project".into(),
+            ));
+        }
+    };
+    Ok((hooks_path, home.join("config.toml")))
+}
+
+/// `gatehouse install codex`: both events (or `PreToolUse` alone with `--keep-reviewer`), and
+/// their trust; says when Codex's config routes approvals to its automatic reviewer.
+pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> {
+    if request.event.is_some() {
+        return Err(InstallError::Usage(
+            "--event is for Claude Code only; Codex gets PreToolUse and PermissionRequest (or \
+             PreToolUse alone with --keep-reviewer)"
+                .into(),
+        ));
+    }
+    let (hooks_path, config_path) = paths(request.scope, &request.project)?;
+    let reviewer = reviewer_of(&config_path);
+    let hook = CodexHook {
+        hooks_path,
+        config_path,
+        command: request.command.for_agent("codex"),
+        timeout_secs: request.timeout_secs,
+        keep_reviewer: request.keep_reviewer,
+    };
+    let reports = install(&hook, request.dry_run)?;
+    let mut notes = vec![
+        "Codex runs the hooks because config.toml now trusts them; editing the hook entries by \
+         hand makes Codex skip them until you run this again."
+            .to_string(),
+    ];
+    if request.scope == Scope::Project {
+        notes.push(
+            "Codex loads .codex/hooks.json only in a trusted project ([projects.\"<path>\"] \
+             trust_level = \"trusted\")."
+                .into(),
+        );
+    }
+    notes.extend(reviewer.note(request.keep_reviewer));
+    Ok(Installed { reports, notes })
+}
+
+/// `gatehouse uninstall codex`: the hooks and their trust entries.
+pub fn uninstall_for(request: &UninstallRequest) -> Result<Installed, InstallError> {
+    let (hooks_path, config_path) = paths(request.scope, &request.project)?;
+    Ok(Installed {
+        reports: uninstall(&hooks_path, &config_path, request.dry_run)?,
+        notes: Vec::new(),
+    })
+}
+
+/// Each `hooks.json`, and whether gatehouse's hooks there are trusted by the hash of what is
+/// in the file now (Codex skips an untrusted or edited hook without a word).
+pub fn places(project: &Path) -> Vec<HookPlace> {
+    [Scope::User, Scope::Project]
+        .into_iter()
+        .filter_map(|scope| {
+            let (path, config) = paths(scope, project).ok()?;
+            let state = trust_state(&path, &config);
+            Some(HookPlace { scope, path, state })
+        })
+        .collect()
+}
+
+/// Whether the hooks file at `path` holds gatehouse's hooks, each trusted in `config`.
+fn trust_state(path: &Path, config: &Path) -> HookState {
+    let Some(settings) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    else {
+        return HookState::Absent;
+    };
+    let Some(settings) = settings.as_object() else {
+        return HookState::Absent;
+    };
+    let placed = positions(settings);
+    if placed.is_empty() {
+        return HookState::Absent;
+    }
+    let trusted: toml::Table = std::fs::read_to_string(config)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_default();
+    let state = trusted
+        .get("hooks")
+        .and_then(|h| h.get("state"))
+        .and_then(toml::Value::as_table);
+    let file = absolute(path);
+    for (event, group) in placed {
+        let entry = &settings["hooks"][event.codex_name()][group];
+        let hook = &entry["hooks"][0];
+        let command = hook["command"].as_str().unwrap_or("");
+        let timeout = hook["timeout"].as_u64().unwrap_or(600);
+        let hash = trust_hash(event, entry["matcher"].as_str(), command, timeout);
+        let key = format!("{}:{}:{group}:0", file.display(), event.snake_name());
+        let found = state
+            .and_then(|s| s.get(&key))
+            .and_then(|e| e.get("trusted_hash"))
+            .and_then(toml::Value::as_str);
+        if found != Some(hash.as_str()) {
+            return HookState::Inactive(format!(
+                "its {} hook is not trusted by its hash in {}, so Codex skips it; run \
+                 `gatehouse install codex` again",
+                event.codex_name(),
+                config.display()
+            ));
+        }
+    }
+    HookState::Active
+}
+
 /// Installs the hooks and their trust. Returns the reports for `hooks.json` and `config.toml`.
 pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallError> {
     let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_secs});
     let group = json!({"matcher": "*", "hooks": [entry]});
     let mut placed = Vec::new();
     let hooks = install_file::edit(&hook.hooks_path, dry_run, None, |settings| {
-        let names = EVENTS.map(|event| event.codex_name());
+        let names: Vec<&str> = hook.events().iter().map(|e| e.codex_name()).collect();
         let change = add_group_to_each(settings, &names, &group, "codex")?;
         placed = positions(settings);
         Ok(change)
@@ -89,7 +227,7 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
 }
 
 /// Where gatehouse's group sits in each event's list.
-fn positions(settings: &Map<String, Value>) -> Vec<(CodexEvent, usize)> {
+pub(super) fn positions(settings: &Map<String, Value>) -> Vec<(CodexEvent, usize)> {
     EVENTS
         .iter()
         .filter_map(|&event| {
@@ -146,7 +284,7 @@ fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report,
         Change::Removed(1)
     };
     let mut report = Report {
-        holds: super::install_file::Holds::Trust,
+        holds: install_file::Holds::Trust,
         path: path.to_path_buf(),
         change,
         spec: None,
@@ -161,10 +299,10 @@ fn edit_trust(path: &Path, block: Option<&str>, dry_run: bool) -> Result<Report,
     Ok(report)
 }
 
-fn absolute(path: &Path) -> PathBuf {
+pub(super) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
-#[path = "codex_install_tests.rs"]
+#[path = "install_tests.rs"]
 mod tests;

@@ -8,12 +8,83 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::cursor::CursorEvent;
-use super::install_file::{self, Change, InstallError, Report, is_hook_of};
+use super::CursorEvent;
+use crate::agents::dialect::{
+    HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
+};
+use crate::agents::install_file::{self, Change, InstallError, Report, is_hook_of};
 
 /// The user's Cursor folder: `~/.cursor`.
 pub fn cursor_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|b| b.home_dir().join(".cursor"))
+}
+
+/// Cursor's `hooks.json` for `scope`.
+fn path_of(scope: Scope, project: &Path) -> Result<PathBuf, InstallError> {
+    match scope {
+        Scope::User => Ok(cursor_dir()
+            .ok_or(InstallError::NoHome("~/.cursor"))?
+            .join("hooks.json")),
+        Scope::Project => Ok(project.join(".cursor/hooks.json")),
+        Scope::Local => Err(InstallError::Usage(
+            "Cursor has no local scope; use --scope user or project".into(),
+        )),
+    }
+}
+
+/// `gatehouse install cursor`.
+pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> {
+    if request.event.is_some() || request.keep_reviewer {
+        return Err(InstallError::Usage(
+            "--event and --keep-reviewer are not options for Cursor".into(),
+        ));
+    }
+    let path = path_of(request.scope, &request.project)?;
+    let command = request.command.for_agent("cursor");
+    let report = install(&path, &command, request.timeout_secs, request.dry_run)?;
+    Ok(Installed {
+        reports: vec![report],
+        notes: vec![
+            "built from Cursor's documented hook format; not tested against a Cursor client."
+                .into(),
+        ],
+    })
+}
+
+/// `gatehouse uninstall cursor`.
+pub fn uninstall_for(request: &UninstallRequest) -> Result<Installed, InstallError> {
+    let path = path_of(request.scope, &request.project)?;
+    Ok(Installed {
+        reports: vec![uninstall(&path, request.dry_run)?],
+        notes: Vec::new(),
+    })
+}
+
+/// Each `hooks.json`, and whether gatehouse's hook is there for every event.
+pub fn places(project: &Path) -> Vec<HookPlace> {
+    [Scope::User, Scope::Project]
+        .into_iter()
+        .filter_map(|scope| {
+            let path = path_of(scope, project).ok()?;
+            let held = install_file::events_holding(&path, "cursor");
+            let missing: Vec<&str> = CursorEvent::ALL
+                .iter()
+                .map(|e| e.cursor_name())
+                .filter(|name| !held.iter().any(|h| h == name))
+                .collect();
+            let state = if held.is_empty() {
+                HookState::Absent
+            } else if missing.is_empty() {
+                HookState::Active
+            } else {
+                HookState::Inactive(format!(
+                    "no hook for {}; run `gatehouse install cursor` again",
+                    missing.join(", ")
+                ))
+            };
+            Some(HookPlace { scope, path, state })
+        })
+        .collect()
 }
 
 /// Installs the hook for every event in the hooks file at `path`.

@@ -55,9 +55,9 @@ fn every_gemini_fixture_becomes_a_gemini_call_of_the_right_kind() {
     ] {
         let (event, call) = parse(bytes).unwrap();
         assert_eq!(event, GeminiEvent::BeforeTool);
-        assert_eq!(call.agent, Agent::GeminiCli);
+        assert_eq!(call.agent, Agent::new("gemini-cli"));
         assert_eq!(call.tool, tool);
-        assert_eq!(ToolKind::of(&call.tool, &[]), kind);
+        assert_eq!(call.kind, Some(kind));
         assert_eq!(call.cwd, "/home/dev/project");
         assert_eq!(call.event.as_deref(), Some("before-tool"));
         assert_eq!(call.caps.allow, AllowEffect::Pass);

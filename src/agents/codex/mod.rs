@@ -19,12 +19,66 @@
 //!   `updatedInput` are never sent: Codex rejects them.
 //! - `defer` prints nothing: Codex's own flow decides.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
-use super::capability;
+use super::dialect::{
+    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
+    Source, UninstallRequest,
+};
 use super::input::{self, StdinError};
-use crate::core::call::{Agent, Call};
+use super::install_file::InstallError;
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
+
+pub mod install;
+mod reviewer;
+
+/// Codex's dialect, as the registry lists it.
+pub struct Codex;
+
+const NAMES: Names = Names {
+    cli: "codex",
+    aliases: &[],
+    agent: "codex",
+    display: "Codex",
+    program: "codex",
+};
+
+const VERIFIED: Source = Source::Verified("Codex 0.169.0");
+
+/// `PreToolUse` then `PermissionRequest`, as [`CodexEvent`] orders them.
+static EVENTS: [EventSpec; 2] = [
+    EventSpec {
+        name: "PreToolUse",
+        wire: "pre-tool-use",
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Pass,
+            note: NoteEffect::Model,
+            reason: true,
+        },
+        fail: FailMode::Open,
+        source: VERIFIED,
+    },
+    EventSpec {
+        name: "PermissionRequest",
+        wire: "permission-request",
+        role: EventRole::Question,
+        caps: Caps {
+            allow: AllowEffect::Grant,
+            note: NoteEffect::None,
+            reason: true,
+        },
+        fail: FailMode::ToAgent,
+        source: VERIFIED,
+    },
+];
+
+/// Codex's tool names as its hooks send them.
+const TOOLS: &[(&str, ToolKind)] = &[("Bash", ToolKind::Shell), ("apply_patch", ToolKind::Edit)];
 
 /// The Codex hook events gatehouse answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,10 +90,7 @@ pub enum CodexEvent {
 impl CodexEvent {
     /// Codex's own name, as in `hook_event_name` and `hooks.json`.
     pub fn codex_name(self) -> &'static str {
-        match self {
-            CodexEvent::PreToolUse => "PreToolUse",
-            CodexEvent::PermissionRequest => "PermissionRequest",
-        }
+        self.spec().name
     }
 
     /// The name Codex uses in its trust keys and hashes (`pre_tool_use`).
@@ -50,18 +101,62 @@ impl CodexEvent {
         }
     }
 
-    fn capability(self) -> capability::Event {
+    /// This event's row of the capability table.
+    pub fn spec(self) -> &'static EventSpec {
         match self {
-            CodexEvent::PreToolUse => capability::Event::CodexPreToolUse,
-            CodexEvent::PermissionRequest => capability::Event::CodexPermissionRequest,
+            CodexEvent::PreToolUse => &EVENTS[0],
+            CodexEvent::PermissionRequest => &EVENTS[1],
         }
     }
 
-    fn wire_name(self) -> &'static str {
-        match self {
-            CodexEvent::PreToolUse => "pre-tool-use",
-            CodexEvent::PermissionRequest => "permission-request",
+    fn of(spec: &EventSpec) -> CodexEvent {
+        if spec.name == EVENTS[1].name {
+            CodexEvent::PermissionRequest
+        } else {
+            CodexEvent::PreToolUse
         }
+    }
+}
+
+impl Dialect for Codex {
+    fn names(&self) -> &'static Names {
+        &NAMES
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
+        TOOLS
+    }
+
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        let (event, call) = parse(stdin)?;
+        Ok(Parsed {
+            event: event.spec(),
+            call,
+        })
+    }
+
+    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
+        render(CodexEvent::of(event), decision)
+    }
+
+    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
+        None
+    }
+
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        install::install_for(request)
+    }
+
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        install::uninstall_for(request)
+    }
+
+    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
+        install::places(project)
     }
 }
 
@@ -80,14 +175,15 @@ pub fn parse(stdin: &[u8]) -> Result<(CodexEvent, Call), StdinError> {
         tool_input = patch_input(patch.unwrap_or(""));
     }
     let call = Call {
-        agent: Agent::Codex,
+        agent: Agent::new(NAMES.agent),
+        kind: Some(Codex.kind_of(&tool)),
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,
         input: tool_input,
         tool_use_id: input::string(&input, "tool_use_id"),
-        event: Some(event.wire_name().to_string()),
-        caps: event.capability().caps(),
+        event: Some(event.spec().wire.to_string()),
+        caps: event.spec().caps,
     };
     Ok((event, call))
 }
@@ -161,5 +257,5 @@ pub fn render(event: CodexEvent, decision: &Decision) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "codex_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

@@ -1,0 +1,207 @@
+//! What `gatehouse agents` prints, from the registry alone: the capability table (the same
+//! Markdown `docs/agents.md` shows, and a test keeps them equal), and for each agent whether
+//! its program is on `PATH` (with its version), and where gatehouse's hook is installed and
+//! whether the agent will run it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::dialect::{Dialect, EventRole, EventSpec, HookState, Source};
+use super::registry;
+use crate::core::caps::{AllowEffect, NoteEffect};
+
+/// The capability table of every agent in the registry, as Markdown.
+pub fn capability_table() -> String {
+    let mut out = String::from(
+        "| agent | event | allow | deny reason | note on allow | if the hook fails | checked |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for dialect in registry::all() {
+        for event in dialect.events() {
+            let _ = writeln!(
+                out,
+                "| {} |",
+                row(dialect.names().display, event).join(" | ")
+            );
+        }
+    }
+    // OpenCode has no hook, so no dialect: the console attaches to its server.
+    for event in super::opencode::doctor::EVENTS {
+        let display = super::opencode::doctor::DISPLAY;
+        let _ = writeln!(out, "| {} |", row(display, event).join(" | "));
+    }
+    out
+}
+
+/// One row of the table, cell by cell.
+fn row(agent: &str, event: &EventSpec) -> Vec<String> {
+    let checked = match event.source {
+        Source::Verified(version) => format!("run against {version}"),
+        Source::Documented => "from its documentation".to_string(),
+    };
+    let (allow, reason, note) = match event.role {
+        EventRole::AfterTool => (
+            "not a question: prints the note kept for the call it follows",
+            "",
+            "",
+        ),
+        EventRole::Question => (
+            match event.caps.allow {
+                AllowEffect::Grant => "grants: the call runs, skipping the agent's prompt",
+                AllowEffect::Pass => "passes: the agent's own checks still apply",
+            },
+            if event.caps.reason {
+                "reaches the model"
+            } else {
+                "not shown: the model only learns it was blocked"
+            },
+            match event.caps.note {
+                NoteEffect::Model => "reaches the model",
+                NoteEffect::AfterTool => "reaches the model after the output (after-tool hook)",
+                NoteEffect::User => "shown to the user only",
+                NoteEffect::None => "not offered",
+            },
+        ),
+    };
+    vec![
+        agent.to_string(),
+        format!("`{}`", event.name),
+        allow.to_string(),
+        reason.to_string(),
+        note.to_string(),
+        event.fail.words().to_string(),
+        checked,
+    ]
+}
+
+/// For every agent: its program on `PATH` and version, and the hook in each scope.
+pub fn report(project: &Path) -> String {
+    let mut out = String::new();
+    for dialect in registry::all() {
+        let names = dialect.names();
+        let program = match on_path(names.program) {
+            Some(path) => match version(&path) {
+                Some(version) => format!("{} ({version})", path.display()),
+                None => path.display().to_string(),
+            },
+            None => format!("not installed (no `{}` on PATH)", names.program),
+        };
+        let _ = writeln!(
+            out,
+            "{} (`gatehouse hook {}`): {program}",
+            names.display, names.cli
+        );
+        hooks(&mut out, *dialect, project);
+    }
+    let program = match on_path("opencode") {
+        Some(path) => match version(&path) {
+            Some(version) => format!("{} ({version})", path.display()),
+            None => path.display().to_string(),
+        },
+        None => "not installed (no `opencode` on PATH)".to_string(),
+    };
+    super::opencode::doctor::report(&mut out, &program);
+    out
+}
+
+fn hooks(out: &mut String, dialect: &dyn Dialect, project: &Path) {
+    let places = dialect.hook_places(project);
+    if places.iter().all(|p| p.state == HookState::Absent) {
+        let _ = writeln!(
+            out,
+            "  hook: not installed (`gatehouse install {}`)",
+            dialect.names().cli
+        );
+        return;
+    }
+    for place in places {
+        let state = match &place.state {
+            HookState::Active => "installed, active".to_string(),
+            HookState::Inactive(why) => format!("installed, NOT active: {why}"),
+            HookState::Absent => continue,
+        };
+        let _ = writeln!(
+            out,
+            "  hook ({}): {} {state}",
+            place.scope.name(),
+            place.path.display()
+        );
+    }
+}
+
+/// The first executable file named `program` in `$PATH`.
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|file| {
+            file.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// The first line `program --version` prints within a few seconds, if any.
+fn version(program: &Path) -> Option<String> {
+    let mut child = Command::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let output = child.wait_with_output().ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(crate::core::escape::visible(line).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_docs_table_is_the_one_the_registry_generates() {
+        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/agents.md"))
+            .unwrap();
+        let table = capability_table();
+        assert!(
+            docs.contains(&table),
+            "docs/agents.md's capability table differs from the registry's; regenerate it \
+             with `gatehouse agents --markdown`:\n{table}"
+        );
+    }
+
+    #[test]
+    fn the_table_has_a_row_for_every_event_of_every_agent() {
+        let table = capability_table();
+        let rows = table.lines().count() - 2;
+        let events: usize = registry::all()
+            .iter()
+            .map(|d| d.events().len())
+            .sum::<usize>()
+            + super::super::opencode::doctor::EVENTS.len();
+        assert_eq!(rows, events);
+        assert!(table.contains("| Codex | `PreToolUse` | passes"));
+    }
+
+    #[test]
+    fn a_program_is_found_on_path_only_where_it_is_executable() {
+        assert!(on_path("sh").is_some());
+        assert!(on_path("gatehouse-no-such-program").is_none());
+    }
+}

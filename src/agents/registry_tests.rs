@@ -1,0 +1,114 @@
+use super::*;
+use crate::agents::dialect::EventRole;
+use crate::core::caps::{AllowEffect, NoteEffect};
+
+#[test]
+fn every_agent_has_its_own_names() {
+    let mut words = Vec::new();
+    for dialect in all() {
+        let names = dialect.names();
+        words.push(names.cli);
+        words.extend(names.aliases);
+        assert_eq!(find(names.cli).unwrap().names(), names);
+        assert_eq!(by_agent(&Agent::new(names.agent)).unwrap().names(), names);
+    }
+    let mut unique = words.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), words.len(), "{words:?}");
+    assert!(find("aider").is_none());
+}
+
+#[test]
+fn every_event_name_is_unique_within_its_agent_and_says_what_it_can_do() {
+    for dialect in all() {
+        let events = dialect.events();
+        assert!(!events.is_empty(), "{}", dialect.names().cli);
+        for (i, event) in events.iter().enumerate() {
+            assert_eq!(dialect.event(event.name), Some(&events[i]));
+            assert!(!event.wire.is_empty());
+        }
+        assert!(
+            events.iter().any(|e| e.role == EventRole::Question),
+            "{} asks nothing",
+            dialect.names().cli
+        );
+    }
+}
+
+#[test]
+fn only_events_that_can_grant_say_so() {
+    let caps = |cli: &str, event: &str| find(cli).unwrap().event(event).unwrap().caps;
+    assert_eq!(caps("codex", "PreToolUse").allow, AllowEffect::Pass);
+    assert_eq!(caps("gemini", "BeforeTool").allow, AllowEffect::Pass);
+    assert_eq!(caps("claude", "PreToolUse").allow, AllowEffect::Grant);
+    assert_eq!(
+        caps("claude", "PermissionRequest").allow,
+        AllowEffect::Grant
+    );
+    assert_eq!(caps("codex", "PermissionRequest").allow, AllowEffect::Grant);
+    assert_eq!(
+        caps("cursor", "beforeShellExecution").allow,
+        AllowEffect::Grant
+    );
+    assert_eq!(caps("codex", "PermissionRequest").note, NoteEffect::None);
+    assert_eq!(caps("gemini", "BeforeTool").note, NoteEffect::AfterTool);
+    assert_eq!(caps("codex", "PreToolUse").note, NoteEffect::Model);
+    assert!(!caps("cursor", "beforeReadFile").reason);
+}
+
+#[test]
+fn a_call_without_a_kind_gets_its_agents_kind_and_an_unknown_agent_never_reads() {
+    let claude = Agent::new("claude-code");
+    assert_eq!(kind_of(&claude, "Bash"), ToolKind::Shell);
+    assert_eq!(kind_of(&claude, "Read"), ToolKind::Read);
+    assert_eq!(
+        kind_of(&Agent::new("gemini-cli"), "read_file"),
+        ToolKind::Read
+    );
+    assert_eq!(kind_of(&Agent::new("codex"), "apply_patch"), ToolKind::Edit);
+    assert_eq!(kind_of(&Agent::new("codex"), "read_file"), ToolKind::Other);
+    let unknown = Agent::new("aider");
+    assert_eq!(kind_of(&unknown, "Read"), ToolKind::Other);
+    assert_eq!(
+        kind_of(&unknown, "mcp__fs__read"),
+        ToolKind::Mcp {
+            server: "fs".into(),
+            tool: "read".into()
+        }
+    );
+}
+
+#[test]
+fn the_default_internal_tools_are_claude_codes_bookkeeping_and_nothing_that_acts() {
+    let internal = internal_tools();
+    assert!(internal.iter().any(|t| t == "TodoWrite"));
+    for dialect in all() {
+        for tool in dialect.internal_tools() {
+            assert_eq!(dialect.kind_of(tool), ToolKind::Other, "{tool}");
+        }
+    }
+}
+
+#[test]
+fn write_and_edit_tools_of_every_agent_edit_files() {
+    for tool in [
+        "Write",
+        "Edit",
+        "MultiEdit",
+        "apply_patch",
+        "write_file",
+        "replace",
+    ] {
+        assert!(edits_files(tool), "{tool}");
+    }
+    assert!(!edits_files("Bash"));
+    assert!(!edits_files("Read"));
+}
+
+#[test]
+fn display_names_come_from_the_registry() {
+    assert_eq!(display_name(&Agent::new("claude-code")), "Claude Code");
+    assert_eq!(display_name(&Agent::new("gemini-cli")), "Gemini CLI");
+    assert_eq!(display_name(&Agent::new("aider")), "aider");
+}
