@@ -4,9 +4,10 @@
 //!
 //! `event` reads the stream's events and the requests they carry, `sse` frames the stream,
 //! `call` maps a request to a [`Call`](crate::core::call::Call) and an answer to a reply,
-//! `client` makes the HTTP calls, `attach` is one server's link (subscribe, list, ask, reply,
-//! reconnect), `attachments` the console's set of links and the target of `gatehouse attach`,
-//! `settings` the config's `[[opencode]]` tables, and `doctor` its row in `gatehouse agents`.
+//! `client` makes the HTTP calls, `attach` is one server's link (subscribe, list, reconnect),
+//! `requests` the questions a link has open (each asked once, then replied to), `attachments`
+//! the console's set of links and the target of `gatehouse attach`, `settings` the config's
+//! `[[opencode]]` tables, and `doctor` OpenCode's row in `gatehouse agents`.
 
 pub mod attach;
 pub mod attachments;
@@ -14,6 +15,7 @@ pub mod call;
 pub mod client;
 pub mod doctor;
 pub mod event;
+mod requests;
 pub mod settings;
 pub mod sse;
 
