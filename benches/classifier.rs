@@ -78,6 +78,7 @@ fn call() -> Arc<Question> {
         cwd: "/tmp".into(),
         tool: "Bash".into(),
         kind: Some(gatehouse::agents::claude::kind_of("Bash")),
+        subagent: None,
         input: serde_json::json!({"command": "mytool --list --format json | head -n 20"}),
         tool_use_id: None,
         event: None,

@@ -27,6 +27,7 @@ fn read_call() -> Call {
         cwd: "/tmp".into(),
         tool: "Read".into(),
         kind: Some(gatehouse::agents::claude::kind_of("Read")),
+        subagent: None,
         input: serde_json::json!({"file_path": "/etc/hostname"}),
         tool_use_id: Some("toolu_bench".into()),
         event: Some("pre-tool-use".into()),

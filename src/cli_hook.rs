@@ -1,8 +1,9 @@
 //! `gatehouse hook <agent>`: reads the agent's hook input (at most 64 MiB), asks the console,
 //! prints the dialect's answer. Never fails and never exits non-zero.
 
+use std::ffi::OsString;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use gatehouse::agents::client::Timeouts;
@@ -14,6 +15,51 @@ use gatehouse::server::socket::socket_path;
 
 /// How much longer than the ask timeout the hook waits for the console's answer.
 const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
+
+/// The arguments of a hook run, read without the full command line: `hook <agent>` with
+/// `--config`/`--socket` (either form, before or after) and nothing else.
+pub struct HookArgs {
+    pub dialect: &'static dyn Dialect,
+    pub config: Option<PathBuf>,
+    pub socket: Option<PathBuf>,
+}
+
+/// The hook's arguments when `args` (without the program name) are exactly a hook run the
+/// registry knows; anything else (help, an unknown agent or flag) is `None`, for clap to
+/// parse and explain. The hook runs before every tool call of every agent, so it skips
+/// building the whole command line.
+pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
+    let mut words = Vec::new();
+    let (mut config, mut socket) = (None, None);
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_str()?;
+        let slot = match text.split_once('=').map_or(text, |(flag, _)| flag) {
+            "--config" => &mut config,
+            "--socket" => &mut socket,
+            word if !word.starts_with('-') => {
+                words.push(word.to_string());
+                continue;
+            }
+            _ => return None,
+        };
+        let value = match text.split_once('=') {
+            Some((_, value)) => OsString::from(value),
+            None => args.next()?,
+        };
+        if slot.replace(PathBuf::from(value)).is_some() {
+            return None;
+        }
+    }
+    match &words[..] {
+        [hook, agent] if hook == "hook" => Some(HookArgs {
+            dialect: gatehouse::agents::registry::find(agent)?,
+            config,
+            socket,
+        }),
+        _ => None,
+    }
+}
 
 /// `gatehouse hook <agent>`: never fails, never exits non-zero; whatever goes wrong is the
 /// dialect's defer (which blocks where nothing else would).
@@ -58,5 +104,47 @@ pub fn run_hook(dialect: &dyn Dialect, config: Option<&Path>, socket: Option<&Pa
     }
     for line in output.stderr {
         eprintln!("{line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Option<(String, Option<PathBuf>, Option<PathBuf>)> {
+        fast_args(args.iter().map(OsString::from))
+            .map(|a| (a.dialect.names().cli.to_string(), a.config, a.socket))
+    }
+
+    #[test]
+    fn a_hook_run_is_read_with_its_paths_in_either_place_and_form() {
+        assert_eq!(
+            parsed(&["hook", "codex"]),
+            Some(("codex".into(), None, None))
+        );
+        assert_eq!(
+            parsed(&["--socket", "/s", "hook", "claude", "--config=/c"]),
+            Some(("claude".into(), Some("/c".into()), Some("/s".into())))
+        );
+        assert_eq!(
+            parsed(&["hook", "gemini-cli"]).map(|p| p.0),
+            Some("gemini".into())
+        );
+    }
+
+    #[test]
+    fn anything_but_a_plain_hook_run_is_left_to_clap() {
+        for args in [
+            &["hook"][..],
+            &["hook", "aider"],
+            &["hook", "claude", "--help"],
+            &["hook", "claude", "extra"],
+            &["install", "claude"],
+            &["hook", "claude", "--config"],
+            &["--config", "/a", "hook", "claude", "--config", "/b"],
+            &["--mode", "auto", "hook", "claude"],
+        ] {
+            assert!(parsed(args).is_none(), "{args:?}");
+        }
     }
 }

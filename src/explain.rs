@@ -33,6 +33,7 @@ pub fn explain(line: &str, rules: &Rules) -> Explanation {
         cwd: String::new(),
         tool: "Bash".into(),
         kind: Some(crate::agents::claude::kind_of("Bash")),
+        subagent: None,
         input: json!({ "command": line }),
         tool_use_id: None,
         event: None,

@@ -204,6 +204,7 @@ mod tests {
                 cwd: "/".into(),
                 tool: tool.into(),
                 kind: Some(crate::agents::claude::kind_of(tool)),
+                subagent: None,
                 input: serde_json::json!({ "command": command }),
                 tool_use_id: None,
                 event: None,

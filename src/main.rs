@@ -201,6 +201,10 @@ fn agents() -> PossibleValuesParser {
 }
 
 fn main() -> ExitCode {
+    if let Some(hook) = cli_hook::fast_args(std::env::args_os().skip(1)) {
+        cli_hook::run_hook(hook.dialect, hook.config.as_deref(), hook.socket.as_deref());
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     if let Some(Command::Hook { agent }) = &cli.command
         && let Some(dialect) = registry::find(agent)

@@ -104,10 +104,18 @@ fn the_core_names_no_agent_and_no_agents_tool() {
             words.push(format!("\"{tool}\""));
         }
     }
+    // Words that are a tool's name somewhere but mean something else here.
+    let not_tools: &[(&str, &str)] = &[
+        // The classifier's one-word answer `writes`, read by its prefix.
+        ("decision.rs", "\"write\""),
+    ];
     let mut offences = Vec::new();
     for (file, n, code) in core_code() {
         for word in &words {
-            if code.contains(word.as_str()) {
+            let excused = not_tools
+                .iter()
+                .any(|(name, w)| file.ends_with(name) && w == word);
+            if code.contains(word.as_str()) && !excused {
                 offences.push(format!("{}:{n}: {word} in {}", file.display(), code.trim()));
             }
         }

@@ -97,6 +97,7 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             cwd: String::new(),
             tool: "Bash".into(),
             kind: Some(gatehouse::agents::claude::kind_of("Bash")),
+            subagent: None,
             input: serde_json::json!({ "command": command }),
             tool_use_id: None,
             event: None,

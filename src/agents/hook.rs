@@ -345,6 +345,7 @@ mod tests {
             ("gemini", "gemini-cli/beforetool-write_file.json"),
             ("cursor", "cursor/beforeShellExecution.json"),
             ("cursor", "cursor/preToolUse.json"),
+            ("crush", "crush/pretooluse-bash.json"),
         ];
         for (dialect, fixture) in fixtures {
             let path = format!("{}/tests/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));

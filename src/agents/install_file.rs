@@ -255,6 +255,38 @@ pub(crate) fn replace(
     Ok(kept)
 }
 
+/// How many `gatehouse hook <word>` entries sit straight in the lists under `hooks` (the flat
+/// layout of Cursor and Crush, `hooks.<event>[]`).
+pub(crate) fn count_flat(file: &Map<String, Value>, word: &str) -> usize {
+    let Some(Value::Object(hooks)) = file.get("hooks") else {
+        return 0;
+    };
+    hooks
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter(|e| is_hook_of(e, word))
+        .count()
+}
+
+/// Removes every `gatehouse hook <word>` entry from the flat layout, and the event lists it
+/// leaves empty; returns how many it removed.
+pub(crate) fn remove_flat(file: &mut Map<String, Value>, word: &str) -> usize {
+    let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
+        return 0;
+    };
+    let mut removed = 0;
+    for list in hooks.values_mut() {
+        if let Value::Array(list) = list {
+            let before = list.len();
+            list.retain(|e| !is_hook_of(e, word));
+            removed += before - list.len();
+        }
+    }
+    hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
+    removed
+}
+
 /// The events under `hooks` in the settings file at `path` that hold a hook of `gatehouse
 /// hook <word>`, in either layout: matcher groups (`hooks.<event>[].hooks[]`) or entries
 /// straight in the list (Cursor's `hooks.<event>[]`). A missing or unreadable file holds none.

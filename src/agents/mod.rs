@@ -1,5 +1,5 @@
 //! The agents' side. Each agent gatehouse can gate is one folder here (`claude`, `codex`,
-//! `gemini`, `cursor`) implementing the [`dialect::Dialect`] trait: its hook JSON into a call
+//! `gemini`, `cursor`, `crush`) implementing the [`dialect::Dialect`] trait: its hook JSON into a call
 //! with the tool kind normalised, a decision into its answer per event, its capability table,
 //! and its installer. [`registry`] lists them once and drives everything that names an agent.
 //!
@@ -11,6 +11,7 @@
 pub mod claude;
 pub mod client;
 pub mod codex;
+pub mod crush;
 pub mod cursor;
 pub mod dialect;
 pub mod doctor;

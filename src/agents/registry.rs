@@ -4,7 +4,7 @@
 //! say it. Adding an agent is its folder under `src/agents/` and one line here.
 
 use super::dialect::Dialect;
-use super::{claude, codex, cursor, gemini};
+use super::{claude, codex, crush, cursor, gemini};
 use crate::core::call::{Agent, ToolKind};
 
 /// Every dialect, in the order `gatehouse agents` and the docs show them.
@@ -13,6 +13,7 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &codex::Codex,
     &gemini::Gemini,
     &cursor::Cursor,
+    &crush::Crush,
 ];
 
 /// Every dialect.

@@ -100,6 +100,7 @@ fn shell_call(line: &str, n: usize) -> Call {
             .unwrap_or_else(|_| "/".into()),
         tool: "Bash".into(),
         kind: Some(crate::agents::claude::kind_of("Bash")),
+        subagent: None,
         input: json!({ "command": line }),
         tool_use_id: None,
         event: Some("pre-tool-use".into()),

@@ -64,6 +64,10 @@ pub struct Call {
     pub kind: Option<ToolKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
+    /// The sub-agent that made the call inside the session, when the agent says so: the
+    /// console shows it under its parent session, whose allows it shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<SubAgent>,
     /// The agent's hook event, normalised (`pre-tool-use`, `permission-request`, `before-tool`,
     /// `after-tool`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,6 +76,22 @@ pub struct Call {
     /// full set.
     #[serde(default, skip_serializing_if = "Caps::is_full")]
     pub caps: Caps,
+}
+
+/// A sub-agent of a session: the agent's own id for it and, if it says, its type
+/// (`Explore`, `general-purpose`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SubAgent {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub kind: Option<String>,
+}
+
+impl SubAgent {
+    /// How the console names it: its type, else its id.
+    pub fn label(&self) -> &str {
+        self.kind.as_deref().unwrap_or(&self.id)
+    }
 }
 
 /// What a tool does. The agent's dialect says it (each agent names its tools its own way);
@@ -152,6 +172,7 @@ pub(crate) fn test_call(tool: &str, input: Value) -> Call {
         tool: tool.into(),
         input,
         kind: Some(test_kind(tool)),
+        subagent: None,
         tool_use_id: None,
         event: None,
         caps: Default::default(),

@@ -64,6 +64,7 @@ mod tests {
             cwd: "/p".into(),
             tool: "run_shell_command".into(),
             kind: Some(crate::core::call::ToolKind::Shell),
+            subagent: None,
             input: json!({"command": command}),
             tool_use_id: None,
             event: Some(event.into()),

@@ -9,6 +9,7 @@ fn call() -> Call {
         cwd: "/p".into(),
         tool: "Read".into(),
         kind: Some(crate::agents::claude::kind_of("Read")),
+        subagent: None,
         input: json!({"file_path": "/p/x"}),
         tool_use_id: Some("t".into()),
         event: Some("pre-tool-use".into()),

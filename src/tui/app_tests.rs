@@ -27,6 +27,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         cwd: "/home/dev/project".into(),
         tool: tool.into(),
         kind: Some(crate::agents::claude::kind_of(tool)),
+        subagent: None,
         input,
         tool_use_id: None,
         event: None,

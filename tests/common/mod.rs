@@ -48,6 +48,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         cwd: "/tmp".into(),
         tool: tool.into(),
         kind: Some(gatehouse::agents::claude::kind_of(tool)),
+        subagent: None,
         input,
         tool_use_id: None,
         event: Some("pre-tool-use".into()),

@@ -17,7 +17,7 @@ use super::dialect::{
 };
 use super::install_file::InstallError;
 use super::tools;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, SubAgent, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
@@ -202,6 +202,11 @@ struct HookInput {
     cwd: Option<String>,
     #[serde(default)]
     tool_use_id: Option<String>,
+    /// Set inside a sub-agent: its id and type.
+    #[serde(default)]
+    agent_id: Option<String>,
+    #[serde(default)]
+    agent_type: Option<String>,
 }
 
 /// Reads Claude Code's hook input: which event fired, and the call it is about.
@@ -223,6 +228,13 @@ pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
         session: input.session_id.unwrap_or_default(),
         cwd: input.cwd.unwrap_or_default(),
         kind: Some(kind_of(&tool)),
+        subagent: input
+            .agent_id
+            .filter(|id| !id.is_empty())
+            .map(|id| SubAgent {
+                id,
+                kind: input.agent_type.filter(|t| !t.is_empty()),
+            }),
         tool,
         input: input.tool_input,
         tool_use_id: input.tool_use_id,

@@ -140,3 +140,21 @@ fn defer_prints_nothing_for_either_event() {
         assert_eq!(output(event, Decision::Defer { reason: None }), None);
     }
 }
+
+#[test]
+fn a_sub_agents_call_names_it_and_keeps_its_parents_session() {
+    let mut input: Value = serde_json::from_slice(fixture!("pretooluse-bash.json")).unwrap();
+    let (_, parent) = parse(input.to_string().as_bytes()).unwrap();
+    assert_eq!(parent.subagent, None);
+    input["agent_id"] = json!("a1b2c3");
+    input["agent_type"] = json!("Explore");
+    let (_, call) = parse(input.to_string().as_bytes()).unwrap();
+    assert_eq!(call.session, parent.session);
+    let subagent = call.subagent.clone().unwrap();
+    assert_eq!(
+        (subagent.id.as_str(), subagent.label()),
+        ("a1b2c3", "Explore")
+    );
+    let wire = serde_json::to_value(&call).unwrap();
+    assert_eq!(wire["subagent"], json!({"id": "a1b2c3", "type": "Explore"}));
+}

@@ -177,6 +177,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CodexEvent, Call), StdinError> {
     let call = Call {
         agent: Agent::new(NAMES.agent),
         kind: Some(Codex.kind_of(&tool)),
+        subagent: None,
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,

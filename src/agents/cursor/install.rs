@@ -6,13 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::CursorEvent;
 use crate::agents::dialect::{
     HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
 };
-use crate::agents::install_file::{self, Change, InstallError, Report, is_hook_of};
+use crate::agents::install_file::{self, Change, InstallError, Report};
 
 /// The user's Cursor folder: `~/.cursor`.
 pub fn cursor_dir() -> Option<PathBuf> {
@@ -102,10 +102,10 @@ pub fn install(
                 .and_then(Value::as_array)
                 .is_some_and(|list| list.contains(&entry))
         });
-        if already && count(file) == CursorEvent::ALL.len() {
+        if already && install_file::count_flat(file, "cursor") == CursorEvent::ALL.len() {
             return Ok(Change::Unchanged);
         }
-        let removed = remove(file);
+        let removed = install_file::remove_flat(file, "cursor");
         file.entry("version").or_insert(json!(1));
         let hooks = file.entry("hooks").or_insert_with(|| json!({}));
         let hooks = hooks.as_object_mut().ok_or("`hooks`")?;
@@ -128,37 +128,8 @@ pub fn install(
 /// Removes gatehouse's cursor hooks from the hooks file at `path`.
 pub fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
     install_file::edit(path, dry_run, None, |file| {
-        Ok(Change::removed(remove(file)))
+        Ok(Change::removed(install_file::remove_flat(file, "cursor")))
     })
-}
-
-fn count(file: &Map<String, Value>) -> usize {
-    let Some(Value::Object(hooks)) = file.get("hooks") else {
-        return 0;
-    };
-    hooks
-        .values()
-        .filter_map(Value::as_array)
-        .flatten()
-        .filter(|e| is_hook_of(e, "cursor"))
-        .count()
-}
-
-/// Removes every `gatehouse hook cursor` entry, and event lists it leaves empty.
-fn remove(file: &mut Map<String, Value>) -> usize {
-    let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
-        return 0;
-    };
-    let mut removed = 0;
-    for list in hooks.values_mut() {
-        if let Value::Array(list) = list {
-            let before = list.len();
-            list.retain(|e| !is_hook_of(e, "cursor"));
-            removed += before - list.len();
-        }
-    }
-    hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
-    removed
 }
 
 #[cfg(test)]

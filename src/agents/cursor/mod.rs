@@ -208,6 +208,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CursorEvent, Call), StdinError> {
     let call = Call {
         agent: Agent::new(NAMES.agent),
         kind: Some(Cursor.kind_of(&tool)),
+        subagent: None,
         session: input::string(&input, "conversation_id").unwrap_or_default(),
         cwd: cwd.unwrap_or_default(),
         tool,

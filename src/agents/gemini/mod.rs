@@ -182,6 +182,7 @@ pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
     let call = Call {
         agent: Agent::new(NAMES.agent),
         kind: Some(Gemini.kind_of(&tool)),
+        subagent: None,
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,

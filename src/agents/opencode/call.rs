@@ -112,6 +112,9 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
         tool: request.permission.clone(),
         input,
         kind: Some(kind),
+        // A `task` sub-agent runs in a session of its own; the request does not name its
+        // parent.
+        subagent: None,
         tool_use_id: request.tool.as_ref().map(|t| t.call_id.clone()),
         event: Some(EVENT.to_string()),
         caps: CAPS,

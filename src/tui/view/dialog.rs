@@ -94,11 +94,7 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
             theme::title(),
         ),
         Span::styled(
-            format!(
-                " · session {} · {}",
-                short_id(&call.session),
-                visible(&call.cwd)
-            ),
+            format!(" · session {} · {}", session_of(call), visible(&call.cwd)),
             theme::dim(),
         ),
     ])];
@@ -283,6 +279,15 @@ fn race_line(open: &Open) -> Option<Line<'static>> {
 }
 
 /// The first 8 characters of a session id: enough to tell sessions apart.
+/// The session a call belongs to, as the console names it: its short id, and the sub-agent
+/// inside it that made the call, if the agent said (`84302c7a › Explore`).
+pub fn session_of(call: &crate::core::call::Call) -> String {
+    match &call.subagent {
+        Some(sub) => format!("{} › {}", short_id(&call.session), visible(sub.label())),
+        None => short_id(&call.session),
+    }
+}
+
 pub fn short_id(session: &str) -> String {
     visible(&session.chars().take(8).collect::<String>()).into_owned()
 }

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::dialog::short_id;
+use super::dialog::session_of;
 use super::theme;
 use crate::core::call::ToolKind;
 use crate::core::escape::visible;
@@ -56,7 +56,7 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
             let text = format!(
                 "{} {} {} {}",
                 visible(&call.agent.to_string()),
-                short_id(&call.session),
+                session_of(call),
                 visible(tool),
                 open.short
             );

@@ -68,6 +68,7 @@ fn every_hidden_or_reordering_character_from_an_agent_is_drawn_as_an_escape() {
         cwd: "/home/\u{2066}dev\u{2069}/\u{e0041}\u{e0042}x".into(),
         tool: "Bash\u{2028}\u{9b}".into(),
         kind: Some(crate::agents::claude::kind_of("Bash\u{2028}\u{9b}")),
+        subagent: None,
         input: json!({"command": "echo ok\u{2029}rm -rf /\u{034f}\u{061c}\u{200e}\u{200f}"}),
         tool_use_id: None,
         event: None,

@@ -444,3 +444,23 @@ mod size_tests;
 #[cfg(test)]
 #[path = "snapshot_state_tests.rs"]
 mod state_tests;
+
+#[test]
+fn a_sub_agents_call_shows_under_its_parent_session() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, _) = dialog(1, "Bash", json!({"command": "rm -rf build"}), t0);
+    let mut call = (*d.call).clone();
+    call.subagent = Some(crate::core::call::SubAgent {
+        id: "a1b2c3".into(),
+        kind: Some("Explore".into()),
+    });
+    let (d, p) = dialog_of(1, call, t0);
+    app.update(Msg::Opened(d, p), t0);
+    let screen = draw(&app, 100, 30);
+    assert!(screen.contains("session 5f0c1a2b › Explore"), "{screen}");
+    assert!(
+        screen.contains("claude-code 5f0c1a2b › Explore"),
+        "{screen}"
+    );
+}
