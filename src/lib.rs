@@ -14,7 +14,7 @@
 //!
 //! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
-//! core's classifier trait and is the only part that speaks HTTP.
+//! core's classifier trait; beside `agents::opencode` it is the only part that speaks HTTP.
 //!
 //! `server` is the console's Unix socket: protocol v1, the folder and peer checks, and the
 //! accept loop that submits each hook's call to the barrier and writes the answer back. It
