@@ -8,11 +8,14 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
+use gatehouse::agents::opencode::Attachments;
+use gatehouse::agents::opencode::attach::{Log, Timing};
 use gatehouse::classifier::ClassifierSetup;
 use gatehouse::config::Config;
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Fallback};
 use gatehouse::core::classifier::Classifier;
+use gatehouse::core::escape::visible;
 use gatehouse::core::mode::Mode;
 use gatehouse::headless;
 use gatehouse::server::{self, socket::socket_path};
@@ -109,7 +112,15 @@ pub fn serve(
             Some(_) => headless::Answering::Web,
             None => headless::Answering::Unattended(policy),
         };
-        headless::serve(bound, barrier, prompter, answering, config.server, stop).await;
+        let log: Log = Arc::new(|line| {
+            let _ = writeln!(std::io::stderr(), "gatehouse serve: {}", visible(&line));
+        });
+        let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
+        attachments.attach_configured(&config.opencode);
+        let attachments = Some(attachments);
+        let options = config.server;
+        headless::serve_attached(bound, barrier, prompter, answering, options, attachments, stop)
+            .await;
         extras.stop().await;
         let _ = writeln!(std::io::stderr(), "gatehouse serve: stopped");
         if stop::panicked() {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::agents::opencode::settings::ServerConfig;
 use crate::classifier::settings::{ClassifierConfig, RawClassifiers};
 use crate::core::barrier::{Fallback, Settings};
 use crate::core::mode::{Mode, ModeCycle};
@@ -52,6 +53,7 @@ struct RawConfig {
     rule: Option<Vec<Spanned<RawRule>>>,
     suggest_after: Option<Spanned<u32>>,
     web: Option<RawWeb>,
+    opencode: Option<Vec<ServerConfig>>,
 }
 
 /// The `[web]` table as written.
@@ -79,6 +81,8 @@ pub struct Config {
     pub web: Option<crate::web::Settings>,
     /// The `[classifier]` table or `[[classifier]]` tables; resolve with `ClassifierSetup::from_env`.
     pub classifier: ClassifierConfig,
+    /// The `[[opencode]]` servers the console attaches to when it starts.
+    pub opencode: Vec<ServerConfig>,
     /// The file it came from; `None` when no file exists and the defaults serve.
     pub source: Option<PathBuf>,
     /// After this many identical answers the console offers a rule (0: never).
@@ -322,6 +326,16 @@ impl Config {
         };
         let classifier = RawClassifiers::validate(raw.classifier)
             .map_err(|bad| error(bad.span, bad.message, &bad.fix))?;
+        let opencode = raw.opencode.unwrap_or_default();
+        for server in &opencode {
+            server.check().map_err(|message| {
+                error(
+                    server.url.span(),
+                    message,
+                    "give each [[opencode]] table the url `opencode serve` printed",
+                )
+            })?;
+        }
         let settings = Settings {
             mode: raw.mode.unwrap_or_default(),
             rules,
@@ -341,6 +355,7 @@ impl Config {
             notify: raw.notify.unwrap_or_default(),
             notify_command,
             web,
+            opencode,
             source: path.map(Path::to_path_buf),
             suggest_after,
         })

@@ -254,3 +254,21 @@ fn rule_tables_in_the_config_are_read_and_a_bad_one_names_its_line() {
     assert!(err.to_string().contains("0 to never suggest"), "{err}");
     assert_eq!(parse("").unwrap().suggest_after, 3);
 }
+
+#[test]
+fn opencode_servers_are_listed_with_where_their_password_is_but_never_the_password() {
+    let config = parse(
+        "[[opencode]]\nurl = \"http://127.0.0.1:4096\"\npassword_env = \"OC_PW\"\n\
+         [[opencode]]\nurl = \"http://box:4096\"\nusername = \"alice\"\n",
+    )
+    .unwrap();
+    assert_eq!(config.opencode.len(), 2);
+    assert_eq!(config.opencode[0].password_env.as_deref(), Some("OC_PW"));
+    assert_eq!(config.opencode[1].username.as_deref(), Some("alice"));
+    assert!(parse("").unwrap().opencode.is_empty());
+    let err = parse("[[opencode]]\nurl = \"http://h:1\"\npassword = \"s3cret\"\n").unwrap_err();
+    assert_eq!(err.line, Some(3), "{err}");
+    let err = parse("[[opencode]]\nurl = \"localhost:4096\"\n").unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(err.message.contains("not the address"), "{err}");
+}

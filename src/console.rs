@@ -1,5 +1,5 @@
-//! `gatehouse` with no arguments: the console. The barrier, the socket server and the
-//! classifier run inside it; the TUI answers. Every way out (`q`, SIGHUP, SIGTERM, SIGINT, the
+//! `gatehouse` with no arguments: the console. The barrier, the socket server, the classifier
+//! and the attachments to OpenCode servers run inside it; the TUI answers. Every way out (`q`, SIGHUP, SIGTERM, SIGINT, the
 //! terminal going away, a panic) answers every open dialog with the shutdown fallback, never
 //! allow, audits it, removes the socket and restores the terminal.
 
@@ -10,6 +10,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::sync::oneshot;
 
+use crate::agents::opencode::Attachments;
+use crate::agents::opencode::attach::{Log, Timing};
 use crate::classifier::model::Warmth;
 use crate::classifier::{ClassifierSetup, Panel};
 use crate::config::Config;
@@ -18,6 +20,7 @@ use crate::core::barrier::{Barrier, Fallback};
 use crate::core::classifier::Classifier;
 use crate::core::mode::Mode;
 use crate::server;
+use crate::server::control::Control;
 use crate::tui::runner::{self, Options};
 
 /// What the status bar says of the classifiers: each one's model and state, `+`-joined.
@@ -91,17 +94,22 @@ pub async fn run(
         &socket,
     )
     .await?;
+    let log: Log = Arc::new(|line| tracing::info!("{line}"));
+    let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
+    attachments.attach_configured(&config.opencode);
 
     let (stop_server, server_stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(server::run_with(
+    let server = tokio::spawn(server::run_with_control(
         bound.listener,
         barrier.clone(),
         config.server,
+        Some(attachments.clone() as Arc<dyn Control>),
         async {
             let _ = server_stopped.await;
         },
     ));
     let status_model = model.clone();
+    let status_links = attachments.clone();
     let options = Options {
         cycle: config.cycle.clone(),
         socket: socket.display().to_string(),
@@ -110,7 +118,13 @@ pub async fn run(
         rearm: model
             .clone()
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
-        classifier_status: Some(Box::new(move || classifier_status(status_model.as_ref()))),
+        classifier_status: Some(Box::new(move || {
+            let classifier = classifier_status(status_model.as_ref());
+            match status_links.status() {
+                Some(links) => format!("{classifier} · {links}"),
+                None => classifier,
+            }
+        })),
         ask_timeout,
         web: extras.web.as_ref().map(|web| {
             let hub = web.hub.clone();
@@ -123,6 +137,8 @@ pub async fn run(
     // the terminal while unwinding), so the shutdown below still answers what is open.
     let result = crate::stop::catching(runner::run(prompter, options, stop)).await;
     // The human has gone: nothing open may wait for them, and nothing is allowed on the way out.
+    // OpenCode's requests are let go first, unanswered: they stay OpenCode's to answer.
+    attachments.detach_all().await;
     barrier.shutdown();
     let _ = stop_server.send(());
     let _ = server.await;

@@ -10,8 +10,12 @@
 use std::collections::HashSet;
 use std::future::Future;
 use std::io::Write;
+use std::sync::Arc;
 
 use tokio::sync::oneshot;
+
+use crate::agents::opencode::Attachments;
+use crate::server::control::Control;
 
 use crate::core::audit::shorten;
 use crate::core::barrier::{Barrier, Fallback};
@@ -69,10 +73,31 @@ pub async fn serve(
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) {
+    serve_attached(bound, barrier, prompter, policy, options, None, shutdown).await
+}
+
+/// [`serve`], taking `gatehouse attach` requests with `attachments`; on shutdown every
+/// attachment is let go (answering nothing) before the barrier answers what is open.
+pub async fn serve_attached(
+    bound: Bound,
+    barrier: Barrier,
+    prompter: Prompter,
+    policy: impl Into<Answering>,
+    options: Options,
+    attachments: Option<Arc<Attachments>>,
+    shutdown: impl Future<Output = ()>,
+) {
     let (stop, stopped) = oneshot::channel();
     let policy = policy.into();
     let answering = tokio::spawn(answer(prompter, policy, stopped, std::io::stderr()));
-    server::run_with(bound.listener, barrier, options, shutdown).await;
+    let control = attachments.clone().map(|a| a as Arc<dyn Control>);
+    let shutdown = async {
+        shutdown.await;
+        if let Some(attachments) = &attachments {
+            attachments.detach_all().await;
+        }
+    };
+    server::run_with_control(bound.listener, barrier, options, control, shutdown).await;
     let _ = stop.send(());
     let _ = answering.await;
     drop(bound.file);
@@ -203,7 +228,6 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use std::time::Duration;
 
     use crate::core::call::{Agent, Call, CallId};

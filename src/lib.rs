@@ -17,7 +17,7 @@
 //!
 //! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
-//! core's classifier trait and is the only part that speaks HTTP.
+//! core's classifier trait; beside `agents::opencode` it is the only part that speaks HTTP.
 //!
 //! `wire` is protocol v1, the contract between the hook and the console: the request line
 //! carrying a `Call`, and the `Answer` carrying the core's `Decision` and `Decider`; both the
@@ -34,6 +34,9 @@
 //! table; the core names no agent. Beside them: the synchronous socket client the hook process
 //! uses (no async runtime: it must start fast) and the hook flow with its static fallback when
 //! no console answers.
+//! OpenCode has no hook: `agents::opencode` attaches the console to a running `opencode
+//! serve`, reads its event stream and answers its permission requests over HTTP, submitting
+//! each to the barrier as the server does.
 //!
 //! `tui` is the console's screen, in the Elm architecture: the model and its `update`
 //! (`tui::app`), the key table, the previews prepared when a dialog opens, the view that only

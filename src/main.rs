@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
 mod cli_agents;
+mod cli_attach;
 mod cli_eval;
 mod cli_explain;
 mod cli_hook;
@@ -168,6 +169,17 @@ enum Command {
         #[command(subcommand)]
         action: cli_rules::RulesCommand,
     },
+    /// Attach the running console (or `serve`) to an agent's server. OpenCode has no hook: the
+    /// console answers its permission requests over its HTTP API.
+    Attach {
+        #[command(subcommand)]
+        agent: AttachAgent,
+    },
+    /// Let the running console go of an agent's server; nothing it asked is answered.
+    Detach {
+        #[command(subcommand)]
+        agent: DetachAgent,
+    },
     /// The config file.
     Config {
         #[command(subcommand)]
@@ -179,6 +191,34 @@ enum Command {
 enum DevicesCommand {
     /// Unpair the device named NAME: its next request is refused.
     Revoke { name: String },
+}
+
+#[derive(Subcommand)]
+enum AttachAgent {
+    /// A running `opencode serve` (also attached at start from the config's [[opencode]]).
+    Opencode {
+        /// Its address, as `opencode serve` prints it: http://127.0.0.1:4096.
+        url: String,
+        /// Its user (default: $OPENCODE_SERVER_USERNAME, else opencode).
+        #[arg(long)]
+        username: Option<String>,
+        /// The environment variable holding its password (default: OPENCODE_SERVER_PASSWORD).
+        #[arg(long, value_name = "VAR")]
+        password_env: Option<String>,
+        #[command(flatten)]
+        socket: SocketArg,
+    },
+}
+
+#[derive(Subcommand)]
+enum DetachAgent {
+    /// An attached `opencode serve`: its open dialogs are withdrawn, its requests left pending.
+    Opencode {
+        /// Its address, as given to `gatehouse attach opencode`.
+        url: String,
+        #[command(flatten)]
+        socket: SocketArg,
+    },
 }
 
 #[derive(Subcommand)]
@@ -306,6 +346,23 @@ fn run(cli: Cli) -> Result<()> {
             action: ClassifierCommand::Eval { file, from_audit },
         } => cli_eval::eval(config, file.as_deref(), from_audit),
         Command::Rules { action } => cli_rules::run(config, action),
+        Command::Attach {
+            agent:
+                AttachAgent::Opencode {
+                    url,
+                    username,
+                    password_env,
+                    socket,
+                },
+        } => cli_attach::attach(
+            socket.socket.or(cli.socket).as_deref(),
+            &url,
+            username,
+            password_env.as_deref(),
+        ),
+        Command::Detach {
+            agent: DetachAgent::Opencode { url, socket },
+        } => cli_attach::detach(socket.socket.or(cli.socket).as_deref(), &url),
         Command::Config {
             action: ConfigCommand::Example,
         } => {

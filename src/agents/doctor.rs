@@ -27,6 +27,11 @@ pub fn capability_table() -> String {
             );
         }
     }
+    // OpenCode has no hook, so no dialect: the console attaches to its server.
+    for event in super::opencode::doctor::EVENTS {
+        let display = super::opencode::doctor::DISPLAY;
+        let _ = writeln!(out, "| {} |", row(display, event).join(" | "));
+    }
     out
 }
 
@@ -90,6 +95,14 @@ pub fn report(project: &Path) -> String {
         );
         hooks(&mut out, *dialect, project);
     }
+    let program = match on_path("opencode") {
+        Some(path) => match version(&path) {
+            Some(version) => format!("{} ({version})", path.display()),
+            None => path.display().to_string(),
+        },
+        None => "not installed (no `opencode` on PATH)".to_string(),
+    };
+    super::opencode::doctor::report(&mut out, &program);
     out
 }
 
@@ -177,7 +190,11 @@ mod tests {
     fn the_table_has_a_row_for_every_event_of_every_agent() {
         let table = capability_table();
         let rows = table.lines().count() - 2;
-        let events: usize = registry::all().iter().map(|d| d.events().len()).sum();
+        let events: usize = registry::all()
+            .iter()
+            .map(|d| d.events().len())
+            .sum::<usize>()
+            + super::super::opencode::doctor::EVENTS.len();
         assert_eq!(rows, events);
         assert!(table.contains("| Codex | `PreToolUse` | passes"));
     }

@@ -20,6 +20,7 @@ pub mod gemini;
 pub mod hook;
 pub mod input;
 pub mod install_file;
+pub mod opencode;
 pub mod qwen;
 pub mod registry;
 pub mod tools;

@@ -1,6 +1,7 @@
 //! One connection: check the peer, read one request line, submit the call, write the answer.
 //!
-//! A bad line (too long, not UTF-8, not JSON, unknown version) gets `{"v":1,"error":…}` and the
+//! A short line naming `attach` or `detach` is a control request ([`control`]), answered by
+//! the console's [`Control`] if it has one. A bad line (too long, not UTF-8, not JSON, unknown version) gets `{"v":1,"error":…}` and the
 //! connection is closed. A peer that goes away while its call waits drops the submit future,
 //! which withdraws the dialog.
 
@@ -11,6 +12,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use super::budget::Charge;
 use tokio::net::UnixStream;
 
+use super::control::{self, Control};
 use super::grants::{self, Grants};
 use super::notes::Notes;
 use super::socket::my_uid;
@@ -27,6 +29,7 @@ pub async fn serve(
     barrier: Barrier,
     notes: &Notes,
     grants: &Grants,
+    control: Option<&dyn Control>,
     request_timeout: Duration,
     mut charge: Charge,
 ) {
@@ -49,7 +52,22 @@ pub async fn serve(
         Ok(line) => line,
         Err(_) => Err(ProtocolError::Slow(request_timeout)),
     };
-    let call = match line.and_then(|line| protocol::parse_request(&line)) {
+    let line = match line {
+        Ok(line) => line,
+        Err(ProtocolError::Empty) => return,
+        Err(err) => {
+            let _ = write
+                .write_all(&Answer::Refused(err.to_string()).to_line())
+                .await;
+            return;
+        }
+    };
+    if let Some(request) = control::parse(&line) {
+        let answer = control::answer(control, request);
+        let _ = write.write_all(&answer.to_line()).await;
+        return;
+    }
+    let call = match protocol::parse_request(&line) {
         Ok(call) => call,
         Err(ProtocolError::Empty) => return,
         Err(err) => {

@@ -11,10 +11,13 @@
 //! is 0700 ([`socket`]) and each peer's uid is checked. A Gemini `after-tool` call is not
 //! submitted: it takes the note kept for the call it follows ([`notes`]). A `pre-tool-use` call
 //! the console allowed a moment ago, as it is, on the permission request asked just before it
-//! (Qwen Code asks both) is answered from the grant kept then ([`grants`]), not asked twice.
+//! (Qwen Code asks both) is answered from the grant kept then ([`grants`]), not asked twice. A
+//! short line naming `attach` or `detach` is a control request from `gatehouse attach`
+//! ([`control`]), carried out by the console's [`control::Control`] when it has one.
 
 pub mod budget;
 pub mod connection;
+pub mod control;
 pub mod grants;
 pub mod notes;
 pub use crate::wire as protocol;
@@ -99,11 +102,22 @@ pub async fn run(listener: UnixListener, barrier: Barrier, shutdown: impl Future
 
 /// Serves calls until `shutdown` completes; then stops accepting, answers every open call with
 /// the barrier's shutdown fallback (never `allow`), and waits briefly for those answers to be
-/// written.
+/// written. Control requests (`gatehouse attach`) are refused: see [`run_with_control`].
 pub async fn run_with(
     listener: UnixListener,
     barrier: Barrier,
     options: Options,
+    shutdown: impl Future<Output = ()>,
+) {
+    run_with_control(listener, barrier, options, None, shutdown).await
+}
+
+/// [`run_with`], with `control` carrying out the control requests that arrive.
+pub async fn run_with_control(
+    listener: UnixListener,
+    barrier: Barrier,
+    options: Options,
+    control: Option<Arc<dyn control::Control>>,
     shutdown: impl Future<Output = ()>,
 ) {
     let budget = budget::Budget::new(options.max_pending_bytes);
@@ -129,16 +143,11 @@ pub async fn run_with(
             let barrier = barrier.clone();
             let notes = notes.clone();
             let grants = grants.clone();
+            let control = control.clone();
             tokio::spawn(async move {
-                connection::serve(
-                    stream,
-                    barrier,
-                    &notes,
-                    &grants,
-                    options.request_timeout,
-                    charge,
-                )
-                .await;
+                let control = control.as_deref();
+                let timeout = options.request_timeout;
+                connection::serve(stream, barrier, &notes, &grants, control, timeout, charge).await;
             });
         } else if let Ok(slot) = busy_slots.clone().try_acquire_owned() {
             let barrier = barrier.clone();

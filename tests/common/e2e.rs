@@ -86,9 +86,24 @@ pub fn gatehouse(dir: &Path, args: &[&str]) -> Command {
     command
         .args(args)
         .arg("--config")
-        .arg(dir.join("config.toml"))
-        .arg("--socket")
-        .arg(socket(dir));
+        .arg(dir.join("config.toml"));
+    // `--socket` is an option of the commands that talk to the console only.
+    const USE_NO_SOCKET: [&str; 8] = [
+        "explain",
+        "demo",
+        "uninstall",
+        "agents",
+        "rules",
+        "devices",
+        "classifier",
+        "config",
+    ];
+    if !args
+        .first()
+        .is_some_and(|first| USE_NO_SOCKET.contains(first))
+    {
+        command.arg("--socket").arg(socket(dir));
+    }
     command
 }
 

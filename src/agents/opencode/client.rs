@@ -1,0 +1,229 @@
+//! The HTTP calls gatehouse makes to an `opencode serve`: subscribe to `/global/event`, list
+//! the pending requests of an instance (`GET /permission`) and the projects there are
+//! (`GET /project`), and reply to one request. With a password, every call carries HTTP Basic
+//! auth, the event stream included.
+
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::{StatusCode, Url};
+use serde_json::Value;
+
+use super::call::Reply;
+use super::event::Permission;
+
+/// Where a server is and how to sign in to it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Server {
+    /// `http://127.0.0.1:4096`, as `opencode serve` prints it.
+    pub url: String,
+    /// The user and password, when the server was started with `OPENCODE_SERVER_PASSWORD`.
+    pub auth: Option<Auth>,
+}
+
+/// HTTP Basic credentials; the password is never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Auth {
+    pub username: String,
+    pub password: String,
+}
+
+impl fmt::Debug for Auth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:***", self.username)
+    }
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("url", &self.url)
+            .field("auth", &self.auth)
+            .finish()
+    }
+}
+
+/// What went wrong talking to a server, said so a person can act on it.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("{0:?} is not an http:// or https:// address")]
+    BadUrl(String),
+    #[error("cannot reach it: {0}")]
+    Unreachable(String),
+    #[error(
+        "it refused the credentials (401): set the password it was started with \
+         (OPENCODE_SERVER_PASSWORD) in the variable named by password_env"
+    )]
+    Unauthorized,
+    #[error("{what} answered {status}: {body}")]
+    Status {
+        what: &'static str,
+        status: StatusCode,
+        body: String,
+    },
+    #[error("{what} answered something that is not what OpenCode sends: {why}")]
+    BadBody { what: &'static str, why: String },
+}
+
+/// What a reply achieved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    /// The server took it.
+    Taken,
+    /// The request was no longer pending (answered elsewhere, or swept up by a reject).
+    Gone,
+}
+
+/// A client of one server.
+#[derive(Debug, Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: Url,
+    server: Server,
+}
+
+/// How long a plain request (not the stream) may take.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Client {
+    pub fn new(server: Server) -> Result<Client, ClientError> {
+        let base = Url::parse(&server.url)
+            .ok()
+            .filter(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
+            .ok_or_else(|| ClientError::BadUrl(server.url.clone()))?;
+        let mut builder = reqwest::Client::builder()
+            .user_agent(concat!("gatehouse/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(5));
+        if is_loopback(&base) {
+            // A proxy for the outside world has no business with a server on this machine.
+            builder = builder.no_proxy();
+        }
+        let http = builder
+            .build()
+            .map_err(|e| ClientError::Unreachable(format!("cannot start the HTTP client: {e}")))?;
+        Ok(Client { http, base, server })
+    }
+
+    pub fn server(&self) -> &Server {
+        &self.server
+    }
+
+    fn url(&self, path: &str, directory: Option<&str>) -> Url {
+        let mut url = self.base.clone();
+        let prefix = url.path().trim_end_matches('/').to_string();
+        url.set_path(&format!("{prefix}{path}"));
+        if let Some(directory) = directory {
+            url.query_pairs_mut().append_pair("directory", directory);
+        }
+        url
+    }
+
+    fn get(&self, url: Url) -> reqwest::RequestBuilder {
+        self.sign(self.http.get(url))
+    }
+
+    fn sign(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match &self.server.auth {
+            Some(auth) => request.basic_auth(&auth.username, Some(&auth.password)),
+            None => request,
+        }
+    }
+
+    /// Opens `/global/event`: every instance's events, each naming its directory.
+    pub async fn subscribe(&self) -> Result<reqwest::Response, ClientError> {
+        let request = self
+            .get(self.url("/global/event", None))
+            .header("accept", "text/event-stream");
+        let response = request.send().await.map_err(unreachable)?;
+        check("the event stream", response).await
+    }
+
+    /// The requests pending in the instance of `directory` (`None`: the server's own).
+    pub async fn pending(&self, directory: Option<&str>) -> Result<Vec<Permission>, ClientError> {
+        let request = self
+            .get(self.url("/permission", directory))
+            .timeout(REQUEST_TIMEOUT);
+        let response = request.send().await.map_err(unreachable)?;
+        let response = check("GET /permission", response).await?;
+        response.json().await.map_err(|e| ClientError::BadBody {
+            what: "GET /permission",
+            why: e.to_string(),
+        })
+    }
+
+    /// The worktrees of every project the server knows, `/` (OpenCode's `global`) left out.
+    pub async fn worktrees(&self) -> Result<Vec<String>, ClientError> {
+        let request = self
+            .get(self.url("/project", None))
+            .timeout(REQUEST_TIMEOUT);
+        let response = request.send().await.map_err(unreachable)?;
+        let response = check("GET /project", response).await?;
+        let projects: Vec<Value> = response.json().await.map_err(|e| ClientError::BadBody {
+            what: "GET /project",
+            why: e.to_string(),
+        })?;
+        Ok(projects
+            .iter()
+            .filter_map(|p| p.get("worktree").and_then(Value::as_str))
+            .filter(|w| *w != "/")
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// Sends `reply` to request `id` of the instance of `directory`.
+    pub async fn reply(
+        &self,
+        id: &str,
+        directory: Option<&str>,
+        reply: &Reply,
+    ) -> Result<Sent, ClientError> {
+        let url = self.url(&format!("/permission/{id}/reply"), directory);
+        let request = self
+            .sign(self.http.post(url))
+            .timeout(REQUEST_TIMEOUT)
+            .json(&reply.body());
+        let response = request.send().await.map_err(unreachable)?;
+        if response.status() == StatusCode::NOT_FOUND {
+            return Ok(Sent::Gone);
+        }
+        check("the reply", response).await?;
+        Ok(Sent::Taken)
+    }
+}
+
+fn unreachable(err: reqwest::Error) -> ClientError {
+    // The full chain: "error sending request" alone does not say "connection refused".
+    let mut text = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    ClientError::Unreachable(text)
+}
+
+async fn check(
+    what: &'static str,
+    response: reqwest::Response,
+) -> Result<reqwest::Response, ClientError> {
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    if status == StatusCode::UNAUTHORIZED {
+        return Err(ClientError::Unauthorized);
+    }
+    let body = response.text().await.unwrap_or_default();
+    let body: String = body.chars().take(300).collect();
+    Err(ClientError::Status { what, status, body })
+}
+
+fn is_loopback(url: &Url) -> bool {
+    let host = url.host_str().unwrap_or_default();
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host == "localhost"
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}

@@ -1,0 +1,53 @@
+//! `gatehouse attach opencode URL` and `gatehouse detach opencode URL`: ask the running console
+//! (or `serve`) over its socket to attach to an OpenCode server, or to let go of it. The
+//! password is read here, from the environment, and travels only over the console's private
+//! socket.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use gatehouse::agents::opencode::attachments::AGENT;
+use gatehouse::agents::opencode::settings;
+use gatehouse::server::control::{self, Request, Target};
+use gatehouse::server::socket::socket_path;
+
+/// Asks the console on `socket` to attach to the OpenCode server at `url`.
+pub fn attach(
+    socket: Option<&Path>,
+    url: &str,
+    username: Option<String>,
+    password_env: Option<&str>,
+) -> Result<()> {
+    settings::check_url(url).map_err(anyhow::Error::msg)?;
+    let server = settings::server(url, username, password_env, |key| std::env::var(key).ok());
+    let (username, password) = match server.auth {
+        Some(auth) => (Some(auth.username), Some(auth.password)),
+        None => (None, None),
+    };
+    let target = Target {
+        agent: AGENT.into(),
+        url: server.url,
+        username,
+        password,
+    };
+    say(socket, &Request::Attach(target))
+}
+
+/// Asks the console on `socket` to let go of the OpenCode server at `url`.
+pub fn detach(socket: Option<&Path>, url: &str) -> Result<()> {
+    let target = Target {
+        agent: AGENT.into(),
+        url: url.trim_end_matches('/').to_string(),
+        username: None,
+        password: None,
+    };
+    say(socket, &Request::Detach(target))
+}
+
+fn say(socket: Option<&Path>, request: &Request) -> Result<()> {
+    let socket = socket_path(socket);
+    let text = control::send(&socket, request).map_err(anyhow::Error::msg)?;
+    println!("{}", gatehouse::core::escape::visible(&text));
+    Ok(())
+}
