@@ -361,38 +361,8 @@ impl App {
             }
             Screen::Main => {}
         }
-        if let DialogState::Writing(b) = &mut self.state {
-            return match keymap::box_key(&key) {
-                BoxKey::Submit => match b.submit() {
-                    Submit::Send(answer) => {
-                        let id = b.id;
-                        self.state = DialogState::Choosing;
-                        self.answered(id, answer)
-                    }
-                    Submit::Confirm | Submit::Nothing => vec![],
-                },
-                BoxKey::Newline => {
-                    b.area.insert_newline();
-                    b.edited();
-                    vec![]
-                }
-                BoxKey::Leave => {
-                    self.state = DialogState::Choosing;
-                    vec![]
-                }
-                BoxKey::Scope => {
-                    if !b.next_scope() {
-                        b.area.input(key);
-                        b.edited();
-                    }
-                    vec![]
-                }
-                BoxKey::Edit => {
-                    b.area.input(key);
-                    b.edited();
-                    vec![]
-                }
-            };
+        if let Some(effects) = self.writing_key(key) {
+            return effects;
         }
         let Some(intent) = keymap::intent_of(&key) else {
             return vec![];

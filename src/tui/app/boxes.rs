@@ -29,6 +29,44 @@ impl App {
         vec![Effect::Claim(id)]
     }
 
+    /// A key while a text box is open on the focused dialog: `None` when no box is open.
+    pub(super) fn writing_key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
+        let DialogState::Writing(b) = &mut self.state else {
+            return None;
+        };
+        Some(match keymap::box_key(&key) {
+            BoxKey::Submit => match b.submit() {
+                Submit::Send(answer) => {
+                    let id = b.id;
+                    self.state = DialogState::Choosing;
+                    self.answered(id, answer)
+                }
+                Submit::Confirm | Submit::Nothing => vec![],
+            },
+            BoxKey::Newline => {
+                b.area.insert_newline();
+                b.edited();
+                vec![]
+            }
+            BoxKey::Leave => {
+                self.state = DialogState::Choosing;
+                vec![]
+            }
+            BoxKey::Scope => {
+                if !b.next_scope() {
+                    b.area.input(key);
+                    b.edited();
+                }
+                vec![]
+            }
+            BoxKey::Edit => {
+                b.area.input(key);
+                b.edited();
+                vec![]
+            }
+        })
+    }
+
     /// The human answered `id`: it leaves the queue now; the barrier's event logs it.
     pub(super) fn answered(&mut self, id: CallId, answer: HumanAnswer) -> Vec<Effect> {
         self.remove(id);
