@@ -5,7 +5,7 @@
 //! is what the model reads as the tool's result.
 //!
 //! Runs only with `GATEHOUSE_E2E=1` (`.ci/e2e` sets it); without it, or without node and npm,
-//! it skips, saying so. The browser side of the page is tested in `web_chromium.rs`.
+//! it skips, saying so. The browser side of the page is tested in `console/web_chromium.rs`.
 
 mod common;
 

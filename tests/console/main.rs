@@ -4,6 +4,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod rules_tmux;
 mod stderr;
 mod stop;
 mod tmux;
+mod web_chromium;

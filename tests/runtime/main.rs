@@ -6,6 +6,7 @@
 mod common;
 
 mod audit_order;
+mod auto_e2e;
 mod barrier;
 mod barrier_known_risk;
 mod barrier_race;
@@ -14,8 +15,13 @@ mod cli;
 mod headless;
 mod hook;
 mod install;
+mod opencode_attach;
+mod qwen_hook;
+mod rules;
+mod saved_rules;
 mod serve_stop;
 mod session_rules;
 mod socket;
 mod socket_flag;
 mod two_agents;
+mod web;

@@ -2,7 +2,7 @@
 //! page's API gives without a token, the first answer winning between the console's own
 //! prompter and a paired device (each refusal audited), and `notify_command`.
 
-mod common;
+use crate::common;
 
 use common::bash;
 use gatehouse::core::audit::Audit;

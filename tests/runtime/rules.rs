@@ -2,7 +2,7 @@
 //! checkout gated through the real `hook claude` and a real `serve`; the project only
 //! tightening until trusted; the machine floor; plan mode; and `gatehouse rules` itself.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -3,7 +3,7 @@
 //! (in other sessions too), and decides later calls as a rule; a project rule stays in its
 //! project; removing it makes the calls ask again.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

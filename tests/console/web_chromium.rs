@@ -8,7 +8,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them the
 //! test says SKIP, except under CI, where it fails.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;

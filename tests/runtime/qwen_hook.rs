@@ -2,7 +2,7 @@
 //! scripted: Qwen Code asks `PermissionRequest` and then `PreToolUse` about the same call, and
 //! the human is asked once.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

@@ -4,10 +4,10 @@
 //! PreToolUse payloads. An unverified read-only line is allowed by the classifier; a known
 //! writer is never sent and gets the `--on-ask` answer.
 
-#[path = "common/mod.rs"]
-mod common;
-#[path = "classifier_http/server.rs"]
+#[path = "../classifier_http/server.rs"]
 mod server;
+
+use crate::common;
 
 use std::sync::Arc;
 

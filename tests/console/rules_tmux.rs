@@ -3,7 +3,7 @@
 //! it then decides the same call without a dialog; the rules panel (`s`) lists it with its file
 //! and hits, and `x` deletes it in place.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Child;
