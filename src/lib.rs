@@ -23,17 +23,17 @@
 //! carrying a `Call`, and the `Answer` carrying the core's `Decision` and `Decider`; both the
 //! server and the hook's client use it, and nothing else speaks it.
 //!
-//! `server` is the console's Unix socket: protocol v1 (through `wire`), the folder and peer checks, and the
-//! accept loop that submits each hook's call to the barrier and writes the answer back. It
-//! talks to the core through a `Barrier` only.
+//! `server` is the console's Unix socket: protocol v1 (through `wire`), the folder and peer
+//! checks, and the accept loop that submits each hook's call to the barrier and writes the
+//! answer back. It talks to the core through a `Barrier` only.
 //!
-//! `agents` holds one folder per agent (Claude Code, Codex, Gemini CLI, Cursor), each
-//! implementing the `Dialect` trait: its hook JSON into a `Call` with the tool kind normalised,
-//! a decision into the agent's answer per event, its capability table and its installer. The
-//! registry lists them once and drives `hook`, `install`, `uninstall`, `agents` and the docs'
-//! table; the core names no agent. Beside them: the synchronous socket client the hook process
-//! uses (no async runtime: it must start fast) and the hook flow with its static fallback when
-//! no console answers.
+//! `agents` holds one folder per agent (Claude Code, Codex, Gemini CLI, Cursor, Crush, Qwen
+//! Code, Copilot CLI), each implementing the `Dialect` trait: its hook JSON into a `Call` with
+//! the tool kind normalised, a decision into the agent's answer per event, its capability table
+//! and its installer. The registry lists them once and drives `hook`, `install`, `uninstall`,
+//! `agents` and the docs' table; the core names no agent. Beside them: the synchronous socket
+//! client the hook process uses (no async runtime: it must start fast) and the hook flow with
+//! its static fallback when no console answers.
 //! OpenCode has no hook: `agents::opencode` attaches the console to a running `opencode
 //! serve`, reads its event stream and answers its permission requests over HTTP, submitting
 //! each to the barrier as the server does.
