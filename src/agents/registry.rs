@@ -78,22 +78,27 @@ pub fn internal_tools() -> Vec<String> {
 /// True when any dialect's table says `tool` writes files: such a name can never be listed
 /// safe.
 pub fn edits_files(tool: &str) -> bool {
-    DIALECTS.iter().any(|d| {
-        d.tools()
-            .iter()
-            .any(|(name, kind)| *name == tool && *kind == ToolKind::Edit)
-    })
+    edit_tool_names().any(|name| name == tool)
 }
 
 /// Every tool name a dialect calls a file writer or editor, for the rules files' checks.
 pub fn edit_tools() -> Vec<String> {
     let mut tools: Vec<String> = Vec::new();
-    for (name, kind) in DIALECTS.iter().flat_map(|d| d.tools()) {
-        if *kind == ToolKind::Edit && !tools.iter().any(|t| t == name) {
+    for name in edit_tool_names() {
+        if !tools.iter().any(|t| t == name) {
             tools.push(name.to_string());
         }
     }
     tools
+}
+
+/// The tool names the dialects' tables call writers or editors, repeats and all.
+fn edit_tool_names() -> impl Iterator<Item = &'static str> {
+    DIALECTS
+        .iter()
+        .flat_map(|d| d.tools())
+        .filter(|(_, kind)| *kind == ToolKind::Edit)
+        .map(|(name, _)| *name)
 }
 
 #[cfg(test)]
