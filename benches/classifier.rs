@@ -96,7 +96,7 @@ fn raw_round_trip(bencher: divan::Bencher) {
     let body = endpoint
         .request_body(&Prompt::shell(call().call.shell_line().unwrap()))
         .to_string();
-    let http = reqwest::Client::new();
+    let http = gatehouse::http::client();
     let url = endpoint.url();
     bencher.bench_local(|| {
         RIG.runtime.block_on(async {

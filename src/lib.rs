@@ -17,7 +17,8 @@
 //!
 //! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
-//! core's classifier trait; beside `agents::opencode` it is the only part that speaks HTTP.
+//! core's classifier trait; beside `agents::opencode` it is the only part that speaks HTTP,
+//! both through the one client builder in `http`.
 //!
 //! `wire` is protocol v1, the contract between the hook and the console: the request line
 //! carrying a `Call`, and the `Answer` carrying the core's `Decision` and `Decider`; both the
@@ -67,6 +68,7 @@ pub mod core;
 pub mod demo;
 pub mod explain;
 pub mod headless;
+pub mod http;
 pub mod logging;
 pub mod paths;
 pub mod server;

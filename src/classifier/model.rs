@@ -72,8 +72,7 @@ pub struct Probe {
 impl ModelClassifier {
     /// A classifier for a resolved setup. Fails only if the TLS backend cannot start.
     pub fn new(ready: Ready) -> Result<ModelClassifier, ClassifierError> {
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("gatehouse/", env!("CARGO_PKG_VERSION")))
+        let http = crate::http::client_builder()
             .connect_timeout(ready.limits.timeout)
             .build()
             .map_err(|e| ClassifierError(format!("cannot start the HTTP client: {e}")))?;

@@ -181,4 +181,36 @@ mod tests {
         assert_eq!(key.permissions().mode() & 0o777, 0o600);
         first.server_config().unwrap();
     }
+
+    #[tokio::test]
+    async fn a_client_completes_a_handshake_and_trusts_only_this_certificate() {
+        let dir = tempfile::tempdir().unwrap();
+        let cert = Certificate::load_or_make(dir.path()).unwrap();
+        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = tcp.local_addr().unwrap().port();
+        let listener = Listener::new(tcp, &cert).unwrap();
+        let app = axum::Router::new().route("/", axum::routing::get(|| async { "over tls" }));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let url = format!("https://localhost:{port}/");
+
+        let pem = std::fs::read(&cert.cert).unwrap();
+        let trusting = crate::http::client_builder()
+            .tls_certs_only([reqwest::Certificate::from_pem(&pem).unwrap()])
+            .no_proxy()
+            .build()
+            .unwrap();
+        let body = trusting
+            .get(&url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(body, "over tls");
+
+        // The same request without the certificate is refused: it was verified, not waved on.
+        let plain = crate::http::client_builder().no_proxy().build().unwrap();
+        assert!(plain.get(&url).send().await.is_err());
+    }
 }
