@@ -5,10 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --bin gatehouse
+# .cargo/config.toml builds for the host tuple, so the binary is under its name.
+bin=./target/$(rustc -vV | sed -n 's/^host: //p')/debug/gatehouse
 work=$(mktemp -d)
 trap 'tmux -L gatehouse-shot kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 tmux -L gatehouse-shot new-session -d -s shot -x 100 -y 30 \
-  "env XDG_STATE_HOME=$work XDG_RUNTIME_DIR=$work ./target/debug/gatehouse demo; sleep 60"
+  "env XDG_STATE_HOME=$work XDG_RUNTIME_DIR=$work $bin demo; sleep 60"
 # The demo's scripted agent has opened its dialogs by then.
 sleep "${SHOT_WAIT:-12}"
 tmux -L gatehouse-shot capture-pane -t shot -e -p > "$work/capture.txt"

@@ -1,5 +1,9 @@
 //! The `gatehouse` command line: the clap definitions and the dispatch to each command's
-//! module (`cli_*`, binary-only: they load config, build runtimes and print).
+//! module (`cli_*`, binary-only: they load config, build runtimes and print). The process
+//! starts in `cli_start`, not through std's `main` (see there why).
+
+// Under `cargo test` the test harness brings its own `main`.
+#![cfg_attr(not(test), no_main)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,6 +19,8 @@ mod cli_hook;
 mod cli_install;
 mod cli_rules;
 mod cli_serve;
+#[cfg(not(test))]
+mod cli_start;
 mod cli_web;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -256,7 +262,19 @@ fn agents() -> PossibleValuesParser {
     }))
 }
 
-fn main() -> ExitCode {
+#[cfg(not(test))]
+#[unsafe(no_mangle)]
+extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    // The arguments are std's to read (`std::env::args_os`), as with its own start-up.
+    cli_start::process(gatehouse_main)
+}
+
+// Under `cargo test` the harness's `main` runs instead, as it would of std's `main`.
+#[cfg_attr(test, allow(dead_code))]
+fn gatehouse_main() -> ExitCode {
     if let Some(hook) = cli_hook::fast_args(std::env::args_os().skip(1)) {
         cli_hook::run_hook(hook.dialect, hook.config.as_deref(), hook.socket.as_deref());
         return ExitCode::SUCCESS;

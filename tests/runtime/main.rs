@@ -23,5 +23,6 @@ mod serve_stop;
 mod session_rules;
 mod socket;
 mod socket_flag;
+mod start;
 mod two_agents;
 mod web;
