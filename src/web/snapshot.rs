@@ -12,6 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::agents::registry;
 use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, NoteEffect};
 use crate::core::escape::visible;
@@ -91,7 +92,7 @@ fn dialog(
     let caps = call.caps;
     json!({
         "id": dialog.id.0,
-        "agent": text(&call.agent.to_string()),
+        "agent": text(registry::display_name(&call.agent)),
         "session": text(&call.session),
         "cwd": text(&call.cwd),
         "tool": text(&call.tool),

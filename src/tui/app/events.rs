@@ -2,6 +2,7 @@
 //! classifier's progress, mode changes, and the activity log.
 
 use super::*;
+use crate::agents::registry;
 use crate::core::decision::Decider;
 use crate::core::escape::visible_lines;
 use crate::core::event::AuditHealth;
@@ -84,7 +85,8 @@ impl App {
                 if let Some(open) = self.find(id) {
                     let line = LogLine {
                         time: clock(self.now.wall),
-                        agent: visible(&open.dialog.call.agent.to_string()).into_owned(),
+                        agent: visible(registry::display_name(&open.dialog.call.agent))
+                            .into_owned(),
                         tool: visible(&open.dialog.call.tool).into_owned(),
                         subject: open.short.clone(),
                         full: visible_lines(&open.dialog.call.subject()),
@@ -180,7 +182,7 @@ impl App {
         let call = &outcome.call;
         let line = LogLine {
             time: clock(self.now.wall),
-            agent: visible(&call.agent.to_string()).into_owned(),
+            agent: visible(registry::display_name(&call.agent)).into_owned(),
             tool: visible(&call.tool).into_owned(),
             subject: Preview::short(call),
             full: visible_lines(&call.subject()),

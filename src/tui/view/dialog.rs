@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::theme;
+use crate::agents::registry;
 use crate::core::caps::AllowEffect;
 use crate::core::escape::visible;
 use crate::core::event::ClassifierState;
@@ -90,7 +91,7 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     let call = &open.dialog.call;
     let mut head = vec![Line::from(vec![
         Span::styled(
-            visible(&call.agent.to_string()).into_owned(),
+            visible(registry::display_name(&call.agent)).into_owned(),
             theme::title(),
         ),
         Span::styled(
@@ -120,7 +121,7 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
         foot.push(Line::styled(
             format!(
                 "allowing here only passes the call on: {} still applies its own checks",
-                visible(&call.agent.to_string())
+                visible(registry::display_name(&call.agent))
             ),
             theme::dim(),
         ));

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::dialog::session_of;
 use super::theme;
+use crate::agents::registry;
 use crate::core::call::ToolKind;
 use crate::core::escape::visible;
 use crate::tui::app::{App, Screen};
@@ -55,7 +56,7 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
             };
             let text = format!(
                 "{} {} {} {}",
-                visible(&call.agent.to_string()),
+                visible(registry::display_name(&call.agent)),
                 session_of(call),
                 visible(tool),
                 open.short

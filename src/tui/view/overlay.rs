@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::dialog::short_id;
 use super::theme;
+use crate::agents::registry;
 use crate::core::decision::Decider;
 use crate::core::escape::visible;
 use crate::core::mode::Mode;
@@ -219,7 +220,7 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
             format!(
                 "#{} {} {}: {}",
                 rule.id.0,
-                visible(&rule.agent.to_string()),
+                visible(registry::display_name(&rule.agent)),
                 short_id(&rule.session),
                 visible(&rule.allow.describe()),
             ),

@@ -103,7 +103,7 @@ fn long_wrapped_command() {
     let scrolled = draw(&app, 60, 12);
     for screen in [&top, &scrolled] {
         assert!(
-            screen.contains("#1 Bash") && screen.contains("claude-code · session"),
+            screen.contains("#1 Bash") && screen.contains("Claude Code · session"),
             "the header stays in view:\n{screen}"
         );
         assert!(
@@ -461,7 +461,7 @@ fn a_sub_agents_call_shows_under_its_parent_session() {
     let screen = draw(&app, 100, 30);
     assert!(screen.contains("session 5f0c1a2b › Explore"), "{screen}");
     assert!(
-        screen.contains("claude-code 5f0c1a2b › Explore"),
+        screen.contains("Claude Code 5f0c1a2b › Explore"),
         "{screen}"
     );
 }
