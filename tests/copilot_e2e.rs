@@ -64,14 +64,32 @@ impl Setup {
         e2e::serve(self.dir.path(), args)
     }
 
+    /// The installed hooks file with only its `event` hook kept, written beside it: a call
+    /// then reaches gatehouse on that event alone, as it would if the others had deferred.
+    fn only(&self, event: &str) -> PathBuf {
+        let mut hooks: Value =
+            serde_json::from_str(&std::fs::read_to_string(self.hooks()).unwrap()).unwrap();
+        let kept = hooks["hooks"][event].take();
+        assert!(kept.is_array(), "no {event} hook installed: {hooks}");
+        hooks["hooks"] = json!({ event: kept });
+        let path = self.dir.path().join(format!("only-{event}.json"));
+        std::fs::write(&path, hooks.to_string()).unwrap();
+        path
+    }
+
     /// Runs Copilot on `tool` with `extra` flags for the script.
     fn run(&self, tool: Value, extra: &[&str]) -> Value {
+        self.run_with(&self.hooks(), tool, extra)
+    }
+
+    /// Runs Copilot with the hooks file `hooks` on `tool` with `extra` flags for the script.
+    fn run_with(&self, hooks: &std::path::Path, tool: Value, extra: &[&str]) -> Value {
         let out = Command::new("python3")
             .arg(shared().join("copilot_e2e.py"))
             .arg("--copilot")
             .arg(&self.copilot)
             .arg("--hooks")
-            .arg(self.hooks())
+            .arg(hooks)
             .arg("--tool")
             .arg(tool.to_string())
             .arg("--cwd")
@@ -111,6 +129,32 @@ fn a_refusal_reaches_the_model_and_the_command_does_not_run_under_allow_all_tool
     assert!(setup.built(), "rm -rf build ran: {summary}");
     let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("\"agent\":\"copilot-cli\""), "{audit}");
+}
+
+#[test]
+fn a_refusal_at_permission_request_reaches_the_model_and_outranks_allow_all_tools() {
+    let Some(copilot) = copilot() else { return };
+    let setup = Setup::new(copilot);
+    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let hooks = setup.only("permissionRequest");
+    let summary = setup.run_with(&hooks, rm_build(), &[]);
+    assert!(
+        result(&summary).starts_with("Permission denied by a PermissionRequest hook: gatehouse"),
+        "{summary}"
+    );
+    assert!(result(&summary).contains("no one is watching"), "{summary}");
+    assert!(setup.built(), "rm -rf build ran: {summary}");
+    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    let records: Vec<Value> = audit
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert!(
+        records
+            .iter()
+            .any(|r| r["subject"] == "rm -rf build" && r["decision"] == "deny"),
+        "{audit}"
+    );
 }
 
 #[test]
