@@ -181,10 +181,9 @@ impl Policy {
         }
         let cwd = Path::new(cwd);
         if cwd.is_absolute() {
-            let home = self.paths.home.as_deref();
-            out.root = git_root(cwd, home);
-            if let Some(path) = find_project(cwd, home) {
-                out.root = path.parent().map(Path::to_path_buf);
+            let (project, root) = project_and_root(cwd, self.paths.home.as_deref());
+            out.root = root;
+            if let Some(path) = project {
                 match self.project(&path) {
                     Ok(file) => out.files.push(file),
                     Err(err) => out.broken = out.broken.or(Some(err)),
@@ -346,16 +345,25 @@ fn no_saved_file() -> PolicyError {
 /// The nearest `.gatehouse.toml` from `cwd` upward, looking no higher than the git root (the
 /// first folder with a `.git`) or `home`.
 pub fn find_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    project_and_root(cwd, home).0
+}
+
+/// [`find_project`] and the project's root in one walk up from `cwd` (it runs for every call):
+/// the project file's folder, else the git root, else none.
+pub fn project_and_root(cwd: &Path, home: Option<&Path>) -> (Option<PathBuf>, Option<PathBuf>) {
     for dir in cwd.ancestors() {
         let file = dir.join(PROJECT_FILE);
         if file.is_file() {
-            return Some(file);
+            return (Some(file), Some(dir.to_path_buf()));
         }
-        if dir.join(".git").exists() || Some(dir) == home {
-            return None;
+        if dir.join(".git").exists() {
+            return (None, Some(dir.to_path_buf()));
+        }
+        if Some(dir) == home {
+            break;
         }
     }
-    None
+    (None, None)
 }
 
 /// The first folder from `cwd` upward with a `.git`, looking no higher than `home`.

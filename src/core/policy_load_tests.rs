@@ -64,6 +64,33 @@ fn the_project_file_is_found_from_the_cwd_upward_and_not_past_the_git_root() {
 }
 
 #[test]
+fn one_walk_finds_the_project_file_and_the_root_the_two_walks_found() {
+    let outer = tempfile::tempdir().unwrap();
+    let repo = outer.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("a/b")).unwrap();
+    let deep = repo.join("a/b");
+    let both = |cwd: &Path| (find_project(cwd, None), git_root(cwd, None));
+    assert_eq!(project_and_root(&deep, None), (None, Some(repo.clone())));
+    assert_eq!(
+        project_and_root(&deep, None),
+        (both(&deep).0, both(&deep).1)
+    );
+    // A project file below the git root makes its own folder the root.
+    std::fs::write(repo.join("a").join(PROJECT_FILE), "").unwrap();
+    assert_eq!(
+        project_and_root(&deep, None),
+        (
+            Some(repo.join("a").join(PROJECT_FILE)),
+            Some(repo.join("a"))
+        )
+    );
+    let home = outer.path().join("home/u");
+    std::fs::create_dir_all(home.join("x")).unwrap();
+    assert_eq!(project_and_root(&home.join("x"), Some(&home)), (None, None));
+}
+
+#[test]
 fn a_project_allow_counts_only_once_trusted_and_is_asked_again_when_the_file_changes() {
     let repo = git_repo();
     let config = tempfile::tempdir().unwrap();
