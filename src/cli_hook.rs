@@ -102,8 +102,11 @@ pub fn run_hook(dialect: &dyn Dialect, config: Option<&Path>, socket: Option<&Pa
         let _ = writeln!(out, "{stdout}");
         let _ = out.flush();
     }
+    // Not `eprintln!`, which panics on a closed stderr: the status must stay 0, or an agent
+    // that reads the answer only from a clean exit would drop a deny already written.
+    let mut err = io::stderr().lock();
     for line in output.stderr {
-        eprintln!("{line}");
+        let _ = writeln!(err, "{line}");
     }
 }
 

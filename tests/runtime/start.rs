@@ -69,6 +69,40 @@ fn a_hook_whose_agent_stopped_reading_exits_cleanly_rather_than_by_sigpipe() {
 }
 
 #[test]
+fn a_hook_whose_stderr_is_gone_still_exits_0_with_its_deny() {
+    // The socket's folder is open to others, so the hook refuses to use it, decides alone and
+    // says why on stderr, which no one reads. Claude Code reads a hook's answer only from a
+    // clean exit, so a status other than 0 here would turn the deny into Claude's own prompt.
+    let place = Place::new("denied_commands = [\"rm -rf\"]\n");
+    let folder = place.socket().parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&folder).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = place
+        .command(&["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    let mut payload: serde_json::Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
+    payload["tool_input"] = serde_json::json!({"command": "rm -rf build"});
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+}
+
+#[test]
 fn a_command_line_error_still_exits_with_status_two_and_says_why() {
     let place = Place::new("");
     let out = place.command(&["no-such-command"]).output().unwrap();
