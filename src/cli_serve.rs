@@ -90,7 +90,8 @@ pub fn serve(
         .await?;
         let who = match &extras.web {
             Some(web) => {
-                eprintln!(
+                let _ = writeln!(
+                    std::io::stderr(),
                     "gatehouse serve: web console on {}; pair a device with `gatehouse pair`",
                     web.url()
                 );
@@ -98,12 +99,14 @@ pub fn serve(
             }
             None => format!("get {on_ask_name}"),
         };
-        eprintln!(
+        // Not `eprintln!`: a closed stderr must not stop serve before it listens.
+        let _ = writeln!(
+            std::io::stderr(),
             "gatehouse serve: listening on {}, mode {mode}; calls that need a human {who}; audit log {}",
             socket.display(),
             config.audit_log.display()
         );
-        eprintln!("gatehouse serve: {}", setup.describe());
+        let _ = writeln!(std::io::stderr(), "gatehouse serve: {}", setup.describe());
         let stop = async {
             let why = signals.stopped().await;
             let _ = writeln!(std::io::stderr(), "gatehouse serve: stopping ({why:?})");

@@ -1,6 +1,7 @@
 //! How the real binary starts: linked so that it needs no dynamic loader and still loads at a
 //! random address (`.cargo/config.toml`), and started by `cli_start` rather than std, so what
-//! std would have done before `main` must still hold.
+//! std would have done before `main` must still hold; and what the hook and serve do when no
+//! one reads their output any more.
 
 use crate::common;
 
@@ -122,4 +123,28 @@ fn a_failing_command_exits_with_status_one() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+}
+
+#[test]
+fn serve_whose_stderr_is_gone_still_listens_and_answers_every_call() {
+    let place = Place::new("");
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut serve = place
+        .command(&["serve"])
+        .stdin(Stdio::null())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    common::e2e::wait_for_socket(place.path());
+    for _ in 0..3 {
+        let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
+        let reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(!reason.contains("without the console"), "{out}");
+    }
+    assert_eq!(place.audit().len(), 3, "each call decided by serve");
+    serve.kill().unwrap();
+    serve.wait().unwrap();
 }
