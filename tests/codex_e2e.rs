@@ -15,9 +15,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-use common::e2e::{self, Serve, client, shared};
+use common::e2e::{self, AgentHome, client, shared};
 
 fn codex() -> Option<String> {
     client("Codex", "install_codex.sh")
@@ -26,57 +25,36 @@ fn codex() -> Option<String> {
 /// A throw-away home with gatehouse's Codex hooks installed, a project with `build/`, and a
 /// private gatehouse config and socket.
 struct Setup {
-    dir: TempDir,
+    at: AgentHome,
     codex: String,
 }
 
 impl Setup {
     fn new(codex: String) -> Setup {
-        let dir = e2e::place("");
-        std::fs::create_dir_all(dir.path().join("outside")).unwrap();
-        let setup = Setup { dir, codex };
+        let at = AgentHome::new("");
+        std::fs::create_dir_all(at.path().join("outside")).unwrap();
+        let setup = Setup { at, codex };
         e2e::succeed(
             setup
+                .at
                 .gatehouse(&["install", "codex"])
-                .env("HOME", setup.home())
-                .env("CODEX_HOME", setup.home().join(".codex")),
+                .env("HOME", setup.at.home())
+                .env("CODEX_HOME", setup.at.home().join(".codex")),
         );
         setup
     }
 
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
     fn hooks(&self) -> PathBuf {
-        self.home().join(".codex/hooks.json")
-    }
-
-    fn gatehouse(&self, args: &[&str]) -> Command {
-        e2e::gatehouse(self.dir.path(), args)
-    }
-
-    fn serve(&self, args: &[&str]) -> Serve {
-        e2e::serve(self.dir.path(), args)
+        self.at.home().join(".codex/hooks.json")
     }
 
     fn run(&self, tool: Value, extra: &[&str]) -> Value {
-        let out = Command::new("python3")
-            .arg(shared().join("codex_e2e.py"))
-            .arg("--codex")
-            .arg(&self.codex)
-            .arg("--hooks")
-            .arg(self.hooks())
-            .arg("--tool")
-            .arg(tool.to_string())
-            .arg("--cwd")
-            .arg(self.dir.path().join("project"))
-            .arg("--timeout")
-            .arg("120")
-            .args(extra)
-            .output()
-            .unwrap();
-        e2e::summary("codex_e2e.py", &tool, out)
+        let hooks = self.hooks();
+        let flags = [
+            ("--codex", self.codex.as_ref()),
+            ("--hooks", hooks.as_os_str()),
+        ];
+        self.at.drive("codex_e2e.py", &flags, &tool, extra)
     }
 }
 
@@ -92,7 +70,7 @@ fn hashes(text: &str) -> Vec<String> {
 fn the_installers_trust_entries_carry_the_hashes_codex_checks() {
     let Some(codex) = codex() else { return };
     let setup = Setup::new(codex);
-    let ours = std::fs::read_to_string(setup.home().join(".codex/config.toml")).unwrap();
+    let ours = std::fs::read_to_string(setup.at.home().join(".codex/config.toml")).unwrap();
     let script = format!(
         "import sys; sys.path.insert(0, {:?}); import codex_e2e; print(codex_e2e.trust_entries({:?}))",
         shared().to_str().unwrap(),
@@ -117,7 +95,7 @@ fn the_installers_trust_entries_carry_the_hashes_codex_checks() {
 fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_reaching_the_model() {
     let Some(codex) = codex() else { return };
     let setup = Setup::new(codex);
-    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let _serve = setup.at.serve(&["--on-ask", "deny"]);
     let summary = setup.run(
         json!({"name": "exec_command", "input": {"cmd": "rm -rf build"}}),
         &[],
@@ -128,8 +106,8 @@ fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_reaching_the_model() {
         "{summary}"
     );
     assert!(output.contains("gatehouse"), "{summary}");
-    assert!(setup.dir.path().join("project/build/out.o").exists());
-    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(setup.at.path().join("project/build/out.o").exists());
+    let audit = std::fs::read_to_string(setup.at.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("\"agent\":\"codex\""), "{audit}");
 }
 
@@ -137,8 +115,8 @@ fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_reaching_the_model() {
 fn an_allowed_escalation_runs_through_permission_request_without_the_reviewer() {
     let Some(codex) = codex() else { return };
     let setup = Setup::new(codex);
-    let _serve = setup.serve(&["--mode", "allow-all"]);
-    let target = setup.dir.path().join("outside/x.txt");
+    let _serve = setup.at.serve(&["--mode", "allow-all"]);
+    let target = setup.at.path().join("outside/x.txt");
     let cmd = format!("echo hi > {}", target.display());
     let tool = json!({"name": "exec_command", "input": {"cmd": cmd,
         "sandbox_permissions": "require_escalated", "justification": "write outside"}});

@@ -9,13 +9,11 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use gatehouse::core::prompter::HumanAnswer;
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-use common::e2e::{self, ScriptedConsole, Serve, client, shared};
+use common::e2e::{self, AgentHome, ScriptedConsole, client};
 
 fn copilot() -> Option<String> {
     client("Copilot CLI", "install_copilot.sh")
@@ -24,18 +22,21 @@ fn copilot() -> Option<String> {
 /// A throw-away home with gatehouse's Copilot hooks installed, a project with `build/`, and a
 /// private gatehouse config and socket.
 struct Setup {
-    dir: TempDir,
+    at: AgentHome,
     copilot: String,
 }
 
 impl Setup {
     fn new(copilot: String) -> Setup {
-        let dir = e2e::place("");
-        let setup = Setup { dir, copilot };
+        let setup = Setup {
+            at: AgentHome::new(""),
+            copilot,
+        };
         e2e::succeed(
             setup
+                .at
                 .gatehouse(&["install", "copilot"])
-                .env("HOME", setup.home())
+                .env("HOME", setup.at.home())
                 .env_remove("COPILOT_HOME"),
         );
         let hooks: Value =
@@ -44,24 +45,8 @@ impl Setup {
         setup
     }
 
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
     fn hooks(&self) -> PathBuf {
-        self.home().join(".copilot/hooks/gatehouse.json")
-    }
-
-    fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
-    }
-
-    fn gatehouse(&self, args: &[&str]) -> Command {
-        e2e::gatehouse(self.dir.path(), args)
-    }
-
-    fn serve(&self, args: &[&str]) -> Serve {
-        e2e::serve(self.dir.path(), args)
+        self.at.home().join(".copilot/hooks/gatehouse.json")
     }
 
     /// The installed hooks file with only its `event` hook kept, written beside it: a call
@@ -72,7 +57,7 @@ impl Setup {
         let kept = hooks["hooks"][event].take();
         assert!(kept.is_array(), "no {event} hook installed: {hooks}");
         hooks["hooks"] = json!({ event: kept });
-        let path = self.dir.path().join(format!("only-{event}.json"));
+        let path = self.at.path().join(format!("only-{event}.json"));
         std::fs::write(&path, hooks.to_string()).unwrap();
         path
     }
@@ -84,26 +69,11 @@ impl Setup {
 
     /// Runs Copilot with the hooks file `hooks` on `tool` with `extra` flags for the script.
     fn run_with(&self, hooks: &std::path::Path, tool: Value, extra: &[&str]) -> Value {
-        let out = Command::new("python3")
-            .arg(shared().join("copilot_e2e.py"))
-            .arg("--copilot")
-            .arg(&self.copilot)
-            .arg("--hooks")
-            .arg(hooks)
-            .arg("--tool")
-            .arg(tool.to_string())
-            .arg("--cwd")
-            .arg(self.project())
-            .arg("--timeout")
-            .arg("120")
-            .args(extra)
-            .output()
-            .unwrap();
-        e2e::summary("copilot_e2e.py", &tool, out)
-    }
-
-    fn built(&self) -> bool {
-        self.project().join("build/out.o").exists()
+        let flags = [
+            ("--copilot", self.copilot.as_ref()),
+            ("--hooks", hooks.as_os_str()),
+        ];
+        self.at.drive("copilot_e2e.py", &flags, &tool, extra)
     }
 }
 
@@ -119,15 +89,15 @@ fn result(summary: &Value) -> &str {
 fn a_refusal_reaches_the_model_and_the_command_does_not_run_under_allow_all_tools() {
     let Some(copilot) = copilot() else { return };
     let setup = Setup::new(copilot);
-    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let _serve = setup.at.serve(&["--on-ask", "deny"]);
     let summary = setup.run(rm_build(), &[]);
     assert!(
         result(&summary).starts_with("Denied by preToolUse hook: gatehouse"),
         "{summary}"
     );
     assert!(result(&summary).contains("no one is watching"), "{summary}");
-    assert!(setup.built(), "rm -rf build ran: {summary}");
-    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(setup.at.built(), "rm -rf build ran: {summary}");
+    let audit = std::fs::read_to_string(setup.at.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("\"agent\":\"copilot-cli\""), "{audit}");
 }
 
@@ -135,7 +105,7 @@ fn a_refusal_reaches_the_model_and_the_command_does_not_run_under_allow_all_tool
 fn a_refusal_at_permission_request_reaches_the_model_and_outranks_allow_all_tools() {
     let Some(copilot) = copilot() else { return };
     let setup = Setup::new(copilot);
-    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let _serve = setup.at.serve(&["--on-ask", "deny"]);
     let hooks = setup.only("permissionRequest");
     let summary = setup.run_with(&hooks, rm_build(), &[]);
     assert!(
@@ -143,8 +113,8 @@ fn a_refusal_at_permission_request_reaches_the_model_and_outranks_allow_all_tool
         "{summary}"
     );
     assert!(result(&summary).contains("no one is watching"), "{summary}");
-    assert!(setup.built(), "rm -rf build ran: {summary}");
-    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(setup.at.built(), "rm -rf build ran: {summary}");
+    let audit = std::fs::read_to_string(setup.at.path().join("audit.jsonl")).unwrap();
     let records: Vec<Value> = audit
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -161,12 +131,12 @@ fn a_refusal_at_permission_request_reaches_the_model_and_outranks_allow_all_tool
 fn a_grant_runs_a_call_that_copilot_and_the_users_deny_tool_would_refuse() {
     let Some(copilot) = copilot() else { return };
     let setup = Setup::new(copilot);
-    let _serve = setup.serve(&["--mode", "allow-all"]);
+    let _serve = setup.at.serve(&["--mode", "allow-all"]);
     let summary = setup.run(
         rm_build(),
         &["--no-allow-all-tools", "--arg=--deny-tool=shell(rm)"],
     );
-    assert!(!setup.built(), "rm -rf build did not run: {summary}");
+    assert!(!setup.at.built(), "rm -rf build did not run: {summary}");
 }
 
 #[test]
@@ -174,7 +144,7 @@ fn with_no_console_an_unproven_command_is_left_to_copilot_which_refuses_it_headl
     let Some(copilot) = copilot() else { return };
     let setup = Setup::new(copilot);
     let summary = setup.run(rm_build(), &["--no-allow-all-tools"]);
-    assert!(setup.built(), "rm -rf build ran: {summary}");
+    assert!(setup.at.built(), "rm -rf build ran: {summary}");
     assert!(
         result(&summary).contains("no interactive user response"),
         "{summary}"
@@ -187,7 +157,7 @@ fn a_humans_note_on_an_allow_reaches_the_model_as_additional_context() {
     let setup = Setup::new(copilot);
     let note = "gatehouse note: the file is scratch";
     let console = ScriptedConsole::start(
-        setup.dir.path(),
+        setup.at.path(),
         HumanAnswer::Allow {
             note: Some(note.into()),
         },
@@ -195,7 +165,7 @@ fn a_humans_note_on_an_allow_reaches_the_model_as_additional_context() {
     let tool = json!({"name": "bash",
         "input": {"command": "touch made.txt", "description": "make a file"}});
     let summary = setup.run(tool, &["--no-allow-all-tools"]);
-    assert!(setup.project().join("made.txt").exists(), "{summary}");
+    assert!(setup.at.project().join("made.txt").exists(), "{summary}");
     let after = summary["messages_after_result"].to_string();
     assert!(
         after.contains(&format!(

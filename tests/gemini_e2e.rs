@@ -8,37 +8,36 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-use common::e2e::{self, Serve, client, shared};
+use common::e2e::{self, AgentHome, client};
 
 fn gemini() -> Option<String> {
     client("Gemini CLI", "install_gemini.sh")
 }
 
 struct Setup {
-    dir: TempDir,
+    at: AgentHome,
     gemini: String,
 }
 
 impl Setup {
     fn new(gemini: String, config: &str) -> Setup {
-        let dir = e2e::place(config);
-        std::fs::write(dir.path().join("project/notes.txt"), "hello from e2e\n").unwrap();
-        let setup = Setup { dir, gemini };
+        let at = AgentHome::new(config);
+        std::fs::write(at.project().join("notes.txt"), "hello from e2e\n").unwrap();
+        let setup = Setup { at, gemini };
         let printed = e2e::succeed(
             setup
+                .at
                 .gatehouse(&["install", "gemini"])
-                .env("HOME", setup.home())
+                .env("HOME", setup.at.home())
                 .env_remove("GEMINI_CLI_HOME"),
         );
         assert!(printed.contains("still refuses"), "{printed}");
         // The fake model needs API-key auth; the rest of the settings is what we installed.
-        let path = setup.home().join(".gemini/settings.json");
+        let path = setup.at.home().join(".gemini/settings.json");
         let mut settings: Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         settings["security"] = json!({"auth": {"selectedType": "gemini-api-key"}});
@@ -46,40 +45,19 @@ impl Setup {
         setup
     }
 
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
     fn socket(&self) -> PathBuf {
-        e2e::socket(self.dir.path())
-    }
-
-    fn gatehouse(&self, args: &[&str]) -> Command {
-        e2e::gatehouse(self.dir.path(), args)
-    }
-
-    fn serve(&self, args: &[&str]) -> Serve {
-        e2e::serve(self.dir.path(), args)
+        e2e::socket(self.at.path())
     }
 
     fn run(&self, tool: Value) -> Value {
-        let out = Command::new("python3")
-            .arg(shared().join("gemini_e2e.py"))
-            .arg("--gemini")
-            .arg(&self.gemini)
-            .arg("--settings")
-            .arg(self.home().join(".gemini/settings.json"))
-            .arg("--policy")
-            .arg(self.home().join(".gemini/policies/gatehouse.toml"))
-            .arg("--tool")
-            .arg(tool.to_string())
-            .arg("--cwd")
-            .arg(self.dir.path().join("project"))
-            .arg("--timeout")
-            .arg("120")
-            .output()
-            .unwrap();
-        e2e::summary("gemini_e2e.py", &tool, out)
+        let settings = self.at.home().join(".gemini/settings.json");
+        let policy = self.at.home().join(".gemini/policies/gatehouse.toml");
+        let flags = [
+            ("--gemini", self.gemini.as_ref()),
+            ("--settings", settings.as_os_str()),
+            ("--policy", policy.as_os_str()),
+        ];
+        self.at.drive("gemini_e2e.py", &flags, &tool, &[])
     }
 }
 
@@ -87,7 +65,7 @@ impl Setup {
 fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_and_lets_a_read_pass() {
     let Some(gemini) = gemini() else { return };
     let setup = Setup::new(gemini, "");
-    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let _serve = setup.at.serve(&["--on-ask", "deny"]);
     let summary = setup.run(json!({"name": "run_shell_command",
         "args": {"command": "rm -rf build", "description": "clean"}}));
     let result = summary["tool_result"].as_str().unwrap_or("");
@@ -96,9 +74,9 @@ fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_and_lets_a_read_pass() 
         result.starts_with("Tool execution blocked: gatehouse"),
         "{summary}"
     );
-    assert!(setup.dir.path().join("project/build/out.o").exists());
+    assert!(setup.at.path().join("project/build/out.o").exists());
 
-    let notes = setup.dir.path().join("project/notes.txt");
+    let notes = setup.at.path().join("project/notes.txt");
     let summary = setup.run(json!({"name": "read_file", "args": {"file_path": notes}}));
     assert!(
         summary["tool_result"]
@@ -106,7 +84,7 @@ fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_and_lets_a_read_pass() 
             .contains("hello from e2e"),
         "{summary}"
     );
-    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    let audit = std::fs::read_to_string(setup.at.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("\"agent\":\"gemini-cli\""), "{audit}");
 }
 
@@ -117,7 +95,7 @@ fn an_allow_with_a_note_runs_the_call_and_the_note_arrives_after_the_output() {
     let setup = Setup::new(gemini, "");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let socket = setup.socket();
-    let audit = setup.dir.path().join("audit-note.jsonl");
+    let audit = setup.at.path().join("audit-note.jsonl");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = runtime.spawn(async move {
         use gatehouse::core::audit::Audit;
@@ -149,7 +127,7 @@ fn an_allow_with_a_note_runs_the_call_and_the_note_arrives_after_the_output() {
     let _ = stop.send(());
     let _ = runtime.block_on(server);
     assert!(
-        setup.dir.path().join("project/made.txt").exists(),
+        setup.at.path().join("project/made.txt").exists(),
         "{summary}"
     );
     let notes = summary["hook_notes"].to_string();

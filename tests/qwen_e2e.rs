@@ -11,14 +11,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use gatehouse::core::prompter::HumanAnswer;
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-use common::e2e::{self, ScriptedConsole, Serve, client, shared};
+use common::e2e::{self, AgentHome, ScriptedConsole, client};
 
 fn qwen() -> Option<String> {
     client("Qwen Code", "install_qwen.sh")
@@ -27,62 +23,35 @@ fn qwen() -> Option<String> {
 /// A throw-away home with gatehouse's Qwen hooks installed, a project with `build/`, and a
 /// private gatehouse config and socket.
 struct Setup {
-    dir: TempDir,
+    at: AgentHome,
     qwen: String,
 }
 
 impl Setup {
     fn new(qwen: String) -> Setup {
-        let dir = e2e::place("");
-        let setup = Setup { dir, qwen };
+        let setup = Setup {
+            at: AgentHome::new(""),
+            qwen,
+        };
         let printed = e2e::succeed(
             setup
+                .at
                 .gatehouse(&["install", "qwen"])
-                .env("HOME", setup.home())
+                .env("HOME", setup.at.home())
                 .env_remove("QWEN_HOME"),
         );
         assert!(printed.contains("PostToolUse"), "{printed}");
         setup
     }
 
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
-    }
-
-    fn gatehouse(&self, args: &[&str]) -> Command {
-        e2e::gatehouse(self.dir.path(), args)
-    }
-
-    fn serve(&self, args: &[&str]) -> Serve {
-        e2e::serve(self.dir.path(), args)
-    }
-
     /// Runs Qwen on `tool` with `extra` flags for the script.
     fn run(&self, tool: Value, extra: &[&str]) -> Value {
-        let out = Command::new("python3")
-            .arg(shared().join("qwen_e2e.py"))
-            .arg("--qwen")
-            .arg(&self.qwen)
-            .arg("--settings")
-            .arg(self.home().join(".qwen/settings.json"))
-            .arg("--tool")
-            .arg(tool.to_string())
-            .arg("--cwd")
-            .arg(self.project())
-            .arg("--timeout")
-            .arg("120")
-            .args(extra)
-            .output()
-            .unwrap();
-        e2e::summary("qwen_e2e.py", &tool, out)
-    }
-
-    fn built(&self) -> bool {
-        self.project().join("build/out.o").exists()
+        let settings = self.at.home().join(".qwen/settings.json");
+        let flags = [
+            ("--qwen", self.qwen.as_ref()),
+            ("--settings", settings.as_os_str()),
+        ];
+        self.at.drive("qwen_e2e.py", &flags, &tool, extra)
     }
 }
 
@@ -99,14 +68,14 @@ fn result(summary: &Value) -> &str {
 fn a_refusal_on_pre_tool_use_reaches_the_model_and_the_command_does_not_run() {
     let Some(qwen) = qwen() else { return };
     let setup = Setup::new(qwen);
-    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let _serve = setup.at.serve(&["--on-ask", "deny"]);
     // yolo: Qwen approves everything itself, so only PreToolUse stands in the way.
     let summary = setup.run(rm_build(), &["--approval-mode", "yolo"]);
     assert!(result(&summary).starts_with("gatehouse"), "{summary}");
     assert!(result(&summary).contains("no one is watching"), "{summary}");
     assert_eq!(summary["tool_result_is_error"], true, "{summary}");
-    assert!(setup.built(), "rm -rf build ran: {summary}");
-    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    assert!(setup.at.built(), "rm -rf build ran: {summary}");
+    let audit = std::fs::read_to_string(setup.at.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("\"agent\":\"qwen-code\""), "{audit}");
 }
 
@@ -114,7 +83,7 @@ fn a_refusal_on_pre_tool_use_reaches_the_model_and_the_command_does_not_run() {
 fn a_refusal_on_permission_request_reaches_the_model_though_the_host_would_allow() {
     let Some(qwen) = qwen() else { return };
     let setup = Setup::new(qwen);
-    let _serve = setup.serve(&["--on-ask", "deny"]);
+    let _serve = setup.at.serve(&["--on-ask", "deny"]);
     let summary = setup.run(rm_build(), &["--sdk", "--sdk-answer", "allow"]);
     assert!(result(&summary).starts_with("gatehouse"), "{summary}");
     assert_eq!(
@@ -122,22 +91,22 @@ fn a_refusal_on_permission_request_reaches_the_model_though_the_host_would_allow
         json!([]),
         "the host was asked: {summary}"
     );
-    assert!(setup.built(), "rm -rf build ran: {summary}");
+    assert!(setup.at.built(), "rm -rf build ran: {summary}");
 }
 
 #[test]
 fn a_grant_on_permission_request_runs_a_call_the_host_would_refuse() {
     let Some(qwen) = qwen() else { return };
     let setup = Setup::new(qwen);
-    let _serve = setup.serve(&["--mode", "allow-all"]);
+    let _serve = setup.at.serve(&["--mode", "allow-all"]);
     let summary = setup.run(rm_build(), &["--sdk", "--sdk-answer", "deny"]);
-    assert!(!setup.built(), "rm -rf build did not run: {summary}");
+    assert!(!setup.at.built(), "rm -rf build did not run: {summary}");
     assert_eq!(
         summary["sdk_can_use_tool"],
         json!([]),
         "the host was asked: {summary}"
     );
-    let audit = std::fs::read_to_string(setup.dir.path().join("audit.jsonl")).unwrap();
+    let audit = std::fs::read_to_string(setup.at.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("allow"), "{audit}");
 }
 
@@ -147,7 +116,7 @@ fn a_humans_note_on_an_allow_reaches_the_model_after_the_output() {
     let setup = Setup::new(qwen);
     let note = "gatehouse note: the file is scratch";
     let console = ScriptedConsole::start(
-        setup.dir.path(),
+        setup.at.path(),
         HumanAnswer::Allow {
             note: Some(note.into()),
         },
@@ -155,7 +124,7 @@ fn a_humans_note_on_an_allow_reaches_the_model_after_the_output() {
     let tool = json!({"name": "run_shell_command",
         "input": {"command": "touch made.txt", "description": "make a file"}});
     let summary = setup.run(tool, &["--approval-mode", "yolo"]);
-    assert!(setup.project().join("made.txt").exists(), "{summary}");
+    assert!(setup.at.project().join("made.txt").exists(), "{summary}");
     let text = result(&summary);
     assert!(text.contains("Exit Code: 0"), "{summary}");
     assert!(text.ends_with(&format!("\n\n{note}")), "{summary}");
@@ -168,14 +137,14 @@ fn a_human_who_grants_on_permission_request_is_asked_once_and_the_note_arrives()
     let setup = Setup::new(qwen);
     let note = "gatehouse note: rebuild before testing";
     let console = ScriptedConsole::start(
-        setup.dir.path(),
+        setup.at.path(),
         HumanAnswer::Allow {
             note: Some(note.into()),
         },
     );
     // The host would refuse: only gatehouse's grant on PermissionRequest lets it run.
     let summary = setup.run(rm_build(), &["--sdk", "--sdk-answer", "deny"]);
-    assert!(!setup.built(), "rm -rf build did not run: {summary}");
+    assert!(!setup.at.built(), "rm -rf build did not run: {summary}");
     assert_eq!(summary["sdk_can_use_tool"], json!([]), "{summary}");
     assert!(
         result(&summary).ends_with(&format!("\n\n{note}")),

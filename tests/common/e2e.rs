@@ -1,7 +1,8 @@
 //! What the end-to-end tests against real agent CLIs share: finding `../shared/realclients`,
 //! installing a client (only with `GATEHOUSE_E2E=1`), a private gatehouse place, a `serve`
-//! that is stopped when dropped, and reading a driver script's summary.
+//! that is stopped when dropped, running a driver script and reading its summary.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -137,6 +138,71 @@ pub fn wait_for_socket(dir: &Path) {
             "serve did not start"
         );
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A [`place`] with a throw-away home for the agent beside it, as the agents' suites use it:
+/// `home/`, `project/` (holding `build/out.o`), the gatehouse config and its socket.
+pub struct AgentHome {
+    pub dir: TempDir,
+}
+
+impl AgentHome {
+    pub fn new(config: &str) -> AgentHome {
+        AgentHome { dir: place(config) }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The agent's `HOME`, where `gatehouse install` writes its hooks.
+    pub fn home(&self) -> PathBuf {
+        self.path().join("home")
+    }
+
+    pub fn project(&self) -> PathBuf {
+        self.path().join("project")
+    }
+
+    /// Whether `project/build/out.o` is still there (an `rm -rf build` did not run).
+    pub fn built(&self) -> bool {
+        self.project().join("build/out.o").exists()
+    }
+
+    pub fn gatehouse(&self, args: &[&str]) -> Command {
+        gatehouse(self.path(), args)
+    }
+
+    pub fn serve(&self, args: &[&str]) -> Serve {
+        serve(self.path(), args)
+    }
+
+    /// Runs the driver `script` with its `flags` (the client and the files it reads) on the
+    /// call `tool` in the project, then `extra`; returns the summary.
+    pub fn drive(
+        &self,
+        script: &str,
+        flags: &[(&str, &OsStr)],
+        tool: &Value,
+        extra: &[&str],
+    ) -> Value {
+        let mut command = Command::new("python3");
+        command.arg(shared().join(script));
+        for (flag, value) in flags {
+            command.arg(flag).arg(value);
+        }
+        let out = command
+            .arg("--tool")
+            .arg(tool.to_string())
+            .arg("--cwd")
+            .arg(self.project())
+            .arg("--timeout")
+            .arg("120")
+            .args(extra)
+            .output()
+            .unwrap();
+        summary(script, tool, out)
     }
 }
 
