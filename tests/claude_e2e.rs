@@ -12,7 +12,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use gatehouse::core::audit::Audit;
@@ -21,9 +20,8 @@ use gatehouse::core::event::Event;
 use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::server;
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-use common::e2e::{self, GATEHOUSE, Serve, client, shared};
+use common::e2e::{self, AgentHome, GATEHOUSE, Serve, client};
 
 fn claude() -> Option<String> {
     client("Claude Code", "install_claude.sh")
@@ -32,7 +30,7 @@ fn claude() -> Option<String> {
 /// A project folder with a `build/` folder, a file outside it, a private config, and our hook
 /// installed in the project's local Claude settings.
 struct Project {
-    dir: TempDir,
+    at: AgentHome,
     claude: String,
 }
 
@@ -43,52 +41,40 @@ impl Project {
 
     /// As `new`, with the hook installed for `event` (`--event`).
     fn hooked(claude: String, config: &str, event: &str) -> Project {
-        let dir = e2e::place(config);
+        let at = AgentHome::new(config);
         // Outside the project: Claude Code's own flow would ask before reading it (and so
         // refuse, in -p); only gatehouse's allow lets it through.
-        std::fs::write(dir.path().join("outside.txt"), "hello from e2e\n").unwrap();
-        std::fs::write(dir.path().join("empty-settings.json"), "{}").unwrap();
-        let p = Project { dir, claude };
+        std::fs::write(at.path().join("outside.txt"), "hello from e2e\n").unwrap();
+        std::fs::write(at.path().join("empty-settings.json"), "{}").unwrap();
+        let p = Project { at, claude };
         e2e::succeed(
-            p.gatehouse(&["install", "claude", "--scope", "local", "--event", event])
+            p.at.gatehouse(&["install", "claude", "--scope", "local", "--event", event])
                 .current_dir(p.path()),
         );
         p
     }
 
     fn path(&self) -> PathBuf {
-        self.dir.path().join("project")
+        self.at.project()
     }
 
     fn socket(&self) -> PathBuf {
-        e2e::socket(self.dir.path())
-    }
-
-    fn gatehouse(&self, args: &[&str]) -> Command {
-        e2e::gatehouse(self.dir.path(), args)
+        e2e::socket(self.at.path())
     }
 
     fn serve(&self, args: &[&str]) -> Serve {
-        e2e::serve(self.dir.path(), args)
+        self.at.serve(args)
     }
 
     /// Runs Claude Code once, with the scripted model making `tool` call; returns the summary.
+    /// The hook comes from the project's local settings; the file given is empty.
     fn run(&self, tool: Value) -> Value {
-        let out = Command::new("python3")
-            .arg(shared().join("claude_e2e.py"))
-            .arg("--claude")
-            .arg(&self.claude)
-            .arg("--settings")
-            .arg(self.dir.path().join("empty-settings.json"))
-            .arg("--tool")
-            .arg(tool.to_string())
-            .arg("--cwd")
-            .arg(self.path())
-            .arg("--timeout")
-            .arg("120")
-            .output()
-            .unwrap();
-        e2e::summary("claude_e2e.py", &tool, out)
+        let settings = self.at.path().join("empty-settings.json");
+        let flags = [
+            ("--claude", self.claude.as_ref()),
+            ("--settings", settings.as_os_str()),
+        ];
+        self.at.drive("claude_e2e.py", &flags, &tool, &[])
     }
 }
 
@@ -97,7 +83,7 @@ fn rm_build() -> Value {
 }
 
 fn read_outside(project: &Project) -> Value {
-    json!({"name": "Read", "input": {"file_path": project.dir.path().join("outside.txt")}})
+    json!({"name": "Read", "input": {"file_path": project.at.path().join("outside.txt")}})
 }
 
 fn write_file(project: &Path) -> Value {
@@ -211,7 +197,7 @@ impl ScriptedConsole {
             .enable_all()
             .build()
             .unwrap();
-        let audit = Audit::open(&project.dir.path().join("audit.jsonl")).unwrap();
+        let audit = Audit::open(&project.at.path().join("audit.jsonl")).unwrap();
         let (barrier, mut prompter) = Barrier::new(Settings::default(), audit, None);
         let socket = project.socket();
         let bound = runtime.block_on(async { server::bind(&socket).unwrap() });
@@ -314,9 +300,9 @@ fn a_deny_reason_typed_in_the_console_reaches_claudes_model() {
     let project = Project::new(claude, "");
     let line = format!(
         "env XDG_STATE_HOME={state} {exe} --config {config} --socket {socket}; echo EXITED $?; sleep 60",
-        state = quoted(&project.dir.path().join("state")),
+        state = quoted(&project.at.path().join("state")),
         exe = quoted(Path::new(GATEHOUSE)),
-        config = quoted(&project.dir.path().join("config.toml")),
+        config = quoted(&project.at.path().join("config.toml")),
         socket = quoted(&project.socket()),
     );
     let Some(tui) = Tmux::start(&line, 120, 36) else {
