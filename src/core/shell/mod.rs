@@ -25,6 +25,7 @@ mod arith;
 mod command;
 mod conditions;
 mod env;
+mod heredoc;
 mod obstacle;
 mod parse;
 mod programs;

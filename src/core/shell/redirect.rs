@@ -266,10 +266,13 @@ impl Walker<'_> {
         }
         match node.kind() {
             "heredoc_redirect" => {
-                let quoted = node
-                    .named_children(&mut node.walk())
-                    .find(|c| c.kind() == "heredoc_start")
-                    .is_some_and(|start| self.text(start).contains(['\'', '"', '\\']));
+                let quoted = match super::heredoc::check(node, self.src) {
+                    Ok(delimiter) => delimiter.quoted,
+                    Err(why) => {
+                        self.finding(self.text(node), Safety::Unverified, why);
+                        false
+                    }
+                };
                 for child in children {
                     if child.kind() == "heredoc_body" && quoted {
                         continue;

@@ -326,3 +326,22 @@ fn an_unquoted_expansion_may_split_into_options_anywhere_in_a_word() {
         "git diff \"foo-$(date).txt\"",
     ]);
 }
+
+#[test]
+fn an_escaped_backquote_inside_backquotes_opens_a_nested_substitution() {
+    // bash removes the backslashes and runs `touch pwn` as a substitution of its own.
+    assert_not_read_only(&[
+        "echo `echo \\`touch pwn\\``",
+        "echo \"`echo \\`touch pwn\\``\"",
+        "echo `echo \\`echo \\\\\\`touch pwn\\\\\\`\\``",
+        "echo `echo \\$(touch pwn)`",
+        "echo \"`echo \\\"\\$(touch pwn)\\\"`\"",
+        "cat <<EOF\n`echo \\`touch pwn\\``\nEOF",
+    ]);
+    assert_read_only(&[
+        "echo `echo \\`echo hi\\``",
+        "echo `date`",
+        "echo \"`echo \\\"hi\\\"`\"",
+        "echo `echo '\\$HOME'`",
+    ]);
+}

@@ -269,6 +269,7 @@ impl<'s> Walker<'s> {
                 self.arithmetic_assignment(node);
                 self.children(node);
             }
+            "command_substitution" if self.text(node).starts_with('`') => self.backquoted(node),
             "variable_assignments" | "heredoc_body" => self.children(node),
             kind if CONTAINERS.contains(&kind) => self.children(node),
             kind if LEAVES.contains(&kind) => {}
@@ -347,6 +348,25 @@ impl<'s> Walker<'s> {
                     "defines a function conditionally",
                 );
             }
+        }
+    }
+
+    /// A backquoted substitution, judged as bash runs it: its text, with the backslashes bash
+    /// removes inside backquotes removed, parsed as a script of its own. An escaped backquote
+    /// inside is a nested substitution there, which the parser of the outer line cannot see.
+    fn backquoted(&mut self, node: Node) {
+        let text = self.text(node);
+        let in_double_quotes = node.parent().is_some_and(|p| p.kind() == "string");
+        match super::words::backquote_body(text, in_double_quotes) {
+            Some(body) if self.depth < MAX_DEPTH => {
+                let _ = self.nested(&body);
+            }
+            Some(_) => self.finding(text, Safety::Unverified, "substitutions nested too deeply"),
+            None => self.finding(
+                text,
+                Safety::Unverified,
+                "a backquoted substitution bash ends elsewhere",
+            ),
         }
     }
 

@@ -235,6 +235,32 @@ fn is_brace_expansion(node: Node, src: &str) -> bool {
     parts.contains(&"{") && parts.iter().any(|p| p.contains(',') || p.contains(".."))
 }
 
+/// The script bash runs for a backquoted substitution `text` (backquotes included): the
+/// backslashes before `\\`, `` ` `` and `$` removed, and before `"` too inside double quotes.
+/// `None` when bash would end the substitution at another backquote than the parser did, or
+/// when a backslash-newline leaves its reading in doubt.
+pub(super) fn backquote_body(text: &str, in_double_quotes: bool) -> Option<String> {
+    let inner = text.strip_prefix('`')?.strip_suffix('`')?;
+    let mut body = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' => return None,
+            '\\' => match chars.next() {
+                Some('\n') | None => return None,
+                Some(escaped @ ('\\' | '`' | '$')) => body.push(escaped),
+                Some('"') if in_double_quotes => body.push('"'),
+                Some(other) => {
+                    body.push('\\');
+                    body.push(other);
+                }
+            },
+            _ => body.push(c),
+        }
+    }
+    Some(body)
+}
+
 /// Removes the backslashes that have a meaning inside double quotes.
 fn unescape_double(text: &str) -> String {
     let mut out = String::new();
