@@ -7,8 +7,10 @@
 //! failure. Its last line is `oracle: executed N lines (F from the fuzzer), caught C`.
 
 mod fuzz;
+mod lexical;
 mod lines;
 mod sandbox;
+mod structure;
 mod trace;
 mod tripwire;
 
@@ -22,6 +24,11 @@ use std::time::Instant;
 /// The fuzzer's seed and size; change them only on purpose, the lines are reproducible.
 const FUZZ_SEED: u64 = 0x6761_7465_686f_7573;
 const FUZZ_LINES: usize = 4000;
+/// The lexical fuzzer's seed and size: it makes about 20,000 read-only lines to compare with
+/// bash's reading, and the first `LEXICAL_EXECUTED` of them are also run.
+const LEXICAL_SEED: u64 = 0x6261_7368_2d72_6561;
+const LEXICAL_LINES: usize = 60_000;
+const LEXICAL_EXECUTED: usize = 1_400;
 /// Parallel sandboxes (the machine has two cores).
 const WORKERS: usize = 2;
 
@@ -146,10 +153,52 @@ fn every_line_called_read_only_changes_nothing_when_run() {
             });
         }
     }
+    let corpus_reads: Vec<String> = lines::corpus()
+        .into_iter()
+        .filter(|item| item.label == "read_only")
+        .map(|item| item.command)
+        .collect();
+    let lexical_reads: Vec<String> = lexical::lines(LEXICAL_SEED, LEXICAL_LINES, &corpus_reads)
+        .into_iter()
+        .filter(|line| analyse(line).safety == Safety::ReadOnly)
+        .collect();
+    for (index, line) in lexical_reads.iter().take(LEXICAL_EXECUTED).enumerate() {
+        cases.push(Case {
+            line: line.clone(),
+            origin: format!("lexical fuzzer #{index}"),
+            fuzzed: true,
+            expect: Expect::Nothing,
+        });
+    }
     let mut seen = BTreeSet::new();
     cases.retain(|case| seen.insert(case.line.clone()));
     let fuzzed = cases.iter().filter(|case| case.fuzzed).count();
     let read_only = cases.iter().filter(|c| c.expect == Expect::Nothing).count();
+
+    // Every read-only line, compared with bash's own reading of it before anything runs.
+    let mut compared: Vec<String> = cases
+        .iter()
+        .filter(|c| c.expect == Expect::Nothing)
+        .map(|c| c.line.clone())
+        .chain(lexical_reads)
+        .collect();
+    let mut seen = BTreeSet::new();
+    compared.retain(|line| seen.insert(line.clone()));
+    let structural = structure::compare_all(&compared).expect("bash's reading of the lines");
+    let mut differs = 0;
+    for (line, result) in compared.iter().zip(&structural) {
+        if let structure::Compared::Differs(analyser, bash) = result {
+            differs += 1;
+            println!("READ DIFFERENTLY FROM BASH {line:?}");
+            println!("    analyser: {analyser:?}");
+            println!("    bash:     {bash:?}");
+        }
+    }
+    println!(
+        "oracle: compared {} read-only lines with bash's parse in {:.0?}, {differs} read differently",
+        compared.len(),
+        started.elapsed()
+    );
 
     // A memory file system when there is one: copying the tripwire is most of the cost.
     let shm = Path::new("/dev/shm");
@@ -226,12 +275,14 @@ fn every_line_called_read_only_changes_nothing_when_run() {
         started.elapsed()
     );
     println!(
-        "oracle: executed {read_only} lines ({fuzzed} from the fuzzer), caught {}",
-        catches.len()
+        "oracle: executed {read_only} lines ({fuzzed} from the fuzzer), compared {} with bash's parse, caught {}",
+        compared.len(),
+        catches.len() + differs
     );
     assert!(
-        catches.is_empty() && unconfirmed.is_empty(),
-        "the oracle caught {} read-only lines; {} write lines were not confirmed",
+        catches.is_empty() && unconfirmed.is_empty() && differs == 0,
+        "the oracle caught {} read-only lines by running them and {differs} that bash reads \
+         differently; {} write lines were not confirmed",
         catches.len(),
         unconfirmed.len()
     );

@@ -34,6 +34,18 @@ impl Walker<'_> {
                 _ => args.push(child),
             }
         }
+        // Two words with nothing between them are one word to bash; tree-sitter splits some
+        // (`$'\t'` against a backquoted substitution).
+        if args
+            .windows(2)
+            .any(|pair| pair[0].end_byte() == pair[1].start_byte())
+            || name_node
+                .zip(args.first())
+                .is_some_and(|(n, a)| n.end_byte() == a.start_byte())
+        {
+            let what = self.text(node);
+            self.finding(what, Safety::Unverified, "one word the parser reads as two");
+        }
         redirects.extend_from_slice(outer);
         redirects.sort_by_key(|r| r.start_byte());
         // Redirections in source order, each applied to the table the ones before it left;

@@ -79,6 +79,15 @@ pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
     let mut cursor = node.walk();
     let children: Vec<Node> = node.children(&mut cursor).collect();
     let strip_tabs = children.iter().any(|c| c.kind() == "<<-");
+    // What tree-sitter hangs on the redirection stays on its line; bash reads the next line
+    // as the body (`\EOF` there is body text, not an escaped newline and a word).
+    let spans_lines = children.iter().any(|c| {
+        !matches!(c.kind(), "heredoc_body" | "heredoc_end")
+            && slice(src, c.byte_range()).contains('\n')
+    });
+    if spans_lines {
+        return Err("a here-document line the parser read as part of the command");
+    }
     let start = children
         .iter()
         .find(|c| c.kind() == "heredoc_start")
@@ -116,6 +125,17 @@ pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
     let end_line = src[to..].split('\n').next().unwrap_or("");
     if !is_end(end_line) {
         return Err("a here-document whose end line bash reads differently");
+    }
+    // A body line that starts with a backslash is where tree-sitter's reading of bodies goes
+    // astray (it may take `\<newline>` for an escape); such bodies are not trusted.
+    if body
+        .lines()
+        .any(|l| l.trim_start_matches('\t').starts_with('\\'))
+    {
+        return Err("a here-document line that starts with a backslash");
+    }
+    if !delimiter.quoted && body.contains("$\"") {
+        return Err("a here-document with a translated string the parser reads differently");
     }
     if !delimiter.quoted && body.contains("\\\n") {
         return Err("a here-document whose lines bash joins at a backslash");

@@ -74,3 +74,9 @@ fn plain_and_wholly_quoted_here_documents_stay_read_only() {
         "cat <<EOF\nhello\nEOF\nls",
     ]);
 }
+
+#[test]
+fn a_body_line_the_parser_hangs_on_the_command_is_refused() {
+    // tree-sitter reads `\<newline>EOF` as a word of `cat`; bash reads `\EOF` as body text.
+    assert_not_read_only(&["cat <<EOF\n\\EOF\nhello\nEOF"]);
+}

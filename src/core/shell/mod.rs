@@ -13,6 +13,10 @@
 //! - `walk`: the walk over the tree; functions, aliases, nested scripts.
 //! - `command`: simple commands and the order in which a name is looked up.
 //! - `words`: quote removal and what can be known about a word before the line runs.
+//! - `heredoc`: here-document delimiters read as bash reads them, and the check that the
+//!   parser's body ends where bash ends it.
+//! - `reading`: the analyser's reading of a line laid out for comparison with bash's own
+//!   (the structural oracle in `tests/oracle/`).
 //! - `redirect`: redirections by operator, descriptor and target.
 //! - `env`: which variable assignments cannot change what runs.
 //! - `arith`: arithmetic contexts, and whether the values they evaluate are inert.
@@ -29,6 +33,7 @@ mod heredoc;
 mod obstacle;
 mod parse;
 mod programs;
+pub mod reading;
 mod redirect;
 #[cfg(test)]
 mod test_support;

@@ -216,6 +216,27 @@ impl Walker<'_> {
         match node.child_by_field_name("body") {
             Some(body) if body.kind() == "command" => self.command(body, &redirects),
             body => {
+                // bash hangs redirections on a simple or compound command, never on a list or
+                // a pipeline, and reads a number written against one as its descriptor.
+                if body.is_some_and(|b| matches!(b.kind(), "list" | "pipeline")) {
+                    let what = self.text(node);
+                    self.finding(
+                        what,
+                        Safety::Unverified,
+                        "a redirection the parser hung on a list",
+                    );
+                }
+                for redirect in &redirects {
+                    let before = redirect.start_byte().checked_sub(1);
+                    if before.is_some_and(|at| self.src.as_bytes()[at].is_ascii_digit()) {
+                        let what = self.text(*redirect);
+                        self.finding(
+                            what,
+                            Safety::Unverified,
+                            "a descriptor the parser read as a word",
+                        );
+                    }
+                }
                 // A group's redirections apply first, to every command inside it.
                 let mut table = self.fds.clone();
                 for redirect in redirects {

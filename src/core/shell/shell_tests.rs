@@ -345,3 +345,26 @@ fn an_escaped_backquote_inside_backquotes_opens_a_nested_substitution() {
         "echo `echo '\\$HOME'`",
     ]);
 }
+
+#[test]
+fn an_ansi_c_string_that_bash_ends_elsewhere_is_refused() {
+    // tree-sitter read `$'\\'` as running on past its closing quote.
+    assert_not_read_only(&["echo $'\\\\'; touch pwn; echo ''"]);
+    assert_read_only(&["echo $'a\\'b' x", "echo $'\\\\' x"]);
+}
+
+#[test]
+fn a_translated_string_the_parser_splits_is_refused() {
+    assert_not_read_only(&["echo -n $\"x\"", "echo a$\"x\""]);
+}
+
+#[test]
+fn a_descriptor_number_against_a_list_redirection_is_refused() {
+    assert_not_read_only(&["[[ a =~ b ]] || echo x \\\n0<&-"]);
+}
+
+#[test]
+fn coproc_before_a_reserved_word_is_refused() {
+    assert_not_read_only(&["coproc echo { touch pwn; }", "coproc echo fi"]);
+    assert_read_only(&["coproc ls"]);
+}

@@ -185,6 +185,20 @@ impl<'s> Walker<'s> {
                 break;
             }
         }
+        // bash removes a backslash-newline first, so a `#` after one starts a comment (and the
+        // next line is a command); tree-sitter reads on as one word.
+        let comment_after_continuation = self
+            .src
+            .split("\\\n")
+            .skip(1)
+            .any(|rest| rest.trim_start_matches([' ', '\t']).starts_with('#'));
+        if comment_after_continuation {
+            self.finding(
+                "\\<newline>#",
+                Safety::Unverified,
+                "a comment after a line continuation",
+            );
+        }
         if self
             .src
             .chars()
@@ -270,6 +284,32 @@ impl<'s> Walker<'s> {
                 self.children(node);
             }
             "command_substitution" if self.text(node).starts_with('`') => self.backquoted(node),
+            // An escaped backquote inside `$( )` is where tree-sitter's reading of nested
+            // quoting and bash's part ways (and bash's own print of it cannot be read back).
+            "command_substitution" if self.text(node).contains("\\`") => {
+                let why = "an escaped backquote inside a substitution";
+                self.finding(self.text(node), Safety::Unverified, why);
+                self.children(node);
+            }
+            "ansi_c_string" if !super::words::ansi_c_ends_at_its_end(self.text(node)) => {
+                let why = "an ANSI-C string bash ends elsewhere";
+                self.finding(self.text(node), Safety::Unverified, why);
+            }
+            // tree-sitter reads `$"…"` as a `$` and a string in most places; bash reads one
+            // translated word.
+            "string"
+                if node.start_byte() > 0
+                    && self.src.as_bytes()[node.start_byte() - 1] == b'$'
+                    && node
+                        .parent()
+                        .is_none_or(|p| p.kind() != "translated_string") =>
+            {
+                self.finding(
+                    self.text(node),
+                    Safety::Unverified,
+                    "a translated string the parser splits",
+                );
+            }
             "variable_assignments" | "heredoc_body" => self.children(node),
             kind if CONTAINERS.contains(&kind) => self.children(node),
             kind if LEAVES.contains(&kind) => {}

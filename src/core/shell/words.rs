@@ -262,7 +262,7 @@ pub(super) fn backquote_body(text: &str, in_double_quotes: bool) -> Option<Strin
 }
 
 /// Removes the backslashes that have a meaning inside double quotes.
-fn unescape_double(text: &str) -> String {
+pub(super) fn unescape_double(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -281,40 +281,122 @@ fn unescape_double(text: &str) -> String {
     out
 }
 
-/// Decodes the common escapes of `$'…'`. Unknown escapes are kept as written.
-fn ansi_c(text: &str) -> String {
+/// True when bash ends the `$'…'` string `text` at its last character, as the parser did:
+/// a backslash escapes the character after it, and the first unescaped `'` ends it.
+pub(super) fn ansi_c_ends_at_its_end(text: &str) -> bool {
+    let Some(inner) = text.strip_prefix("$'") else {
+        return false;
+    };
+    let mut chars = inner.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '\'' => return at + 1 == inner.len(),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// One byte of a decoded `$'…'`: `None` for NUL, where bash ends the string; a byte beyond
+/// ASCII, which bash keeps raw, as the replacement character (it names no program or option).
+fn byte(value: u32) -> Option<char> {
+    match value {
+        0 => None,
+        1..=0x7f => char::from_u32(value),
+        _ => Some('\u{fffd}'),
+    }
+}
+
+/// Decodes `$'…'` as bash does: the letter escapes, octal `\nnn`, hexadecimal `\xHH`,
+/// Unicode `\uHHHH` and `\UHHHHHHHH`, and control characters `\cX`. Other escapes are kept as
+/// written, as bash keeps them.
+pub(super) fn ansi_c(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars().peekable();
+    let digits = |chars: &mut std::iter::Peekable<std::str::Chars>, radix: u32, most: usize| {
+        let mut value = String::new();
+        while value.len() < most && chars.peek().is_some_and(|c| c.is_digit(radix)) {
+            value.extend(chars.next());
+        }
+        (!value.is_empty()).then(|| u32::from_str_radix(&value, radix).unwrap_or(0))
+    };
     while let Some(c) = chars.next() {
         if c != '\\' {
             out.push(c);
             continue;
         }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('e' | 'E') => out.push('\u{1b}'),
-            Some('a') => out.push('\u{7}'),
-            Some('b') => out.push('\u{8}'),
-            Some('\\') => out.push('\\'),
-            Some('\'') => out.push('\''),
-            Some('"') => out.push('"'),
-            Some('x') => {
-                let mut hex = String::new();
-                while hex.len() < 2 && chars.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
-                    hex.extend(chars.next());
+        let Some(escape) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let simple = match escape {
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'r' => Some('\r'),
+            'e' | 'E' => Some('\u{1b}'),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'f' => Some('\u{c}'),
+            'v' => Some('\u{b}'),
+            '\\' | '\'' | '"' | '?' => Some(escape),
+            _ => None,
+        };
+        if let Some(decoded) = simple {
+            out.push(decoded);
+            continue;
+        }
+        match escape {
+            '0'..='7' => {
+                // Up to three octal digits, this one included.
+                let mut value = escape.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            value = value * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
                 }
-                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                match byte(value & 0xff) {
                     Some(decoded) => out.push(decoded),
-                    None => out.push_str("\\x"),
+                    None => return out,
                 }
             }
-            Some(other) => {
+            'x' | 'u' | 'U' => {
+                let most = match escape {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let decoded = digits(&mut chars, 16, most);
+                match decoded {
+                    Some(0) => return out,
+                    Some(value) if escape == 'x' => match byte(value) {
+                        Some(decoded) => out.push(decoded),
+                        None => return out,
+                    },
+                    Some(value) => out.push(char::from_u32(value).unwrap_or('\u{fffd}')),
+                    None => {
+                        out.push('\\');
+                        out.push(escape);
+                    }
+                }
+            }
+            'c' => match chars.next() {
+                Some(control) => match byte(control.to_ascii_uppercase() as u32 ^ 0x40) {
+                    Some(decoded) => out.push(decoded),
+                    None => return out,
+                },
+                None => out.push_str("\\c"),
+            },
+            other => {
                 out.push('\\');
                 out.push(other);
             }
-            None => out.push('\\'),
         }
     }
     out

@@ -24,11 +24,33 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
         "ionice" => ionice,
         "taskset" => taskset,
         "strace" | "ltrace" => trace,
-        "unbuffer" | "coproc" | "builtin" | "busybox" => |w, _, args| Ok(run(w, args)),
+        "unbuffer" | "builtin" | "busybox" => |w, _, args| Ok(run(w, args)),
+        "coproc" => coproc,
         "command" => command,
         "exec" => exec,
         _ => return None,
     })
+}
+
+/// Words bash reads as the start of a compound command, or as reserved, after `coproc NAME`.
+const RESERVED: &[&str] = &[
+    "{", "}", "(", "!", "[[", "if", "then", "else", "elif", "fi", "do", "done", "while", "until",
+    "for", "case", "esac", "in", "select", "function", "time", "coproc",
+];
+
+/// `coproc cmd args`: bash runs `cmd args`, unless the second word is reserved; then the first
+/// is the coprocess's name and the rest a compound command (or a syntax error), which the
+/// parser does not show.
+fn coproc(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let reserved = args
+        .get(1)
+        .is_some_and(|w| w.is_static && RESERVED.contains(&w.text.as_str()));
+    if reserved {
+        return Err(Judgement::unverified(
+            "coproc NAME before a reserved word: bash reads a compound command the parser does not show",
+        ));
+    }
+    Ok(run(walker, args))
 }
 
 /// Runs `inner` as its own command and words the wrapper's judgement after it.
