@@ -5,3 +5,4 @@ mod adversarial;
 mod corpus;
 mod explain_escapes;
 mod props;
+mod sed_oracle;

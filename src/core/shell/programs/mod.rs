@@ -22,6 +22,7 @@ mod packages;
 mod scripts;
 mod search;
 mod sed;
+mod sed_script;
 mod shell;
 mod system;
 mod tables;
