@@ -69,6 +69,10 @@ proptest! {
 
     #[test]
     fn a_write_appended_to_any_line_is_never_read_only(line in shellish()) {
+        // A line that ends in an escaping backslash joins the next one to its last word
+        // (`ls \<newline>rm -rf x` lists files): that write is not on a line of its own.
+        let trailing = line.len() - line.trim_end_matches('\\').len();
+        prop_assume!(trailing % 2 == 0);
         let joined = format!("{line}\nrm -rf x");
         prop_assert_ne!(analyse(&joined).safety, Safety::ReadOnly, "{:?}", joined);
     }

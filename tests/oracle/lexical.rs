@@ -4,7 +4,7 @@
 //! layer below, where a parser can read a line differently from bash: every quoting and
 //! escaping form in every position (words, here-document delimiters, substitutions one to three
 //! deep, `$'…'` and `$"…"`), backquotes with their escaped backquotes, line continuations,
-//! carriage returns, comments in odd places, `<<-` and several here-documents on one line,
+//! carriage returns and other control characters, comments in odd places, `<<-` and several here-documents on one line,
 //! here-strings, brace and extglob words, `coproc`, `case` patterns, `[[ =~ ]]`, arithmetic
 //! `for`, process substitution and descriptor forms. It also mutates the corpus's own lines:
 //! quoting styles swapped, substitutions nested, continuations inserted. Most of what it makes
@@ -153,6 +153,16 @@ const REDIRECTS: &[&str] = &[
     "0<&-",
     ">&2",
     "2>&-",
+    "{fd}<notes.txt",
+    "3<&0",
+    "4<&0-",
+    "1>&2-",
+    "2>>/dev/null",
+    "&>>/dev/null",
+    "9</dev/null 9<&-",
+    "<&3 3<notes.txt",
+    "2>/dev/null 1>&2",
+    "0</dev/null",
 ];
 
 /// One simple command on one line.
@@ -309,7 +319,10 @@ pub fn lines(seed: u64, count: usize, corpus: &[String]) -> Vec<String> {
                 let line = &corpus[rng.below(corpus.len())];
                 mutate(line, &mut rng)
             }
-            3 => format!("{}\r", inline(&mut rng, 0)),
+            3 => {
+                let control = rng.pick(&["\r", "\u{1}", "\u{7f}", "\u{b}", "\u{c}", "\u{1b}[0m"]);
+                format!("{}{control}", inline(&mut rng, 0))
+            }
             4 => format!("coproc {}", simple(&mut rng, 0)),
             _ => inline(&mut rng, 0),
         })

@@ -12,13 +12,14 @@
 //! this in a sandbox of its own (`bwrap`: no network, a private `/tmp`, nothing writable
 //! outside it), never on the host.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
+use gatehouse::core::shell::analyse;
 use gatehouse::core::shell::reading::{Item, Reading, read, read_as_analysed};
 
 /// The function bash prints; a name no line uses.
@@ -208,10 +209,12 @@ fn heredoc_delimiters(line: &str) -> Vec<String> {
     found
 }
 
-/// Two spellings bash adds to statements that tree-sitter reads differently from what was
-/// written: the descriptor of every `<&` (`0<&0`, read as a word and a redirection) and the
+/// Spellings of bash's print that tree-sitter reads differently from what was written: the
+/// descriptor bash writes for every `<&` (`0<&0`, read as a word and a redirection) and the
 /// default name of a coprocess (`coproc COPROC cmd`). Statements are the indented lines;
-/// here-document bodies, printed raw, are left alone.
+/// here-document bodies, printed raw, are left alone. (bash also leaves out the `;` after a
+/// word that ends in an escaped `&`, which no rewriting can undo; the analyser refuses such
+/// words.)
 fn canonical_statements(print: &str) -> String {
     print
         .split_inclusive('\n')
@@ -243,9 +246,84 @@ fn function_body(printed: Reading) -> Reading {
     }
 }
 
+/// The names of the simple commands in a reading, at any depth, whose name is a static word
+/// (`$(…)`, globs and expansions left out), quotes removed; prefix assignments skipped.
+fn command_names(reading: &Reading, names: &mut Vec<String>) {
+    for item in &reading.items {
+        match item {
+            Item::Command {
+                words,
+                redirects,
+                substitutions,
+            } => {
+                let name = words.iter().find(|w| !is_assignment(w));
+                names.extend(name.and_then(|w| static_text(w)));
+                for inner in substitutions
+                    .iter()
+                    .chain(redirects.iter().flat_map(|r| &r.substitutions))
+                {
+                    command_names(inner, names);
+                }
+            }
+            Item::Redirect(redirect) => {
+                for inner in &redirect.substitutions {
+                    command_names(inner, names);
+                }
+            }
+            Item::Substitution(inner) => command_names(inner, names),
+            _ => {}
+        }
+    }
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_[]".contains(c))
+    })
+}
+
+/// The text of a word with no expansion or glob, quotes removed.
+fn static_text(word: &str) -> Option<String> {
+    let mut text = String::new();
+    let mut quoted = false;
+    for c in word.chars() {
+        match c {
+            '\u{e000}' => quoted = true,
+            '\u{e001}' => quoted = false,
+            _ if quoted => text.push(c),
+            '$' | '`' | '*' | '?' | '[' | '{' | '~' | '\\' | '"' | '\'' | '(' => return None,
+            _ => text.push(c),
+        }
+    }
+    Some(text)
+}
+
+/// The commands bash runs that the analyser itself never judged: `analyse` records every
+/// simple command it judges (wrappers and what they run alike), so a name missing there is a
+/// command the walk did not see, whatever this module's reading says.
+fn unjudged(line: &str, bash: &Reading) -> Vec<String> {
+    let analysis = analyse(line);
+    let judged: HashSet<&str> = analysis
+        .commands
+        .iter()
+        .filter_map(|c| c.words.first().map(String::as_str))
+        .collect();
+    let mut names = Vec::new();
+    command_names(bash, &mut names);
+    names
+        .into_iter()
+        .filter(|name| !judged.contains(name.as_str()))
+        .collect()
+}
+
 /// What comparing one line found.
 pub enum Compared {
     Same,
+    /// bash runs commands the analyser did not judge.
+    Unjudged(Vec<String>),
     /// bash cannot parse the line (as a function body): it runs none of it, and there is
     /// nothing to compare.
     BashRefuses,
@@ -280,7 +358,10 @@ pub fn compare_all(lines: &[String]) -> Result<Vec<Compared>, String> {
             });
         let analyser = read_as_analysed(line);
         let refused = Item::Unreadable("bash cannot parse it".to_string());
-        results.push(if analyser == bash {
+        let unjudged = unjudged(line, &bash);
+        results.push(if !unjudged.is_empty() {
+            Compared::Unjudged(unjudged)
+        } else if analyser == bash {
             Compared::Same
         } else if bash.items == [refused.clone()]
             || format!("{bash:?}").contains(&format!("{refused:?}"))

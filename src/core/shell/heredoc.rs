@@ -134,8 +134,10 @@ pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
     {
         return Err("a here-document line that starts with a backslash");
     }
-    if !delimiter.quoted && body.contains("$\"") {
-        return Err("a here-document with a translated string the parser reads differently");
+    if !delimiter.quoted && (body.contains("$\"") || body.contains("$[")) {
+        return Err(
+            "a here-document with a translated string or `$[` the parser reads differently",
+        );
     }
     if !delimiter.quoted && body.contains("\\\n") {
         return Err("a here-document whose lines bash joins at a backslash");

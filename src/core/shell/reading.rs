@@ -190,11 +190,25 @@ impl<'s> Reader<'s, '_> {
                 }
             }
             "redirected_statement" => self.redirected(node),
-            "command"
-            | "declaration_command"
-            | "unset_command"
-            | "variable_assignment"
-            | "variable_assignments" => {
+            "variable_assignment" | "variable_assignments" => {
+                let mut subs = Vec::new();
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = if node.kind() == "variable_assignment" {
+                    vec![node]
+                } else {
+                    node.named_children(&mut cursor).collect()
+                };
+                let words = parts
+                    .into_iter()
+                    .map(|part| self.word(part, false, &mut subs))
+                    .collect();
+                self.items.push(Item::Command {
+                    words,
+                    redirects: Vec::new(),
+                    substitutions: subs,
+                });
+            }
+            "command" | "declaration_command" | "unset_command" => {
                 let command = self.command(node, &[]);
                 self.items.push(command);
             }

@@ -368,3 +368,16 @@ fn coproc_before_a_reserved_word_is_refused() {
     assert_not_read_only(&["coproc echo { touch pwn; }", "coproc echo fi"]);
     assert_read_only(&["coproc ls"]);
 }
+
+#[test]
+fn a_continuation_after_an_escaped_blank_joins_the_word_and_is_refused() {
+    // bash reads `my\ file.txt`, one word; tree-sitter reads two.
+    assert_not_read_only(&["ls \\\nmy\\ \\\nfile.txt", "cat a\\ \\\nb"]);
+    assert_read_only(&["ls \\\n  -la"]);
+}
+
+#[test]
+fn an_escaped_ampersand_at_the_end_of_a_word_is_refused() {
+    assert_not_read_only(&["echo a \\&;", "if echo \\&; then ls; fi"]);
+    assert_read_only(&["echo a\\&b", "echo \\&\\& x", "echo \\&"]);
+}

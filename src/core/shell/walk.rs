@@ -172,9 +172,11 @@ impl<'s> Walker<'s> {
     fn check_text(&mut self) {
         let bytes = self.src.as_bytes();
         for i in 1..bytes.len().saturating_sub(1) {
+            // After an escaped blank (`my\ \<newline>file`) the word goes on too.
+            let escaped_blank = i >= 2 && bytes[i - 2] == b'\\';
             if bytes[i] == b'\\'
                 && bytes[i + 1] == b'\n'
-                && !bytes[i - 1].is_ascii_whitespace()
+                && (!bytes[i - 1].is_ascii_whitespace() || escaped_blank)
                 && bytes.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace())
             {
                 self.finding(
@@ -198,6 +200,15 @@ impl<'s> Walker<'s> {
                 Safety::Unverified,
                 "a comment after a line continuation",
             );
+        }
+        // bash prints `a \&; then` as `a \& then`: its own reading cannot be checked.
+        let escaped_ampersand_ends_word = self.src.match_indices("\\&").any(|(at, _)| {
+            self.src[at + 2..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(';')
+        });
+        if escaped_ampersand_ends_word {
+            self.finding("\\&", Safety::Unverified, "an escaped & that ends a word");
         }
         if self
             .src
