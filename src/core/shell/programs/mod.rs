@@ -9,6 +9,7 @@
 
 mod archive;
 mod awk;
+mod awk_program;
 mod compare;
 mod dd;
 mod find;
