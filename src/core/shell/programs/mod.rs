@@ -16,6 +16,7 @@ mod find;
 mod firewall;
 mod flags;
 mod git;
+mod git_format;
 mod git_tables;
 mod iproute;
 mod network;
