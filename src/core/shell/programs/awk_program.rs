@@ -68,14 +68,23 @@ pub(super) fn check(program: &str) -> Result<(), Judgement> {
     let mut in_print = false;
     let mut after_getline = false;
     let mut depth = 0usize;
+    // The last character read outside blanks and comments: a line ending in `,`, `&&`, `||`
+    // or `\` goes on (`print "a",` and a newline, then `> "f"`).
+    let mut last = '\n';
     while i < chars.len() {
         let c = chars[i];
         match c {
-            ' ' | '\t' | '\\' => {
+            ' ' | '\t' => {
+                i += 1;
+                continue;
+            }
+            '\\' => {
+                last = c;
                 i += 1;
                 continue;
             }
             '"' => {
+                last = c;
                 i = skip_string(&chars, i)?;
                 before = Before::Operand;
                 continue;
@@ -87,6 +96,7 @@ pub(super) fn check(program: &str) -> Result<(), Judgement> {
                 continue;
             }
             '/' => {
+                last = c;
                 let regex_end = regex_end(&chars, i);
                 if before == Before::Operator {
                     i = regex_end.ok_or_else(unclear)?;
@@ -104,6 +114,7 @@ pub(super) fn check(program: &str) -> Result<(), Judgement> {
                 continue;
             }
             '|' if chars.get(i + 1) == Some(&'|') => {
+                last = c;
                 i += 2;
                 before = Before::Operator;
                 continue;
@@ -121,6 +132,7 @@ pub(super) fn check(program: &str) -> Result<(), Judgement> {
             }
             '(' | '[' => depth += 1,
             ')' | ']' => depth = depth.saturating_sub(1),
+            '\n' if matches!(last, ',' | '\\' | '&' | '|') => {}
             ';' | '\n' | '{' | '}' => {
                 in_print = false;
                 after_getline = false;
@@ -128,6 +140,7 @@ pub(super) fn check(program: &str) -> Result<(), Judgement> {
             }
             _ => {}
         }
+        last = c;
         if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
             let start = i;
             while i < chars.len()

@@ -85,3 +85,13 @@ fn extensions_are_refused() {
     assert!(!read_only("@load \"filefuncs\"; BEGIN{}"));
     assert!(!read_only("@include \"x.awk\""));
 }
+
+#[test]
+fn a_print_goes_on_over_a_line_ending_in_a_comma_or_a_backslash() {
+    assert!(!read_only("BEGIN{print \"a\",\n\"b\" > \"pwn\"}"));
+    assert!(!read_only("BEGIN{print \"a\" \\\n> \"pwn\"}"));
+    assert!(!read_only(
+        "BEGIN { printf \"%s\", # why\n \"x\" >> \"pwn\" }"
+    ));
+    assert!(read_only("NR > 1 {\nprint\n}\n$1 > 2"));
+}
