@@ -52,9 +52,9 @@ fn shell_quoted(text: &str) -> String {
     }
 }
 
-/// Whether a command of sed's `--debug` listing writes a file or runs one: `e`, `w`, `W`
-/// (other than to `/dev/stdout` or `/dev/stderr`), or `s` with an `e` or `w` flag. Lines not
-/// indented are the continuation of a text or replacement, not commands.
+/// Whether a command of sed's `--debug` listing writes a file or runs one: `e`, `w`, `W`, or
+/// `s` with an `e` or `w` flag (`/dev/stdout` included: under `--posix` sed opens it with
+/// `O_TRUNC`). Lines not indented are the continuation of a text or replacement, not commands.
 fn listed_command_writes_or_runs(line: &str) -> bool {
     if !line.starts_with("  ") {
         return false;
@@ -64,7 +64,7 @@ fn listed_command_writes_or_runs(line: &str) -> bool {
     let mut chars = rest.chars();
     match chars.next() {
         Some('e') => true,
-        Some('w' | 'W') => !matches!(chars.as_str(), "/dev/stdout" | "/dev/stderr"),
+        Some('w' | 'W') => true,
         Some('s') => {
             // `s/RE/REPLACEMENT/FLAGS`; the regex escapes its `/`, and these scripts keep `/`
             // out of replacements.
@@ -72,11 +72,7 @@ fn listed_command_writes_or_runs(line: &str) -> bool {
             let Some((_, flags)) = after_regex.split_once('/') else {
                 return false;
             };
-            match flags.find(['e', 'w']) {
-                Some(at) if flags[at..].starts_with('e') => true,
-                Some(at) => !matches!(&flags[at + 1..], "/dev/stdout" | "/dev/stderr"),
-                None => false,
-            }
+            flags.contains(['e', 'w'])
         }
         _ => false,
     }
