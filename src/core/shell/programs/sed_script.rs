@@ -12,7 +12,10 @@
 //!
 //! Anything the reader is not certain sed reads the same way is [`Reading::Unverified`], never
 //! read-only: a script sed rejects may still have created the files of the `w` commands before
-//! the error, and a script we cannot read may hold an `e`.
+//! the error, and a script we cannot read may hold an `e`. Only an error sed certainly raises
+//! where the reader stops (an unknown command, extra characters after a command), after a part
+//! read with certainty and holding no `w` or `e`, is [`Reading::Rejected`]: sed compiles the
+//! whole script before running any of it and gives up at its first error.
 
 /// What running a script can do, as far as the reader can tell.
 #[derive(Debug, PartialEq, Eq)]
