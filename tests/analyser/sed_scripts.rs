@@ -161,7 +161,7 @@ fn substitute(rng: &mut Rng, reads: Reads, out: &mut String) {
     let replacement = if reads == Reads::Files {
         rng.pick(&["X", "&", "", "a b", "\\1"]).to_string()
     } else {
-        match rng.below(4) {
+        match rng.below(6) {
             0 => format!("a\\{delimiter}b"),
             1 => "a\\\nb".to_string(),
             2 => format!("[{delimiter}]"),

@@ -89,10 +89,28 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 return Err(Judgement::writer(format!("find {text}: writes a file")));
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let mut inner = Vec::new();
+                // GNU find ends the command at `;`, or at `+` right after `{}`; any other
+                // `+` is an argument (`-exec echo + -delete ;` deletes nothing), which other
+                // finds may read otherwise: unverified.
+                let mut inner: Vec<Word> = Vec::new();
                 for word in words.by_ref() {
-                    if matches!(word.literal_text(), Some(";" | "+")) {
-                        break;
+                    let after_braces = inner.last().is_some_and(|w| w.text == "{}");
+                    match word.literal_text() {
+                        Some(";") => break,
+                        Some("+") if after_braces => break,
+                        Some("+") => {
+                            return Err(Judgement::unverified(
+                                "find -exec: a `+` not right after `{}` is an argument",
+                            ));
+                        }
+                        Some(_) => {}
+                        // `$X` may be `;` or `+` and end the command early for find, which
+                        // would read the words after it as actions.
+                        None => {
+                            return Err(Judgement::unverified(
+                                "find -exec: a word known only at run time may end the command",
+                            ));
+                        }
                     }
                     inner.push(if word.text.contains("{}") {
                         Word::dynamic(&word.text)

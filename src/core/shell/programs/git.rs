@@ -7,6 +7,7 @@
 //! read-only; their other forms write.
 
 use super::flags::{self, Parsed, Spec};
+use super::git_format;
 use super::git_tables::{
     BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, GREP, LOG, LS_FILES, LS_TREE, MISC, STATUS, TAG,
 };
@@ -88,6 +89,7 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "git after cd: may read another repository's config",
         ));
     }
+    git_format::check(sub, args)?;
     if NETWORK.contains(&sub) {
         return Err(Judgement::risk(
             Risk::Network,

@@ -9,12 +9,14 @@
 
 mod archive;
 mod awk;
+mod awk_program;
 mod compare;
 mod dd;
 mod find;
 mod firewall;
 mod flags;
 mod git;
+mod git_format;
 mod git_tables;
 mod iproute;
 mod network;

@@ -63,6 +63,37 @@ fn find_actions_are_judged_and_unknown_tests_refused() {
 }
 
 #[test]
+fn a_find_exec_command_ends_at_a_semicolon_or_at_a_plus_right_after_braces() {
+    check(
+        &["find . -name a -exec echo X {} + -print"],
+        &[
+            "find . -name a -exec echo X + -delete ;",
+            "find . -exec echo {} + -delete",
+            "find . -exec echo {} $P -delete ;",
+            "find . -exec echo $S -delete ;",
+        ],
+    );
+}
+
+#[test]
+fn git_formats_that_verify_signatures_or_name_a_configured_alias_are_refused() {
+    check(
+        &[
+            "git log --format='%h %s' -3",
+            "git log --pretty=oneline",
+            "git for-each-ref --format='%(refname)'",
+        ],
+        &[
+            "git log --format='%h %G?'",
+            "git show -s --pretty=format:%GK",
+            "git log --format %GG",
+            "git for-each-ref --format='%(signature)'",
+            "git log --pretty=mine",
+        ],
+    );
+}
+
+#[test]
 fn sed_scripts_that_write_or_execute_are_found() {
     check(
         &[

@@ -2,8 +2,9 @@
 //!
 //! `-i`/`--in-place` edit files and `-f` runs a script file we cannot see. The scripts (`-e`,
 //! or the first operand) are read as GNU sed reads them ([`sed_script`]): `w`/`W` and the `w`
-//! flag of `s` write files, `e` and the `e` flag of `s` run shell commands, and a script the
-//! reader is not certain of is unverified. `--sandbox` makes sed itself refuse those.
+//! flag of `s` write files (`/dev/stdout` too), `e` and the `e` flag of `s` run shell commands,
+//! and a script the reader is not certain of is unverified. `--sandbox` makes sed itself
+//! refuse those.
 
 use super::flags::{self, Spec};
 use super::sed_script::{self, Reading};

@@ -12,13 +12,16 @@
 //!
 //! Anything the reader is not certain sed reads the same way is [`Reading::Unverified`], never
 //! read-only: a script sed rejects may still have created the files of the `w` commands before
-//! the error, and a script we cannot read may hold an `e`.
+//! the error, and a script we cannot read may hold an `e`. Only an error sed certainly raises
+//! where the reader stops (an unknown command, extra characters after a command), after a part
+//! read with certainty and holding no `w` or `e`, is [`Reading::Rejected`]: sed compiles the
+//! whole script before running any of it and gives up at its first error.
 
 /// What running a script can do, as far as the reader can tell.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Reading {
     ReadOnly,
-    /// `w`, `W` or the `w` flag of `s`, to a file other than `/dev/stdout` or `/dev/stderr`.
+    /// `w`, `W` or the `w` flag of `s`.
     Writes,
     /// `e`, or the `e` flag of `s`.
     Runs,
@@ -203,7 +206,7 @@ impl Parser<'_> {
                     return Ok(length);
                 }
                 b' ' | b'\t' | b'\n' | b'}' | b'#' => break,
-                c if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-') => self.i += 1,
+                c if c.is_ascii_graphic() => self.i += 1,
                 _ => return unverified("sed label with characters the reader does not know"),
             }
         }
@@ -260,25 +263,24 @@ impl Parser<'_> {
     }
 
     /// The file name of `r`, `R`, `w`, `W` or the `w` flag: after blanks, the rest of the line.
-    fn file_name(&mut self) -> Step<&[u8]> {
+    fn file_name(&mut self) -> Step {
         self.skip_blanks();
         let start = self.i;
         while self.peek().is_some_and(|c| c != b'\n') {
             self.i += 1;
         }
-        let name = &self.s[start..self.i];
-        if name.is_empty() {
+        if self.i == start {
             return unverified("sed `r`, `w` or `s///w` without a file name");
         }
-        Ok(name)
+        Ok(())
     }
 
-    /// GNU sed writes `/dev/stdout` and `/dev/stderr` to its own streams without opening them.
+    /// `w`, `W` and the `w` flag. `/dev/stdout` and `/dev/stderr` are no exception: GNU sed
+    /// writes them to its own streams, but under `--posix` or `POSIXLY_CORRECT` it opens them
+    /// with `O_TRUNC`, which truncates a file its output was sent to.
     fn write_to_file(&mut self) -> Step {
-        match self.file_name()? {
-            b"/dev/stdout" | b"/dev/stderr" => Ok(()),
-            _ => Err(Reading::Writes),
-        }
+        self.file_name()?;
+        Err(Reading::Writes)
     }
 
     fn delimiter(&mut self) -> Step<u8> {

@@ -30,8 +30,6 @@ fn print_and_substitute_scripts_are_read_only() {
         "1{\n  s/a/b/2pgI\n}",
         "#n\n1p # a comment",
         "l 5;q3",
-        "w /dev/stdout",
-        "s/x/y/w /dev/stderr",
         "v 4.2",
     ] {
         assert_eq!(one(script), ReadOnly, "{script:?}");
@@ -40,7 +38,15 @@ fn print_and_substitute_scripts_are_read_only() {
 
 #[test]
 fn write_commands_and_flags_are_found() {
-    for script in ["1w out.txt", "s/a/b/w out", "W x", "s/a/b/gw /dev/stdout2"] {
+    for script in [
+        "1w out.txt",
+        "s/a/b/w out",
+        "W x",
+        "s/a/b/gw /dev/stdout2",
+        // Opened with O_TRUNC under --posix or POSIXLY_CORRECT.
+        "w /dev/stdout",
+        "s/x/y/w /dev/stderr",
+    ] {
         assert_eq!(one(script), Writes, "{script:?}");
     }
 }
@@ -156,6 +162,7 @@ fn scripts_the_reader_is_not_certain_of_are_unverified() {
         "s/x/y/q",
         ":",
         ":a\u{e9};p",
+        ":a\r;p",
         "s/\u{e9}/x/",
         "a",
         "1 #x",
@@ -185,4 +192,12 @@ fn a_version_is_read_like_a_label() {
     assert_eq!(one("v 4.2 w pwn"), Writes);
     assert_eq!(one("v;e"), Runs);
     assert_eq!(one("{v}"), ReadOnly);
+}
+
+#[test]
+fn a_label_holds_any_printable_character_but_a_semicolon_a_brace_or_a_hash() {
+    assert_eq!(one(":a=b;ba=b"), ReadOnly);
+    assert_eq!(one(":a]x e"), Runs);
+    assert_eq!(one(":a\\b e"), Runs);
+    assert_eq!(one(":a{ e"), Runs);
 }
