@@ -104,27 +104,7 @@ impl<'s> Reader<'s, '_> {
             "comment" => {}
             "program" | "list" | "do_group" | "if_statement" | "elif_clause" | "else_clause"
             | "while_statement" => self.children(node),
-            "pipeline" => {
-                // `a |& b` is `a 2>&1 | b`, which is how bash prints it.
-                self.items.push(Item::Open("pipeline".to_string()));
-                let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
-                    if child.kind() == "|&" {
-                        if let Some(Item::Command { redirects, .. }) = self.items.last_mut() {
-                            redirects.push(Redirect {
-                                fd: "2".to_string(),
-                                operator: ">&".to_string(),
-                                target: "1".to_string(),
-                                body: None,
-                                substitutions: Vec::new(),
-                            });
-                        }
-                    } else if child.is_named() {
-                        self.node(child);
-                    }
-                }
-                self.items.push(Item::Close);
-            }
+            "pipeline" => self.pipeline(node, &[]),
             "subshell" => self.open("subshell", node),
             "negated_command" => self.open("not", node),
             "compound_statement" if self.text(node).starts_with("((") => self.loose(node),
@@ -236,6 +216,33 @@ impl<'s> Reader<'s, '_> {
         self.items.extend(subs.into_iter().map(Item::Substitution));
     }
 
+    /// A pipeline; `outer` are redirections that end it, which bash hangs on its last command.
+    fn pipeline(&mut self, node: Node, outer: &[Node]) {
+        // `a |& b` is `a 2>&1 | b`, which is how bash prints it.
+        self.items.push(Item::Open("pipeline".to_string()));
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let last = children.iter().rposition(|c| c.is_named());
+        for (index, child) in children.iter().enumerate() {
+            if child.kind() == "|&" {
+                if let Some(Item::Command { redirects, .. }) = self.items.last_mut() {
+                    redirects.push(Redirect {
+                        fd: "2".to_string(),
+                        operator: ">&".to_string(),
+                        target: "1".to_string(),
+                        body: None,
+                        substitutions: Vec::new(),
+                    });
+                }
+            } else if Some(index) == last {
+                self.redirected_body(*child, outer);
+            } else if child.is_named() {
+                self.node(*child);
+            }
+        }
+        self.items.push(Item::Close);
+    }
+
     fn redirected(&mut self, node: Node) {
         let body = node.child_by_field_name("body");
         let mut cursor = node.walk();
@@ -244,23 +251,45 @@ impl<'s> Reader<'s, '_> {
             .filter(|c| Some(*c) != body)
             .collect();
         match body {
-            Some(body) if body.kind() == "command" => {
-                let command = self.command(body, &redirects);
+            Some(body) => self.redirected_body(body, &redirects),
+            None => self.redirects(&redirects),
+        }
+    }
+
+    /// `body` with `redirects` after it: on a list or pipeline they belong to its last command,
+    /// as the analyser (and bash) apply them.
+    fn redirected_body(&mut self, body: Node, redirects: &[Node]) {
+        match body.kind() {
+            "command" => {
+                let command = self.command(body, redirects);
                 self.items.push(command);
             }
-            _ => {
-                if let Some(body) = body {
-                    self.node(body);
-                }
-                for redirect in redirects {
-                    let mut words = Vec::new();
-                    let redirect = self.redirect(redirect, &mut words);
-                    self.items.push(Item::Redirect(redirect));
-                    if !words.is_empty() {
-                        self.items
-                            .push(Item::Unreadable("words after a redirection".into()));
+            "pipeline" => self.pipeline(body, redirects),
+            "list" => {
+                let mut cursor = body.walk();
+                let children: Vec<Node> = body.named_children(&mut cursor).collect();
+                if let Some((last, rest)) = children.split_last() {
+                    for child in rest {
+                        self.node(*child);
                     }
+                    self.redirected_body(*last, redirects);
                 }
+            }
+            _ => {
+                self.node(body);
+                self.redirects(redirects);
+            }
+        }
+    }
+
+    fn redirects(&mut self, redirects: &[Node]) {
+        for redirect in redirects {
+            let mut words = Vec::new();
+            let redirect = self.redirect(*redirect, &mut words);
+            self.items.push(Item::Redirect(redirect));
+            if !words.is_empty() {
+                self.items
+                    .push(Item::Unreadable("words after a redirection".into()));
             }
         }
     }

@@ -214,49 +214,66 @@ impl Walker<'_> {
             .children_by_field_name("redirect", &mut cursor)
             .collect();
         match node.child_by_field_name("body") {
-            Some(body) if body.kind() == "command" => self.command(body, &redirects),
-            body => {
-                // bash hangs redirections on a simple or compound command, never on a list or
-                // a pipeline, and reads a number written against one as its descriptor.
-                if body.is_some_and(|b| matches!(b.kind(), "list" | "pipeline")) {
-                    let what = self.text(node);
-                    self.finding(
-                        what,
-                        Safety::Unverified,
-                        "a redirection the parser hung on a list",
-                    );
-                }
-                for redirect in &redirects {
-                    let before = redirect.start_byte().checked_sub(1);
-                    if before.is_some_and(|at| self.src.as_bytes()[at].is_ascii_digit()) {
-                        let what = self.text(*redirect);
-                        self.finding(
-                            what,
-                            Safety::Unverified,
-                            "a descriptor the parser read as a word",
-                        );
-                    }
-                }
-                // A group's redirections apply first, to every command inside it.
-                let mut table = self.fds.clone();
-                for redirect in redirects {
-                    if !self.redirect(redirect, None, &mut table).is_empty() {
-                        let what = self.text(redirect);
-                        self.finding(what, Safety::Unverified, "words after a redirection");
-                    }
-                }
-                let saved = std::mem::replace(&mut self.fds, table);
-                let execs = self.execs;
-                if let Some(body) = body {
-                    self.visit(body);
-                }
-                self.fds = if self.execs == execs {
-                    saved
-                } else {
-                    saved.merge(&self.fds)
+            Some(body) => self.redirected_body(body, &redirects),
+            None => self.redirected_compound(None, &redirects),
+        }
+    }
+
+    /// `body` with `redirects` after it. tree-sitter hangs the redirections that end a list or
+    /// a pipeline (`ls | grep x 2>/dev/null`) on the whole of it; bash hangs them on its last
+    /// command, so they are applied there.
+    fn redirected_body(&mut self, body: Node, redirects: &[Node]) {
+        match body.kind() {
+            "command" => self.command(body, redirects),
+            "list" | "pipeline" => {
+                let mut cursor = body.walk();
+                let children: Vec<Node> = body.named_children(&mut cursor).collect();
+                let Some((last, rest)) = children.split_last() else {
+                    return self.redirected_compound(None, redirects);
                 };
+                for child in rest {
+                    self.visit_child(body, *child);
+                }
+                let conditional = usize::from(super::walk::runs_conditionally(body, *last));
+                self.conditional += conditional;
+                self.redirected_body(*last, redirects);
+                self.conditional -= conditional;
+            }
+            _ => self.redirected_compound(Some(body), redirects),
+        }
+    }
+
+    /// A compound command's redirections: they apply first, to every command inside it.
+    fn redirected_compound(&mut self, body: Option<Node>, redirects: &[Node]) {
+        // bash reads a number written against a redirection as its descriptor.
+        for redirect in redirects {
+            let before = redirect.start_byte().checked_sub(1);
+            if before.is_some_and(|at| self.src.as_bytes()[at].is_ascii_digit()) {
+                let what = self.text(*redirect);
+                self.finding(
+                    what,
+                    Safety::Unverified,
+                    "a descriptor the parser read as a word",
+                );
             }
         }
+        let mut table = self.fds.clone();
+        for redirect in redirects {
+            if !self.redirect(*redirect, None, &mut table).is_empty() {
+                let what = self.text(*redirect);
+                self.finding(what, Safety::Unverified, "words after a redirection");
+            }
+        }
+        let saved = std::mem::replace(&mut self.fds, table);
+        let execs = self.execs;
+        if let Some(body) = body {
+            self.visit(body);
+        }
+        self.fds = if self.execs == execs {
+            saved
+        } else {
+            saved.merge(&self.fds)
+        };
     }
 
     /// True when the command being judged may open `path` for writing without touching a

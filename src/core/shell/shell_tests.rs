@@ -359,8 +359,20 @@ fn a_translated_string_the_parser_splits_is_refused() {
 }
 
 #[test]
-fn a_descriptor_number_against_a_list_redirection_is_refused() {
-    assert_not_read_only(&["[[ a =~ b ]] || echo x \\\n0<&-"]);
+fn redirections_that_end_a_list_or_pipeline_belong_to_its_last_command() {
+    // tree-sitter hangs them on the whole list; bash on the last command, which is where the
+    // analyser applies them, a number written against one being its descriptor.
+    assert_read_only(&[
+        "ls | grep foo 2>/dev/null",
+        "ls && cat notes.txt 2>&1",
+        "[[ a =~ b ]] || echo x \\\n0<&-",
+    ]);
+    assert_not_read_only(&[
+        "ls | cat 1<x >/dev/stdout",
+        "ls && cat 1<>x",
+        "ls; echo hi > out.txt",
+        "{ ls; } | sort >x",
+    ]);
 }
 
 #[test]
