@@ -14,8 +14,8 @@ use sha2::{Digest, Sha256};
 use super::policy::{Hit, Judgement, Layer, RuleFile, Trust, judge};
 use super::policy_file::{PolicyError, parse_file, render};
 use super::rule::{Rule, Subject};
-use super::rules_write::lock as lock_file;
 pub use super::rules_write::write_atomic;
+use super::rules_write::{lock as lock_file, write_private};
 use super::shell::Command;
 
 /// The name of a project's policy file.
@@ -264,7 +264,7 @@ impl Policy {
         rule.id = unique_id(&rule.id, &rules);
         let id = rule.id.clone();
         rules.push(rule);
-        write_atomic(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
+        write_private(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
         Ok(id)
     }
 
@@ -278,7 +278,7 @@ impl Policy {
         if rules.len() == before {
             return Ok(false);
         }
-        write_atomic(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
+        write_private(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
         Ok(true)
     }
 
@@ -428,7 +428,7 @@ pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
         .trusted
         .insert(path.display().to_string(), digest.clone());
     let text = toml::to_string(&trusts).map_err(std::io::Error::other)?;
-    write_atomic(
+    write_private(
         list,
         &format!("# project policies trusted by `gatehouse rules trust`\n{text}"),
     )?;
