@@ -123,20 +123,39 @@ fn judge(
     Ok(kept.expect("at least one judgement"))
 }
 
-/// The absolute paths a write or edit tool may change, for edit globs: the file it names, or
-/// every path-like value when it names more than one.
+/// The absolute paths a write or edit tool may change, for edit globs.
 fn edited_paths(call: &Call, kind: &ToolKind) -> Vec<PathBuf> {
     if *kind != ToolKind::Edit {
         return Vec::new();
     }
-    let named: Vec<&str> = match call.paths() {
-        several if several.len() > 1 => several.iter().filter_map(|(_, v)| *v).collect(),
-        _ => call.file_path().into_iter().collect(),
-    };
-    named
+    named_files(call)
         .into_iter()
         .map(|path| Path::new(&call.cwd).join(path))
         .collect()
+}
+
+/// The files an edit call may change, as it names them: its file, or every path-like value
+/// when it names more than one, and each of the `files` a patch lists (Codex's dialect lists
+/// every file an `apply_patch` touches there, the first also as its file).
+fn named_files(call: &Call) -> Vec<&str> {
+    let mut named: Vec<&str> = match call.paths() {
+        several if several.len() > 1 => several.iter().filter_map(|(_, v)| *v).collect(),
+        _ => call.file_path().into_iter().collect(),
+    };
+    let listed = call
+        .input
+        .get("files")
+        .and_then(serde_json::Value::as_array);
+    for file in listed
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+    {
+        if !named.contains(&file) {
+            named.push(file);
+        }
+    }
+    named
 }
 
 /// Why a read or edit call that names its file under more than one key is asked: the file
@@ -246,8 +265,9 @@ fn assess_static(
                 return Assessment::new(Class::Doomed, Row::Doomed, kind, why);
             }
             let a = Assessment::new(Class::Writer, Row::WriterOrOther, kind, "writes a file");
-            match call.file_path() {
-                Some(path) if session.contains(&SessionAllow::Path(path.to_string())) => a.listed(
+            // A session allow of one file lists only an edit of that file alone.
+            match named_files(call)[..] {
+                [path] if session.contains(&SessionAllow::Path(path.to_string())) => a.listed(
                     Decider::SessionAllow,
                     format!("edits of {path} allowed this session"),
                 ),

@@ -239,3 +239,33 @@ fn an_edit_deny_covers_every_path_a_call_names() {
         );
     }
 }
+
+#[test]
+fn a_patch_is_judged_by_every_file_it_touches_not_only_the_first() {
+    let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
+    let user = crate::core::policy_file::parse_file(
+        text,
+        Path::new("/u/rules.toml"),
+        crate::core::policy::Layer::User,
+        crate::core::policy::Trust::Own,
+        &[],
+    )
+    .unwrap();
+    let r = Rules {
+        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        ..Rules::default()
+    };
+    let patch = test_call(
+        "apply_patch",
+        json!({"patch": "…", "files": ["/p/a.rs", "/secrets/key"], "file_path": "/p/a.rs"}),
+    );
+    assert_eq!(assess(&patch, &r, &[]).class, Class::Denied);
+    let allows = [SessionAllow::Path("/p/a.rs".into())];
+    let a = assess(&patch, &Rules::default(), &allows);
+    assert_eq!((a.row, a.listed_by), (Row::WriterOrOther, None), "{a:?}");
+    let one = test_call(
+        "apply_patch",
+        json!({"patch": "…", "files": ["/p/a.rs"], "file_path": "/p/a.rs"}),
+    );
+    assert_eq!(assess(&one, &Rules::default(), &allows).row, Row::Listed);
+}
