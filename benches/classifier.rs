@@ -85,6 +85,7 @@ fn call() -> Arc<Question> {
         event: None,
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     });
     let assessment = assess_bounded(&call, &Rules::default(), &[]);
     Arc::new(Question::of(call, &assessment).unwrap())

@@ -48,6 +48,7 @@ fn full_console(open: u64) -> App {
             event: None,
             caps: Default::default(),
             transcript_path: None,
+            path_key: None,
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         let preview = Preview::build(&call, &assessment);
@@ -72,6 +73,7 @@ fn full_console(open: u64) -> App {
         event: None,
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     });
     for i in 0..10_000u64 {
         let outcome = Outcome {

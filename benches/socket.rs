@@ -33,6 +33,7 @@ fn read_call() -> Call {
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     }
 }
 

@@ -43,6 +43,7 @@ pub fn explain_in(line: &str, rules: &Rules, cwd: &str) -> Explanation {
         event: None,
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     };
     let assessment = assess(&call, rules, &[]);
     Explanation {

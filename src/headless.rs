@@ -251,6 +251,7 @@ mod tests {
                 event: None,
                 caps: Default::default(),
                 transcript_path: None,
+                path_key: None,
             }),
             class: Class::Writer,
             route: Route::Ask,

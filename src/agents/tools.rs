@@ -19,6 +19,15 @@ pub fn kind_in(table: &[(&str, ToolKind)], name: &str) -> ToolKind {
     }
 }
 
+/// The input key `tool` names its file under, from a dialect's table of its file tools; a
+/// tool not in the table has none (the core then reads the first path key present).
+pub fn path_key_in(table: &[(&str, &str)], tool: &str) -> Option<String> {
+    table
+        .iter()
+        .find(|(known, _)| *known == tool)
+        .map(|(_, key)| (*key).to_string())
+}
+
 /// Splits `mcp__<server>__<tool>` into its server and tool; both must be non-empty.
 pub fn mcp_parts(name: &str) -> Option<(&str, &str)> {
     let rest = name.strip_prefix("mcp__")?;

@@ -106,6 +106,7 @@ fn shell_call(line: &str, n: usize) -> Call {
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     }
 }
 

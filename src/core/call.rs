@@ -80,7 +80,16 @@ pub struct Call {
     /// Gemini CLI). Read only by a classifier configured with `context = "user-message"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+    /// The input key under which this call's tool names its file, as the agent's dialect
+    /// knows the tool (Claude Code's `NotebookEdit` writes `notebook_path`, its `Write`
+    /// `file_path`): only that key is read. Absent: the first of [`PATH_KEYS`] present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_key: Option<String>,
 }
+
+/// The input keys any agent's file tools name a file under. A call that carries more than one
+/// could write a file other than the one it is judged by (see [`Call::paths`]).
+pub const PATH_KEYS: [&str; 4] = ["file_path", "notebook_path", "path", "absolute_path"];
 
 /// A sub-agent of a session: the agent's own id for it and, if it says, its type
 /// (`Explore`, `general-purpose`).
@@ -142,11 +151,25 @@ impl Call {
         self.input.get("command").and_then(Value::as_str)
     }
 
-    /// The file a read or edit call names (`file_path`, `notebook_path` or `path`).
+    /// The file a read or edit call names: the value of its [`Call::path_key`], or without
+    /// one the first of [`PATH_KEYS`] present.
     pub fn file_path(&self) -> Option<&str> {
-        ["file_path", "notebook_path", "path"]
+        match &self.path_key {
+            Some(key) => self.input.get(key).and_then(Value::as_str),
+            None => PATH_KEYS
+                .iter()
+                .find_map(|key| self.input.get(*key).and_then(Value::as_str)),
+        }
+    }
+
+    /// Every path-like key the input carries, with its value if a string. More than one means
+    /// the file judged may not be the file written: such a call is asked, never allowed by a
+    /// rule or a session allow, and an edit deny on any of them holds.
+    pub fn paths(&self) -> Vec<(&'static str, Option<&str>)> {
+        PATH_KEYS
             .iter()
-            .find_map(|key| self.input.get(*key).and_then(Value::as_str))
+            .filter_map(|key| Some((*key, self.input.get(*key)?.as_str())))
+            .collect()
     }
 
     /// A short one-line description of what the call is about: its shell line, file, or tool.
@@ -181,6 +204,7 @@ pub(crate) fn test_call(tool: &str, input: Value) -> Call {
         event: None,
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     }
 }
 

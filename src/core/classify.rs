@@ -8,6 +8,7 @@ use super::decision::Decider;
 use super::edit;
 use super::mode::Mode;
 use super::policy::{Hit, Judgement};
+use super::policy_file::PolicyError;
 use super::route::{Class, Route, Row, capped};
 use super::rule::{Ruling, Subject};
 use super::rules::{Rules, SessionAllow};
@@ -76,14 +77,7 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
         _ => None,
     };
     let commands = analysis.as_ref().map_or(&[][..], |a| &a.commands[..]);
-    let path = edited_path(call, &kind);
-    let subject = Subject {
-        tool: &call.tool,
-        kind: &kind,
-        path: path.as_deref(),
-        root: None,
-    };
-    let judgement = match rules.policy.judge(&call.cwd, subject, commands) {
+    let judgement = match judge(call, rules, &kind, commands) {
         Ok(judgement) => judgement,
         Err(err) => {
             // A policy that cannot be read cannot be obeyed: refuse rather than guess.
@@ -98,13 +92,86 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
     a
 }
 
-/// The absolute path a write or edit tool changes, for edit globs.
-fn edited_path(call: &Call, kind: &ToolKind) -> Option<PathBuf> {
+/// The policy's judgement of a call. An edit that names more than one path is judged once for
+/// each and the strictest judgement kept: a deny on any file it may write holds.
+fn judge(
+    call: &Call,
+    rules: &Rules,
+    kind: &ToolKind,
+    commands: &[shell::Command],
+) -> Result<Judgement, PolicyError> {
+    let paths = edited_paths(call, kind);
+    let paths = if paths.is_empty() {
+        vec![None]
+    } else {
+        paths.into_iter().map(Some).collect()
+    };
+    let mut kept: Option<Judgement> = None;
+    for path in paths {
+        let subject = Subject {
+            tool: &call.tool,
+            kind,
+            path: path.as_deref(),
+            root: None,
+        };
+        let judgement = rules.policy.judge(&call.cwd, subject, commands)?;
+        let ruling = |j: &Judgement| j.strictest().map(|h| h.rule.ruling);
+        if kept.as_ref().is_none_or(|k| ruling(&judgement) > ruling(k)) {
+            kept = Some(judgement);
+        }
+    }
+    Ok(kept.expect("at least one judgement"))
+}
+
+/// The absolute paths a write or edit tool may change, for edit globs.
+fn edited_paths(call: &Call, kind: &ToolKind) -> Vec<PathBuf> {
     if *kind != ToolKind::Edit {
+        return Vec::new();
+    }
+    named_files(call)
+        .into_iter()
+        .map(|path| Path::new(&call.cwd).join(path))
+        .collect()
+}
+
+/// The files an edit call may change, as it names them: its file, or every path-like value
+/// when it names more than one, and each of the `files` a patch lists (Codex's dialect lists
+/// every file an `apply_patch` touches there, the first also as its file).
+fn named_files(call: &Call) -> Vec<&str> {
+    let mut named: Vec<&str> = match call.paths() {
+        several if several.len() > 1 => several.iter().filter_map(|(_, v)| *v).collect(),
+        _ => call.file_path().into_iter().collect(),
+    };
+    let listed = call
+        .input
+        .get("files")
+        .and_then(serde_json::Value::as_array);
+    for file in listed
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+    {
+        if !named.contains(&file) {
+            named.push(file);
+        }
+    }
+    named
+}
+
+/// Why a read or edit call that names its file under more than one key is asked: the file
+/// shown and judged may not be the one the tool touches.
+fn several_paths(call: &Call, kind: &ToolKind) -> Option<String> {
+    if !matches!(kind, ToolKind::Read | ToolKind::Edit) {
         return None;
     }
-    let path = Path::new(call.file_path()?);
-    Some(Path::new(&call.cwd).join(path))
+    let keys: Vec<&str> = call.paths().iter().map(|(key, _)| *key).collect();
+    (keys.len() > 1).then(|| {
+        format!(
+            "names a file under more than one key ({}), so the file it touches may not be \
+             the one shown",
+            keys.join(", ")
+        )
+    })
 }
 
 /// The assessment once the policy's files have been judged: denied commands first, then a
@@ -139,7 +206,18 @@ fn assess_unruled(
         a.rule = Some(hit.clone());
         return a;
     }
+    let several = several_paths(call, &kind);
     let mut a = assess_static(call, rules, session, kind, analysis, judgement);
+    if let Some(why) = several.filter(|_| a.row != Row::Doomed) {
+        // Like an ask rule: no read-only pass, rule allow or session allow settles it.
+        a.row = Row::WriterOrOther;
+        a.listed_by = None;
+        a.rule = None;
+        if a.class == Class::ReadOnly {
+            a.class = Class::Unverified;
+        }
+        a.explanation = format!("{why}; {}", a.explanation);
+    }
     if let Some(hit) = strictest.filter(|h| h.rule.ruling == Ruling::Ask) {
         // An ask outranks every allow: the human sees it, and the classifier never races it.
         a.row = Row::WriterOrOther;
@@ -187,8 +265,9 @@ fn assess_static(
                 return Assessment::new(Class::Doomed, Row::Doomed, kind, why);
             }
             let a = Assessment::new(Class::Writer, Row::WriterOrOther, kind, "writes a file");
-            match call.file_path() {
-                Some(path) if session.contains(&SessionAllow::Path(path.to_string())) => a.listed(
+            // A session allow of one file lists only an edit of that file alone.
+            match named_files(call)[..] {
+                [path] if session.contains(&SessionAllow::Path(path.to_string())) => a.listed(
                     Decider::SessionAllow,
                     format!("edits of {path} allowed this session"),
                 ),

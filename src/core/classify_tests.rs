@@ -195,3 +195,77 @@ fn an_unverified_line_with_a_known_risk_takes_that_risks_row_and_unknown_ones_th
     let a = assess(&bash("mytool --list"), &r, &[]);
     assert_eq!((a.class, a.row), (Class::Unverified, Row::UnverifiedShell));
 }
+
+#[test]
+fn a_file_call_naming_two_paths_is_asked_and_no_session_allow_or_read_only_pass_covers_it() {
+    let allows = [SessionAllow::Path("/p/a.rs".into())];
+    let decoy = test_call(
+        "NotebookEdit",
+        json!({"notebook_path": "/etc/x.ipynb", "file_path": "/p/a.rs", "new_source": ""}),
+    );
+    let a = assess(&decoy, &Rules::default(), &allows);
+    assert_eq!((a.row, a.listed_by), (Row::WriterOrOther, None), "{a:?}");
+    assert!(a.explanation.contains("more than one"), "{}", a.explanation);
+    let read = test_call(
+        "Read",
+        json!({"file_path": "/p/a.rs", "path": "/etc/shadow"}),
+    );
+    let a = assess(&read, &Rules::default(), &allows);
+    assert_eq!((a.class, a.row), (Class::Unverified, Row::WriterOrOther));
+}
+
+#[test]
+fn an_edit_deny_covers_every_path_a_call_names() {
+    let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
+    let user = crate::core::policy_file::parse_file(
+        text,
+        Path::new("/u/rules.toml"),
+        crate::core::policy::Layer::User,
+        crate::core::policy::Trust::Own,
+        &[],
+    )
+    .unwrap();
+    let r = Rules {
+        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        ..Rules::default()
+    };
+    for input in [
+        json!({"file_path": "/tmp/x", "path": "/secrets/key", "content": ""}),
+        json!({"path": "/secrets/key", "file_path": "/tmp/x", "content": ""}),
+    ] {
+        assert_eq!(
+            assess(&test_call("Write", input), &r, &[]).class,
+            Class::Denied
+        );
+    }
+}
+
+#[test]
+fn a_patch_is_judged_by_every_file_it_touches_not_only_the_first() {
+    let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
+    let user = crate::core::policy_file::parse_file(
+        text,
+        Path::new("/u/rules.toml"),
+        crate::core::policy::Layer::User,
+        crate::core::policy::Trust::Own,
+        &[],
+    )
+    .unwrap();
+    let r = Rules {
+        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        ..Rules::default()
+    };
+    let patch = test_call(
+        "apply_patch",
+        json!({"patch": "…", "files": ["/p/a.rs", "/secrets/key"], "file_path": "/p/a.rs"}),
+    );
+    assert_eq!(assess(&patch, &r, &[]).class, Class::Denied);
+    let allows = [SessionAllow::Path("/p/a.rs".into())];
+    let a = assess(&patch, &Rules::default(), &allows);
+    assert_eq!((a.row, a.listed_by), (Row::WriterOrOther, None), "{a:?}");
+    let one = test_call(
+        "apply_patch",
+        json!({"patch": "…", "files": ["/p/a.rs"], "file_path": "/p/a.rs"}),
+    );
+    assert_eq!(assess(&one, &Rules::default(), &allows).row, Row::Listed);
+}

@@ -21,6 +21,7 @@ pub mod policy_load;
 pub mod route;
 pub mod rule;
 pub mod rules;
+pub mod rules_write;
 pub mod shell;
 
 /// The answering handle lives in the barrier; this path is kept for its users.

@@ -1,11 +1,10 @@
 //! The files of rules in force, read from disk and kept fresh: the machine-wide floor and the
 //! user's rules are read at start; the saved rules and each project's `.gatehouse.toml` are read
 //! again whenever the file (or the trust list) changes on disk, so `gatehouse rules add` and
-//! `gatehouse rules trust` reach a running console. Also the trust list, the atomic write with
-//! a backup, and how often each rule decided.
+//! `gatehouse rules trust` reach a running console. Also the trust list, and how often each
+//! rule decided. Each change of a file on disk re-reads it under its lock (`rules_write`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
@@ -15,6 +14,8 @@ use sha2::{Digest, Sha256};
 use super::policy::{Hit, Judgement, Layer, RuleFile, Trust, judge};
 use super::policy_file::{PolicyError, parse_file, render};
 use super::rule::{Rule, Subject};
+pub use super::rules_write::write_atomic;
+use super::rules_write::{lock as lock_file, write_private};
 use super::shell::Command;
 
 /// The name of a project's policy file.
@@ -258,25 +259,37 @@ impl Policy {
     /// keeping the old one as `rules.toml.bak`. Returns the id it was saved under.
     pub fn save(&self, mut rule: Rule) -> Result<String, PolicyError> {
         let path = self.paths.saved.clone().ok_or_else(no_saved_file)?;
-        let mut rules = self.saved_rules()?;
+        let _locked = lock_file(&path).map_err(|err| unwritable(&path, err))?;
+        let mut rules = self.saved_on_disk(&path)?;
         rule.id = unique_id(&rule.id, &rules);
         let id = rule.id.clone();
         rules.push(rule);
-        write_atomic(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
+        write_private(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
         Ok(id)
     }
 
     /// Removes saved rule `id`; returns whether it was there.
     pub fn unsave(&self, id: &str) -> Result<bool, PolicyError> {
         let path = self.paths.saved.clone().ok_or_else(no_saved_file)?;
-        let mut rules = self.saved_rules()?;
+        let _locked = lock_file(&path).map_err(|err| unwritable(&path, err))?;
+        let mut rules = self.saved_on_disk(&path)?;
         let before = rules.len();
         rules.retain(|r| r.id != id);
         if rules.len() == before {
             return Ok(false);
         }
-        write_atomic(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
+        write_private(&path, &render(&rules)).map_err(|err| unwritable(&path, err))?;
         Ok(true)
+    }
+
+    /// The saved rules as the file at `path` holds them now, read afresh (never the copy kept
+    /// by its stamp, which another process's write a moment ago may not have changed): what a
+    /// change made under the file's lock starts from.
+    fn saved_on_disk(&self, path: &Path) -> Result<Vec<Rule>, PolicyError> {
+        if !path.exists() {
+            return Ok(Vec::new());
+        }
+        Ok(read(path, Layer::Saved, Trust::Own, &self.edit_tools)?.rules)
     }
 }
 
@@ -408,44 +421,18 @@ pub fn trusted(list: &Path, path: &Path, bytes: &[u8]) -> bool {
 /// Records the project file at `path`, as it is now, in the trust list; returns its hash.
 pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
+    let _locked = lock_file(list)?;
     let mut trusts = trust_list(list);
     let digest = hash(&bytes);
     trusts
         .trusted
         .insert(path.display().to_string(), digest.clone());
     let text = toml::to_string(&trusts).map_err(std::io::Error::other)?;
-    write_atomic(
+    write_private(
         list,
         &format!("# project policies trusted by `gatehouse rules trust`\n{text}"),
     )?;
     Ok(digest)
-}
-
-/// Writes `text` to `path` so that a reader sees the old file or the new, never half: a
-/// temporary file beside it, synced, then renamed over it. The old file is kept as
-/// `<name>.bak`. The folder is made if missing; the file is private to its user.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&temp)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    drop(file);
-    if path.exists() {
-        std::fs::copy(path, dir.join(format!("{name}.bak")))?;
-    }
-    std::fs::rename(&temp, path)
 }
 
 #[cfg(test)]

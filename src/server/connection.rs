@@ -90,9 +90,10 @@ pub async fn serve(
     }
     if grants::may_take_a_grant(&call) && grants.take(&call, Instant::now()) {
         // Asked a moment ago, as it is, on the permission request before it, and allowed.
-        barrier.record_granted(&call);
+        // Audited before it is answered: an allow with no record is a deny.
+        let decision = barrier.record_granted(&call);
         let response = Answer::Decided {
-            decision: Decision::allow(),
+            decision,
             decider: None,
         };
         let _ = write.write_all(&response.to_line()).await;

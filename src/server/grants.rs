@@ -86,6 +86,7 @@ mod tests {
     fn call(session: &str, command: &str, event: &str, allow: AllowEffect) -> Call {
         Call {
             transcript_path: None,
+            path_key: None,
             agent: Agent::new("qwen-code"),
             kind: None,
             session: session.into(),

@@ -70,6 +70,7 @@ mod tests {
             event: Some(event.into()),
             caps: Default::default(),
             transcript_path: None,
+            path_key: None,
         }
     }
 

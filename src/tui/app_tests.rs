@@ -33,6 +33,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         event: None,
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     };
     dialog_of(id, call, now)
 }

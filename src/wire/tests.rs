@@ -15,6 +15,7 @@ fn call() -> Call {
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     }
 }
 

@@ -103,6 +103,7 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             event: None,
             caps: Default::default(),
             transcript_path: None,
+            path_key: None,
         };
         let a = assess(&call, &rules, &[]);
         if matches!(a.class, Class::Unverified | Class::Risky(_)) {

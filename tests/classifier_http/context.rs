@@ -34,6 +34,7 @@ fn transcript() -> tempfile::NamedTempFile {
 fn in_transcript(line: &str, file: &tempfile::NamedTempFile) -> Call {
     Call {
         transcript_path: Some(file.path().display().to_string()),
+        path_key: None,
         ..bash(line)
     }
 }

@@ -54,6 +54,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         event: Some("pre-tool-use".into()),
         caps: Default::default(),
         transcript_path: None,
+        path_key: None,
     }
 }
 

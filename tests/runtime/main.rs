@@ -18,6 +18,7 @@ mod install;
 mod opencode_attach;
 mod qwen_hook;
 mod rules;
+mod rules_files;
 mod saved_rules;
 mod serve_stop;
 mod session_rules;

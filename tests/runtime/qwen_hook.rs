@@ -91,3 +91,30 @@ fn a_call_denied_on_permission_request_leaves_no_grant_behind() {
     );
     assert_eq!(console.dialogs(), 2);
 }
+
+#[test]
+fn contract_6_a_grant_whose_audit_record_cannot_be_written_is_a_deny_that_says_so() {
+    let dir = e2e::place("");
+    let console = ScriptedConsole::start(dir.path(), HumanAnswer::Allow { note: None });
+    let asked = hook(
+        dir.path(),
+        &fixture("qwen-code/permissionrequest-run_shell_command.json"),
+    );
+    assert_eq!(
+        asked["hookSpecificOutput"]["decision"]["behavior"], "allow",
+        "{asked}"
+    );
+    // The audit log becomes a folder: no record can be written any more.
+    let audit = dir.path().join("audit.jsonl");
+    std::fs::remove_file(&audit).unwrap();
+    std::fs::create_dir(&audit).unwrap();
+    let pre = hook(
+        dir.path(),
+        &fixture("qwen-code/pretooluse-run_shell_command.json"),
+    );
+    let out = &pre["hookSpecificOutput"];
+    assert_eq!(out["permissionDecision"], "deny", "{pre}");
+    let reason = out["permissionDecisionReason"].as_str().unwrap_or("");
+    assert!(reason.contains("audit log"), "{pre}");
+    assert_eq!(console.dialogs(), 1, "the grant was taken, not asked again");
+}

@@ -312,3 +312,20 @@ fn rules_suggest_prints_what_the_humans_answers_in_the_audit_log_support() {
     );
     assert!(some.contains("allow command \"make lint\""), "{some}");
 }
+
+#[test]
+fn an_edit_deny_holds_against_a_decoy_file_path_beside_a_notebooks_real_path() {
+    let repo = checkout("[[rule]]\nedit = \"secrets/**\"\nverdict = \"deny\"\n");
+    let place = Place::new("");
+    let serve = place.serve(&["--mode", "allow-all"]);
+    let notebook = json!({
+        "notebook_path": repo.path().join("secrets/keys.ipynb"),
+        "file_path": repo.path().join("src/notes.txt"),
+        "new_source": "x",
+    });
+    let (out, _) = place.hook(&pre_tool_use("NotebookEdit", notebook, repo.path()));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out}");
+    assert!(reason.contains("secrets/**"), "{reason}");
+    serve.stop();
+}

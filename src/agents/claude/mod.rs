@@ -211,6 +211,19 @@ struct HookInput {
     agent_type: Option<String>,
 }
 
+/// The key each of Claude Code's file tools names its file under.
+const PATHS: &[(&str, &str)] = &[
+    ("Read", "file_path"),
+    ("Write", "file_path"),
+    ("Edit", "file_path"),
+    ("MultiEdit", "file_path"),
+    ("NotebookRead", "notebook_path"),
+    ("NotebookEdit", "notebook_path"),
+    ("Glob", "path"),
+    ("Grep", "path"),
+    ("LS", "path"),
+];
+
 /// Reads Claude Code's hook input: which event fired, and the call it is about.
 pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
     let input: HookInput =
@@ -230,6 +243,7 @@ pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
         session: input.session_id.unwrap_or_default(),
         cwd: input.cwd.unwrap_or_default(),
         kind: Some(kind_of(&tool)),
+        path_key: tools::path_key_in(PATHS, &tool),
         subagent: input
             .agent_id
             .filter(|id| !id.is_empty())

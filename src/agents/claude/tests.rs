@@ -158,3 +158,28 @@ fn a_sub_agents_call_names_it_and_keeps_its_parents_session() {
     let wire = serde_json::to_value(&call).unwrap();
     assert_eq!(wire["subagent"], json!({"id": "a1b2c3", "type": "Explore"}));
 }
+
+#[test]
+fn each_claude_tool_is_judged_by_the_key_it_writes_and_not_by_a_decoy_beside_it() {
+    let decoy = |tool: &str, input: Value| {
+        let stdin = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/p",
+            "tool_name": tool, "tool_input": input});
+        parse(stdin.to_string().as_bytes()).unwrap().1
+    };
+    let notebook = decoy(
+        "NotebookEdit",
+        json!({"notebook_path": "/etc/real.ipynb", "file_path": "/p/decoy", "new_source": ""}),
+    );
+    assert_eq!(notebook.file_path(), Some("/etc/real.ipynb"));
+    assert_eq!(notebook.subject(), "/etc/real.ipynb");
+    let write = decoy(
+        "Write",
+        json!({"path": "/p/decoy", "file_path": "/etc/real", "content": ""}),
+    );
+    assert_eq!(write.file_path(), Some("/etc/real"));
+    let grep = decoy(
+        "Grep",
+        json!({"pattern": "x", "path": "/etc", "file_path": "/p"}),
+    );
+    assert_eq!(grep.file_path(), Some("/etc"));
+}

@@ -177,6 +177,8 @@ pub fn parse(stdin: &[u8]) -> Result<(CodexEvent, Call), StdinError> {
     let call = Call {
         agent: Agent::new(NAMES.agent),
         kind: Some(Codex.kind_of(&tool)),
+        // A patch's input is built here, its first file under `file_path`.
+        path_key: (tool == "apply_patch").then(|| "file_path".to_string()),
         subagent: None,
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),

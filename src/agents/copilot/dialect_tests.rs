@@ -208,3 +208,21 @@ fn post_tool_use_and_other_input_are_not_calls_to_answer() {
         Err(StdinError::Missing("toolArgs"))
     ));
 }
+
+#[test]
+fn a_create_or_edit_is_judged_by_its_path_and_not_by_a_decoy_file_path_beside_it() {
+    for (tool, extra) in [
+        ("create", json!({"file_text": "x"})),
+        ("edit", json!({"old_str": "a", "new_str": "b"})),
+        ("view", json!({})),
+    ] {
+        let mut args = extra;
+        args["path"] = json!("/etc/real");
+        args["file_path"] = json!("/home/dev/project/decoy");
+        let stdin = json!({"sessionId": "s", "cwd": "/home/dev/project", "toolName": tool,
+            "toolArgs": args});
+        let (_, call) = parse(stdin.to_string().as_bytes()).unwrap();
+        assert_eq!(call.file_path(), Some("/etc/real"), "{tool}");
+        assert_eq!(call.subject(), "/etc/real", "{tool}");
+    }
+}

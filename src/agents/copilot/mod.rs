@@ -203,8 +203,9 @@ pub fn parse(stdin: &[u8]) -> Result<(CopilotEvent, Call), StdinError> {
     let Some(Value::Object(args)) = input.get(args) else {
         return Err(StdinError::Missing(args));
     };
-    let (tool, tool_input) = normalise(&name, args.clone());
+    let (tool, tool_input, path_key) = normalise(&name, args.clone());
     let call = Call {
+        path_key,
         transcript_path: None,
         agent: Agent::new(NAMES.agent),
         kind: Some(Copilot.kind_of(&tool)),
@@ -220,8 +221,11 @@ pub fn parse(stdin: &[u8]) -> Result<(CopilotEvent, Call), StdinError> {
     Ok((event, call))
 }
 
-/// Copilot's tool as the core's: its name, and its arguments under Claude Code's keys.
-fn normalise(name: &str, mut args: Map<String, Value>) -> (String, Value) {
+/// Copilot's tool as the core's: its name, its arguments under Claude Code's keys, and the key
+/// that now names its file. Its own `view`, `create` and `edit` name the file `path` (a
+/// permission request's `edit` already `file_path`); a decoy `file_path` beside a `path` is
+/// left where it is, the file is still read from `path`, and the core asks such a call.
+fn normalise(name: &str, mut args: Map<String, Value>) -> (String, Value, Option<String>) {
     let (tool, renames): (&str, &[(&str, &str)]) = match name {
         "bash" => ("Bash", &[]),
         "view" => ("Read", &[("path", "file_path")]),
@@ -234,9 +238,18 @@ fn normalise(name: &str, mut args: Map<String, Value>) -> (String, Value) {
                 ("new_str", "new_string"),
             ],
         ),
-        "grep" => ("Grep", &[]),
-        "glob" => ("Glob", &[]),
-        other => return (other.to_string(), Value::Object(args)),
+        "grep" | "glob" => {
+            let tool = if name == "grep" { "Grep" } else { "Glob" };
+            return (tool.to_string(), Value::Object(args), Some("path".into()));
+        }
+        other => return (other.to_string(), Value::Object(args), None),
+    };
+    let path_key = if tool == "Bash" {
+        None
+    } else if args.contains_key("path") && args.contains_key("file_path") {
+        Some("path".to_string())
+    } else {
+        Some("file_path".to_string())
     };
     for (from, to) in renames {
         if !args.contains_key(*to)
@@ -245,7 +258,7 @@ fn normalise(name: &str, mut args: Map<String, Value>) -> (String, Value) {
             args.insert((*to).to_string(), value);
         }
     }
-    (tool.to_string(), Value::Object(args))
+    (tool.to_string(), Value::Object(args), path_key)
 }
 
 /// The stdout for `decision` on `event`, or `None` to print nothing (defer): always Copilot's

@@ -24,6 +24,7 @@ use super::dialect::{
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
+use super::tools;
 use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::caps::Caps;
 use crate::core::decision::Decision;
@@ -62,6 +63,17 @@ const TOOLS: &[(&str, ToolKind)] = &[
     ("edit", ToolKind::Edit),
     ("multiedit", ToolKind::Edit),
     ("fetch", ToolKind::Web),
+];
+
+/// The key each of Crush's file tools names its file under.
+const PATHS: &[(&str, &str)] = &[
+    ("view", "file_path"),
+    ("write", "file_path"),
+    ("edit", "file_path"),
+    ("multiedit", "file_path"),
+    ("ls", "path"),
+    ("glob", "path"),
+    ("grep", "path"),
 ];
 
 impl Dialect for Crush {
@@ -115,6 +127,7 @@ pub fn parse(stdin: &[u8]) -> Result<Call, StdinError> {
     let tool = input::required(&input, "tool_name")?;
     Ok(Call {
         transcript_path: None,
+        path_key: tools::path_key_in(PATHS, &tool),
         agent: Agent::new(NAMES.agent),
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),

@@ -27,6 +27,7 @@ use super::dialect::{
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
+use super::tools;
 use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
@@ -84,6 +85,13 @@ const TOOLS: &[(&str, ToolKind)] = &[
     ("Grep", ToolKind::Read),
     ("Write", ToolKind::Edit),
     ("Edit", ToolKind::Edit),
+];
+
+/// The key each of Cursor's file tools names its file under, once [`parse`] has renamed them.
+const PATHS: &[(&str, &str)] = &[
+    ("Read", "file_path"),
+    ("Write", "file_path"),
+    ("Edit", "file_path"),
 ];
 
 /// The Cursor hook events gatehouse answers.
@@ -208,6 +216,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CursorEvent, Call), StdinError> {
     let call = Call {
         agent: Agent::new(NAMES.agent),
         kind: Some(Cursor.kind_of(&tool)),
+        path_key: tools::path_key_in(PATHS, &tool),
         subagent: None,
         session: input::string(&input, "conversation_id").unwrap_or_default(),
         cwd: cwd.unwrap_or_default(),

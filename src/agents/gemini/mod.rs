@@ -30,6 +30,7 @@ use super::dialect::{
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
+use super::tools;
 use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
@@ -170,6 +171,14 @@ impl Dialect for Gemini {
     }
 }
 
+/// The key each of Gemini CLI's file tools names its file under (its listing and search
+/// tools have named theirs differently across versions; the core reads the first present).
+const PATHS: &[(&str, &str)] = &[
+    ("read_file", "file_path"),
+    ("write_file", "file_path"),
+    ("replace", "file_path"),
+];
+
 /// Reads Gemini CLI's hook input: which event fired, and the call it is about.
 pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
     let input = input::object(stdin)?;
@@ -182,6 +191,7 @@ pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
     let call = Call {
         agent: Agent::new(NAMES.agent),
         kind: Some(Gemini.kind_of(&tool)),
+        path_key: tools::path_key_in(PATHS, &tool),
         subagent: None,
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),

@@ -37,6 +37,7 @@ use super::dialect::{
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
+use super::tools;
 use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::caps::{AFTER_TOOL, AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
@@ -104,6 +105,13 @@ const TOOLS: &[(&str, ToolKind)] = &[
     ("write_file", ToolKind::Edit),
     ("edit", ToolKind::Edit),
     ("web_fetch", ToolKind::Web),
+];
+
+/// The key each of Qwen Code's file tools names its file under.
+const PATHS: &[(&str, &str)] = &[
+    ("read_file", "file_path"),
+    ("write_file", "file_path"),
+    ("edit", "file_path"),
 ];
 
 /// The Qwen Code hook events gatehouse answers.
@@ -212,6 +220,7 @@ pub fn parse(stdin: &[u8]) -> Result<(QwenEvent, Call), StdinError> {
         transcript_path: None,
         agent: Agent::new(NAMES.agent),
         kind: Some(Qwen.kind_of(&tool)),
+        path_key: tools::path_key_in(PATHS, &tool),
         session: input::string(&input, "session_id").unwrap_or_default(),
         cwd: input::string(&input, "cwd").unwrap_or_default(),
         tool,

@@ -1,16 +1,19 @@
 //! The answer the server gives a `pre-tool-use` call that the console already allowed, as it
 //! is, on the `permission-request` asked just before it (`server::grants`): an allow without a
-//! second question. It is still audited, so the log shows every answer the console gave.
+//! second question. It is audited before it is answered, like every allow: a grant whose
+//! record cannot be written is a deny.
 
 use super::Barrier;
 use crate::core::audit::{self, Record};
 use crate::core::call::{Call, CallId};
+use crate::core::decision::Decision;
 
 impl Barrier {
-    /// Records the allow given to `call` on the grant of the permission request before it. The
-    /// record's class is `granted`, its decider `grant`. A record that cannot be written is
-    /// reported to the console like any other.
-    pub fn record_granted(&self, call: &Call) {
+    /// Records the allow given to `call` on the grant of the permission request before it, and
+    /// returns the decision to answer: the allow once its record (class `granted`, decider
+    /// `grant`) is written, else a deny that says the audit log could not be written (the
+    /// console is told, as for any record).
+    pub fn record_granted(&self, call: &Call) -> Decision {
         let shared = &self.shared;
         let (id, mode) = {
             let mut state = shared.lock();
@@ -41,5 +44,11 @@ impl Barrier {
         };
         let written = shared.audit.write(&record);
         shared.report_audit(&written);
+        match written {
+            Ok(()) => Decision::allow(),
+            Err(err) => Decision::deny(format!(
+                "gatehouse could not write its audit log ({err}), so it refused the call"
+            )),
+        }
     }
 }
