@@ -295,8 +295,7 @@ impl<'s> Walker<'s> {
                 self.children(node);
             }
             "command_substitution" if self.text(node).starts_with('`') => self.backquoted(node),
-            // An escaped backquote inside `$( )` is where tree-sitter's reading of nested
-            // quoting and bash's part ways (and bash's own print of it cannot be read back).
+            // An escaped backquote inside `$( )`: its nested quoting is where parsers part ways.
             "command_substitution" if self.text(node).contains("\\`") => {
                 let why = "an escaped backquote inside a substitution";
                 self.finding(self.text(node), Safety::Unverified, why);
