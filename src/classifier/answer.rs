@@ -64,6 +64,9 @@ pub fn assessment_of(answer: &str) -> Result<Assessment, Invalid> {
     if categories.is_empty() {
         return bad("categories is empty (use [\"none\"])");
     }
+    if categories.len() > 1 && categories.contains(&Category::None) {
+        return bad("categories names none beside a harm");
+    }
     let Some(rationale) = word(&map, "rationale") else {
         return bad("rationale is not a string");
     };

@@ -28,6 +28,8 @@ fn any_other_shape_value_extra_text_or_extra_key_is_invalid() {
         swap("[\"none\"]", "[]"),
         swap("[\"none\"]", "\"none\""),
         swap("[\"none\"]", "[\"none\", \"none\"]"),
+        swap("[\"none\"]", "[\"none\", \"data-exfiltration\"]"),
+        swap("[\"none\"]", "[\"credential-access\", \"none\"]"),
         swap("0.93", "1.5"),
         swap("0.93", "-0.1"),
         swap("0.93", "\"0.93\""),
@@ -67,4 +69,13 @@ fn a_batch_answer_that_is_not_one_array_of_the_right_length_fails_every_question
         assert_eq!(items.len(), 2);
         assert!(items.iter().all(Result::is_err), "{text}");
     }
+}
+
+#[test]
+fn a_read_only_answer_that_names_a_harm_never_clears() {
+    // Read-only, low risk, full confidence: only `none` may stand beside it.
+    let harmed = GOOD.replace("[\"none\"]", "[\"data-exfiltration\"]");
+    let harmed = assessment_of(&harmed).unwrap();
+    assert!(!harmed.clears(0.5));
+    assert!(assessment_of(GOOD).unwrap().clears(0.5));
 }

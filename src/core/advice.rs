@@ -110,11 +110,14 @@ impl Assessment {
         self.categories.is_empty()
     }
 
-    /// Whether this assessment may allow a raced call: `read-only`, risk `low`, and confidence
-    /// at or above `threshold`. Everything else only annotates the dialog.
+    /// Whether this assessment may allow a raced call: `read-only`, risk `low`, no category of
+    /// harm (only `none`), and confidence at or above `threshold`. Everything else only
+    /// annotates the dialog.
     pub fn clears(&self, threshold: f64) -> bool {
         self.verdict == Verdict::ReadOnly
             && self.risk == Risk::Low
+            && !self.categories.is_empty()
+            && self.categories.iter().all(|c| *c == Category::None)
             && self.confidence.is_finite()
             && self.confidence >= threshold
     }

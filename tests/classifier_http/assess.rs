@@ -16,10 +16,14 @@ use super::server::ModelServer;
 use super::{limits, reply};
 
 fn answer(risk: &str, confidence: f64) -> String {
+    answer_with(risk, confidence, &["none"])
+}
+
+fn answer_with(risk: &str, confidence: f64, categories: &[&str]) -> String {
     json!({
         "verdict": "read-only",
         "risk": risk,
-        "categories": ["none"],
+        "categories": categories,
         "rationale": "It lists what the tool knows.",
         "confidence": confidence,
     })
@@ -41,6 +45,36 @@ async fn a_low_confidence_or_a_risk_above_low_never_allows() {
             assert_eq!(assessment.rationale, "It lists what the tool knows.");
             assert_eq!(assessment.risk == Risk::Low, risk == "low");
             assert!(!advice.allows(), "{provider} {risk} {confidence}");
+            let deny = HumanAnswer::Deny {
+                reason: "no".into(),
+            };
+            assert!(rig.prompter.answer(dialog.id, deny));
+            assert_eq!(submitted.await.unwrap().decider, Decider::Human);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_read_only_answer_naming_a_harm_never_allows_and_none_beside_a_harm_is_invalid() {
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        for categories in [
+            &["data-exfiltration"][..],
+            &["credential-access", "code-execution"][..],
+            &["none", "data-exfiltration"][..],
+        ] {
+            let text = answer_with("low", 1.0, categories);
+            let server = ModelServer::start(reply(provider, &text)).await;
+            let mut rig = Rig::with(Mode::Auto, server, provider, limits());
+            let submitted = rig.submit(bash("mytool --list"));
+            let dialog = rig.dialog().await;
+            let ClassifierState::Advised(advice) = rig.annotation().await else {
+                panic!("advice");
+            };
+            assert!(!advice.allows(), "{provider} {categories:?}");
+            // `none` beside a harm contradicts itself: the answer is not one.
+            let outcome = advice.opinions[0].outcome.as_ref();
+            let readable = outcome.is_ok_and(|a| !a.is_stand_in());
+            assert_eq!(readable, !categories.contains(&"none"), "{categories:?}");
             let deny = HumanAnswer::Deny {
                 reason: "no".into(),
             };
