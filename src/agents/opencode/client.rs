@@ -85,6 +85,13 @@ pub struct Client {
 /// How long a plain request (not the stream) may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The most a listing (`GET /permission`, `GET /project`) may hold: far more than any real
+/// server sends, and a server that streams without end is stopped there.
+const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+/// How much of an error body is kept for the message.
+const MAX_ERROR_BYTES: usize = 4096;
+
 impl Client {
     pub fn new(server: Server) -> Result<Client, ClientError> {
         let base = Url::parse(&server.url)
@@ -143,10 +150,7 @@ impl Client {
             .timeout(REQUEST_TIMEOUT);
         let response = request.send().await.map_err(unreachable)?;
         let response = check("GET /permission", response).await?;
-        response.json().await.map_err(|e| ClientError::BadBody {
-            what: "GET /permission",
-            why: e.to_string(),
-        })
+        json_body("GET /permission", response).await
     }
 
     /// The worktrees of every project the server knows, `/` (OpenCode's `global`) left out.
@@ -156,10 +160,7 @@ impl Client {
             .timeout(REQUEST_TIMEOUT);
         let response = request.send().await.map_err(unreachable)?;
         let response = check("GET /project", response).await?;
-        let projects: Vec<Value> = response.json().await.map_err(|e| ClientError::BadBody {
-            what: "GET /project",
-            why: e.to_string(),
-        })?;
+        let projects: Vec<Value> = json_body("GET /project", response).await?;
         Ok(projects
             .iter()
             .filter_map(|p| p.get("worktree").and_then(Value::as_str))
@@ -175,6 +176,12 @@ impl Client {
         directory: Option<&str>,
         reply: &Reply,
     ) -> Result<Sent, ClientError> {
+        if !is_permission_id(id) {
+            return Err(ClientError::BadBody {
+                what: "a permission request",
+                why: format!("{:?} is not an id OpenCode makes", id),
+            });
+        }
         let url = self.url(&format!("/permission/{id}/reply"), directory);
         let request = self
             .sign(self.http.post(url))
@@ -212,9 +219,58 @@ async fn check(
     if status == StatusCode::UNAUTHORIZED {
         return Err(ClientError::Unauthorized);
     }
-    let body = response.text().await.unwrap_or_default();
-    let body: String = body.chars().take(300).collect();
+    let body = read_bounded(response, MAX_ERROR_BYTES)
+        .await
+        .unwrap_or_else(|(start, _)| start);
+    let body: String = String::from_utf8_lossy(&body).chars().take(300).collect();
     Err(ClientError::Status { what, status, body })
+}
+
+/// A permission id as OpenCode makes them (`per_…`): letters, digits, `_` and `-`. Anything
+/// else could steer the reply's address (`../`) and is refused before a request is made.
+fn is_permission_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The body of `response` read as JSON, refused past [`MAX_BODY_BYTES`].
+async fn json_body<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    response: reqwest::Response,
+) -> Result<T, ClientError> {
+    let body = read_bounded(response, MAX_BODY_BYTES)
+        .await
+        .map_err(|(_, why)| ClientError::BadBody { what, why })?;
+    serde_json::from_slice(&body).map_err(|e| ClientError::BadBody {
+        what,
+        why: e.to_string(),
+    })
+}
+
+/// Reads at most `limit` bytes of a body; past it, or on a broken stream, what was read and
+/// why it stopped.
+async fn read_bounded(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, (Vec<u8>, String)> {
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() + chunk.len() > limit {
+                    let room = limit - body.len();
+                    body.extend_from_slice(&chunk[..room]);
+                    return Err((body, format!("the body is over {limit} bytes")));
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(body),
+            Err(e) => return Err((body, e.to_string())),
+        }
+    }
 }
 
 fn is_loopback(url: &Url) -> bool {
@@ -225,3 +281,7 @@ fn is_loopback(url: &Url) -> bool {
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
 }
+
+#[cfg(test)]
+#[path = "client_tests.rs"]
+mod tests;
