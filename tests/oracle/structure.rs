@@ -111,38 +111,6 @@ impl Printer {
     }
 }
 
-/// bash prints `coproc cmd` as `coproc COPROC cmd`, naming the default it gives; the name is
-/// not a word of the command.
-fn without_coproc_names(items: &mut [Item]) {
-    for item in items {
-        match item {
-            Item::Command {
-                words,
-                redirects,
-                substitutions,
-            } => {
-                if words.len() > 2 && words[0] == "coproc" && words[1] == "COPROC" {
-                    words.remove(1);
-                }
-                for reading in substitutions.iter_mut().chain(
-                    redirects
-                        .iter_mut()
-                        .flat_map(|r| r.substitutions.iter_mut()),
-                ) {
-                    without_coproc_names(&mut reading.items);
-                }
-            }
-            Item::Redirect(redirect) => {
-                for reading in &mut redirect.substitutions {
-                    without_coproc_names(&mut reading.items);
-                }
-            }
-            Item::Substitution(reading) => without_coproc_names(&mut reading.items),
-            _ => {}
-        }
-    }
-}
-
 /// bash prints a command with a here-document that goes on into a pipeline or list as
 /// `cat <<'EOF' |`, the body, the delimiter, then the rest (`  grep x`) on the next line;
 /// tree-sitter reads only the form where the rest stays on the first line. Moves each such
@@ -236,7 +204,6 @@ fn function_body(printed: Reading) -> Reading {
     if opened && items.last() == Some(&Item::Close) {
         items.pop();
         items.remove(0);
-        without_coproc_names(&mut items);
         Reading { items }
     } else {
         let what = format!("the print is not one function: {items:?}");

@@ -197,6 +197,20 @@ impl<'s> Reader<'s, '_> {
         }
     }
 
+    /// Reads `nodes` into a reading of their own: a substitution's body, or what tree-sitter
+    /// hangs on a command.
+    fn read_apart<'t>(&mut self, nodes: impl IntoIterator<Item = Node<'t>>) -> Reading {
+        let mut inner = Reader {
+            src: self.src,
+            backquoted: &mut *self.backquoted,
+            items: Vec::new(),
+        };
+        for node in nodes {
+            inner.node(node);
+        }
+        Reading { items: inner.items }
+    }
+
     fn children(&mut self, node: Node) {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
@@ -328,13 +342,7 @@ impl<'s> Reader<'s, '_> {
                 "comment" => {}
                 // `time ( … )`: tree-sitter hangs the subshell on the command.
                 "subshell" => {
-                    let mut inner = Reader {
-                        src: self.src,
-                        backquoted: &mut *self.backquoted,
-                        items: Vec::new(),
-                    };
-                    inner.node(part);
-                    subs.push(Reading { items: inner.items });
+                    subs.push(self.read_apart([part]));
                     words.push("(…)".to_string());
                 }
                 // The keyword of `declare`, `local`, `unset`…: its text is the word.
@@ -377,13 +385,7 @@ impl<'s> Reader<'s, '_> {
                 // tree-sitter hangs what follows a here-document's start on its line
                 // (`cat <<EOF | grep x`) under the redirection; bash's print does the same.
                 "pipeline" | "file_redirect" | "list" | "command" | "ERROR" => {
-                    let mut inner = Reader {
-                        src: self.src,
-                        backquoted: &mut *self.backquoted,
-                        items: Vec::new(),
-                    };
-                    inner.node(*child);
-                    subs.push(Reading { items: inner.items });
+                    subs.push(self.read_apart([*child]));
                 }
                 _ if !child.is_named() => operator.push_str(child.kind()),
                 _ => targets.push(self.word(*child, false, &mut subs)),

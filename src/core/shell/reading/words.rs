@@ -118,13 +118,9 @@ impl Reader<'_, '_> {
             subs.push(reading);
             return "$(…)".to_string();
         }
-        let mut inner = Reader {
-            src: self.src,
-            backquoted: &mut *self.backquoted,
-            items: Vec::new(),
-        };
-        inner.children(node);
-        subs.push(Reading { items: inner.items });
+        let mut cursor = node.walk();
+        let body: Vec<Node> = node.named_children(&mut cursor).collect();
+        subs.push(self.read_apart(body));
         match text.as_bytes().first() {
             Some(b'<') => "<(…)",
             Some(b'>') => ">(…)",
