@@ -15,6 +15,23 @@ fn rules(safe: &[&str], denied: &[&str]) -> Rules {
     }
 }
 
+/// Rules whose user file denies every edit under `/secrets`.
+fn secrets_edit_denied() -> Rules {
+    let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
+    let user = crate::core::policy_file::parse_file(
+        text,
+        Path::new("/u/rules.toml"),
+        crate::core::policy::Layer::User,
+        crate::core::policy::Trust::Own,
+        &[],
+    )
+    .unwrap();
+    Rules {
+        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        ..Rules::default()
+    }
+}
+
 #[test]
 fn tools_take_the_rows_their_kind_gives_them() {
     let r = Rules {
@@ -216,19 +233,7 @@ fn a_file_call_naming_two_paths_is_asked_and_no_session_allow_or_read_only_pass_
 
 #[test]
 fn an_edit_deny_covers_every_path_a_call_names() {
-    let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
-    let user = crate::core::policy_file::parse_file(
-        text,
-        Path::new("/u/rules.toml"),
-        crate::core::policy::Layer::User,
-        crate::core::policy::Trust::Own,
-        &[],
-    )
-    .unwrap();
-    let r = Rules {
-        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
-        ..Rules::default()
-    };
+    let r = secrets_edit_denied();
     for input in [
         json!({"file_path": "/tmp/x", "path": "/secrets/key", "content": ""}),
         json!({"path": "/secrets/key", "file_path": "/tmp/x", "content": ""}),
@@ -242,19 +247,7 @@ fn an_edit_deny_covers_every_path_a_call_names() {
 
 #[test]
 fn a_patch_is_judged_by_every_file_it_touches_not_only_the_first() {
-    let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
-    let user = crate::core::policy_file::parse_file(
-        text,
-        Path::new("/u/rules.toml"),
-        crate::core::policy::Layer::User,
-        crate::core::policy::Trust::Own,
-        &[],
-    )
-    .unwrap();
-    let r = Rules {
-        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
-        ..Rules::default()
-    };
+    let r = secrets_edit_denied();
     let patch = test_call(
         "apply_patch",
         json!({"patch": "…", "files": ["/p/a.rs", "/secrets/key"], "file_path": "/p/a.rs"}),

@@ -130,3 +130,15 @@ pub fn fixture(path: &str) -> Vec<u8> {
         .join(path);
     std::fs::read(path).unwrap()
 }
+
+/// The policy files of a config folder, as `config::policy_paths` finds them beside a config
+/// file, without the machine's floor or a home: a test reads only its own folder.
+#[allow(dead_code)]
+pub fn policy_paths_in(config: &Path) -> gatehouse::core::policy_load::PolicyPaths {
+    gatehouse::core::policy_load::PolicyPaths {
+        floor: None,
+        saved: Some(config.join("rules.toml")),
+        trust: Some(config.join("trusted.toml")),
+        home: None,
+    }
+}

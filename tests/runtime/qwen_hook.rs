@@ -33,18 +33,25 @@ fn hook(dir: &Path, stdin: &[u8]) -> Value {
     }
 }
 
-#[test]
-fn a_call_allowed_on_permission_request_is_not_asked_again_on_its_pre_tool_use() {
-    let dir = e2e::place("");
-    let console = ScriptedConsole::start(dir.path(), HumanAnswer::Allow { note: None });
+/// A console that allows, and Qwen's permission request for a shell call sent through the real
+/// hook and allowed there: the grant its pre-tool-use will find.
+fn granted_permission_request(dir: &Path) -> ScriptedConsole {
+    let console = ScriptedConsole::start(dir, HumanAnswer::Allow { note: None });
     let asked = hook(
-        dir.path(),
+        dir,
         &fixture("qwen-code/permissionrequest-run_shell_command.json"),
     );
     assert_eq!(
         asked["hookSpecificOutput"]["decision"]["behavior"], "allow",
         "{asked}"
     );
+    console
+}
+
+#[test]
+fn a_call_allowed_on_permission_request_is_not_asked_again_on_its_pre_tool_use() {
+    let dir = e2e::place("");
+    let console = granted_permission_request(dir.path());
     assert_eq!(console.dialogs(), 1);
     let pre = fixture("qwen-code/pretooluse-run_shell_command.json");
     let first = hook(dir.path(), &pre);
@@ -95,15 +102,7 @@ fn a_call_denied_on_permission_request_leaves_no_grant_behind() {
 #[test]
 fn contract_6_a_grant_whose_audit_record_cannot_be_written_is_a_deny_that_says_so() {
     let dir = e2e::place("");
-    let console = ScriptedConsole::start(dir.path(), HumanAnswer::Allow { note: None });
-    let asked = hook(
-        dir.path(),
-        &fixture("qwen-code/permissionrequest-run_shell_command.json"),
-    );
-    assert_eq!(
-        asked["hookSpecificOutput"]["decision"]["behavior"], "allow",
-        "{asked}"
-    );
+    let console = granted_permission_request(dir.path());
     // The audit log becomes a folder: no record can be written any more.
     let audit = dir.path().join("audit.jsonl");
     std::fs::remove_file(&audit).unwrap();

@@ -62,16 +62,11 @@ fn planted() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
 
 #[test]
 fn a_save_never_writes_through_a_link_planted_at_its_temporary_or_backup_name() {
-    use gatehouse::core::policy_load::{Policy, PolicyPaths, trust};
+    use gatehouse::core::policy_load::{Policy, trust};
     use gatehouse::core::rule::{Learned, Match, Rule, Ruling};
     use gatehouse::core::rules::Pattern;
     let (_dir, config, victim) = planted();
-    let paths = PolicyPaths {
-        floor: None,
-        saved: Some(config.join("rules.toml")),
-        trust: Some(config.join("trusted.toml")),
-        home: None,
-    };
+    let paths = crate::common::policy_paths_in(&config);
     let policy = Policy::load(paths, Vec::new(), None, Vec::new()).unwrap();
     let rule = Rule {
         id: "deny-make-deploy".into(),

@@ -14,18 +14,13 @@ use gatehouse::core::barrier::Settings;
 use gatehouse::core::call::Call;
 use gatehouse::core::decision::Decider;
 use gatehouse::core::mode::Mode;
-use gatehouse::core::policy_load::{Policy, PolicyPaths};
+use gatehouse::core::policy_load::Policy;
 use gatehouse::core::prompter::{HumanAnswer, SavedScope};
 use gatehouse::core::rules::{Rules, SessionAllow};
 use serde_json::json;
 
 fn rig_saving_in(config: &Path) -> Rig {
-    let paths = PolicyPaths {
-        floor: None,
-        saved: Some(config.join("rules.toml")),
-        trust: Some(config.join("trusted.toml")),
-        home: None,
-    };
+    let paths = crate::common::policy_paths_in(config);
     let policy = Policy::load(paths, Vec::new(), None, Vec::new()).unwrap();
     Rig::with(
         Settings {
