@@ -82,7 +82,7 @@ fn call() -> Arc<Question> {
         subagent: None,
         input: serde_json::json!({"command": "mytool --list --format json | head -n 20"}),
         tool_use_id: None,
-        event: None,
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

@@ -12,8 +12,8 @@ use gatehouse::core::event::{Dialog, Event, Outcome};
 use gatehouse::core::mode::{Mode, ModeCycle};
 use gatehouse::core::route::{Class, Route};
 use gatehouse::core::rules::Rules;
+use gatehouse::preview::Preview;
 use gatehouse::tui::app::{App, Msg, Now};
-use gatehouse::tui::preview::Preview;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -45,20 +45,20 @@ fn full_console(open: u64) -> App {
             subagent: None,
             input: json!({"file_path": format!("src/file{i}.rs"), "content": "fn main() {}\n".repeat(40)}),
             tool_use_id: None,
-            event: None,
+            stage: Default::default(),
             caps: Default::default(),
             transcript_path: None,
             path_key: None,
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         let preview = Preview::build(&call, &assessment);
-        let dialog = Arc::new(Dialog {
-            id: CallId(i),
-            call: Arc::new(call),
+        let dialog = Arc::new(Dialog::new(
+            CallId(i),
+            Arc::new(call),
             assessment,
-            route: Route::Ask,
-            opened: now.at,
-        });
+            Route::Ask,
+            now.at,
+        ));
         app.update(Msg::Opened(dialog, preview), now);
     }
     let read = Arc::new(Call {
@@ -70,7 +70,7 @@ fn full_console(open: u64) -> App {
         subagent: None,
         input: json!({"file_path": "Cargo.toml"}),
         tool_use_id: None,
-        event: None,
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

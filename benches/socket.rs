@@ -9,7 +9,8 @@ use divan::counter::ItemsCount;
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::call::{Agent, Call};
-use gatehouse::server::{self, protocol};
+use gatehouse::server;
+use gatehouse::wire as protocol;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 
@@ -30,7 +31,7 @@ fn read_call() -> Call {
         subagent: None,
         input: serde_json::json!({"file_path": "/etc/hostname"}),
         tool_use_id: Some("toolu_bench".into()),
-        event: Some("pre-tool-use".into()),
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

@@ -9,8 +9,9 @@ use anyhow::Result;
 
 use gatehouse::agents::opencode::attachments::AGENT;
 use gatehouse::agents::opencode::settings;
-use gatehouse::server::control::{self, Request, Target};
-use gatehouse::server::socket::socket_path;
+use gatehouse::wire::Request;
+use gatehouse::wire::control::{self, Target};
+use gatehouse::wire::socket::socket_path;
 
 /// Asks the console on `socket` to attach to the OpenCode server at `url`.
 pub fn attach(
@@ -47,7 +48,7 @@ pub fn detach(socket: Option<&Path>, url: &str) -> Result<()> {
 
 fn say(socket: Option<&Path>, request: &Request) -> Result<()> {
     let socket = socket_path(socket);
-    let text = control::send(&socket, request).map_err(anyhow::Error::msg)?;
+    let (text, _) = control::send(&socket, request).map_err(anyhow::Error::msg)?;
     println!("{}", gatehouse::core::escape::visible(&text));
     Ok(())
 }

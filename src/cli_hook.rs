@@ -10,8 +10,8 @@ use gatehouse::agents::client::Timeouts;
 use gatehouse::agents::dialect::Dialect;
 use gatehouse::agents::hook::{self, HookSetup};
 use gatehouse::config::Config;
-use gatehouse::server::protocol::MAX_STDIN;
-use gatehouse::server::socket::socket_path;
+use gatehouse::wire::MAX_STDIN;
+use gatehouse::wire::socket::socket_path;
 
 /// How much longer than the ask timeout the hook waits for the console's answer.
 const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);

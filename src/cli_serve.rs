@@ -18,8 +18,10 @@ use gatehouse::core::classifier::Classifier;
 use gatehouse::core::escape::visible;
 use gatehouse::core::mode::Mode;
 use gatehouse::headless;
-use gatehouse::server::{self, socket::socket_path};
+use gatehouse::server;
 use gatehouse::stop::{self, Signals};
+use gatehouse::wire::socket::socket_path;
+use gatehouse::wiring::ConsoleControl;
 use std::io::Write;
 
 /// What calls that need a human get under `serve`, since no one is watching.
@@ -80,12 +82,11 @@ pub fn serve(
         let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
         let socket = socket_path(socket.as_deref());
         let bound = server::bind(&socket)?;
-        let extras = gatehouse::web::wiring::start(
+        let extras = gatehouse::wiring::start(
             &mut prompter,
             config.web.clone(),
             config.notify_command.clone(),
             &config.audit_log,
-            &socket,
         )
         .await?;
         let who = match &extras.web {
@@ -120,9 +121,12 @@ pub fn serve(
         });
         let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
         attachments.attach_configured(&config.opencode);
-        let attachments = Some(attachments);
+        let control = Arc::new(ConsoleControl {
+            attachments: Some(attachments),
+            web: extras.hub(),
+        });
         let options = config.server;
-        headless::serve_attached(bound, barrier, prompter, answering, options, attachments, stop)
+        headless::serve_attached(bound, barrier, prompter, answering, options, control, stop)
             .await;
         extras.stop().await;
         let _ = writeln!(std::io::stderr(), "gatehouse serve: stopped");

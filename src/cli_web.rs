@@ -7,8 +7,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use gatehouse::server::socket::socket_path;
 use gatehouse::web::{self, Settings};
+use gatehouse::wire::Request;
+use gatehouse::wire::control;
+use gatehouse::wire::socket::socket_path;
 
 /// The web console's settings: the config's `[web]`, with `--web`'s address over its `listen`.
 /// `flag` is `None` without `--web`, `Some("")` for a bare `--web`.
@@ -29,7 +31,8 @@ pub fn settings(config: Option<Settings>, flag: Option<String>) -> Result<Option
 /// terminal, and prints the link as the last line.
 pub fn pair(socket: Option<&Path>) -> Result<()> {
     let socket = socket_path(socket);
-    let link = web::control::request_link(&socket)?;
+    let (_, link) = control::send(&socket, &Request::Pair).map_err(anyhow::Error::msg)?;
+    let link = link.context("the console answered a pair request without a link")?;
     if std::io::stdout().is_terminal()
         && let Some(lines) = web::qr::lines(&link.link)
     {

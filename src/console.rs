@@ -20,8 +20,8 @@ use crate::core::barrier::{Barrier, Fallback};
 use crate::core::classifier::Classifier;
 use crate::core::mode::Mode;
 use crate::server;
-use crate::server::control::Control;
 use crate::tui::runner::{self, Options};
+use crate::wiring::ConsoleControl;
 
 /// What the status bar says of the classifiers: each one's model and state, `+`-joined.
 pub fn classifier_status(panel: Option<&Panel>) -> String {
@@ -86,12 +86,11 @@ pub async fn run(
     let ask_timeout = Some(settings.ask_timeout);
     let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
     let bound = server::bind(&socket)?;
-    let extras = crate::web::wiring::start(
+    let extras = crate::wiring::start(
         &mut prompter,
         config.web.clone(),
         config.notify_command.clone(),
         &config.audit_log,
-        &socket,
     )
     .await?;
     let log: Log = Arc::new(|line| tracing::info!("{line}"));
@@ -99,11 +98,15 @@ pub async fn run(
     attachments.attach_configured(&config.opencode);
 
     let (stop_server, server_stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(server::run_with_control(
+    let control = Arc::new(ConsoleControl {
+        attachments: Some(attachments.clone()),
+        web: extras.hub(),
+    });
+    let server = tokio::spawn(server::run_supported(
         bound.listener,
         barrier.clone(),
         config.server,
-        Some(attachments.clone() as Arc<dyn Control>),
+        control.support(),
         async {
             let _ = server_stopped.await;
         },
@@ -128,7 +131,7 @@ pub async fn run(
         ask_timeout,
         web: extras.web.as_ref().map(|web| {
             let hub = web.hub.clone();
-            Box::new(move |ask| crate::web::wiring::panel(&hub, ask))
+            Box::new(move |ask| crate::wiring::panel(&hub, ask))
                 as Box<dyn Fn(runner::WebAsk) -> runner::WebPanel + Send>
         }),
         suggest_after: config.suggest_after as usize,

@@ -40,7 +40,7 @@ pub fn explain_in(line: &str, rules: &Rules, cwd: &str) -> Explanation {
         subagent: None,
         input: json!({ "command": line }),
         tool_use_id: None,
-        event: None,
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

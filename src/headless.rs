@@ -14,8 +14,7 @@ use std::sync::Arc;
 
 use tokio::sync::oneshot;
 
-use crate::agents::opencode::Attachments;
-use crate::server::control::Control;
+use crate::wiring::ConsoleControl;
 
 use crate::core::audit::shorten;
 use crate::core::barrier::{Barrier, Fallback};
@@ -73,31 +72,31 @@ pub async fn serve(
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) {
-    serve_attached(bound, barrier, prompter, policy, options, None, shutdown).await
+    let control = Arc::new(ConsoleControl::default());
+    serve_attached(bound, barrier, prompter, policy, options, control, shutdown).await
 }
 
-/// [`serve`], taking `gatehouse attach` requests with `attachments`; on shutdown every
-/// attachment is let go (answering nothing) before the barrier answers what is open.
+/// [`serve`], carrying out `gatehouse attach`, `detach` and `pair` with `control`; on
+/// shutdown every attachment is let go (answering nothing) before the barrier answers what is
+/// open.
 pub async fn serve_attached(
     bound: Bound,
     barrier: Barrier,
     prompter: Prompter,
     policy: impl Into<Answering>,
     options: Options,
-    attachments: Option<Arc<Attachments>>,
+    control: Arc<ConsoleControl>,
     shutdown: impl Future<Output = ()>,
 ) {
     let (stop, stopped) = oneshot::channel();
     let policy = policy.into();
     let answering = tokio::spawn(answer(prompter, policy, stopped, std::io::stderr()));
-    let control = attachments.clone().map(|a| a as Arc<dyn Control>);
+    let support = control.clone().support();
     let shutdown = async {
         shutdown.await;
-        if let Some(attachments) = &attachments {
-            attachments.detach_all().await;
-        }
+        control.detach_all().await;
     };
-    server::run_with_control(bound.listener, barrier, options, control, shutdown).await;
+    server::run_supported(bound.listener, barrier, options, support, shutdown).await;
     let _ = stop.send(());
     let _ = answering.await;
     drop(bound.file);
@@ -248,7 +247,7 @@ mod tests {
                 subagent: None,
                 input: serde_json::json!({ "command": command }),
                 tool_use_id: None,
-                event: None,
+                stage: Default::default(),
                 caps: Default::default(),
                 transcript_path: None,
                 path_key: None,

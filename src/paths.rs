@@ -48,9 +48,5 @@ pub fn expand_home(path: &Path) -> PathBuf {
     }
 }
 
-/// The effective user id of this process: the owner of the files and sockets it makes, and
-/// the uid the kernel reports for it to a socket peer, so the one every check compares with.
-pub fn uid() -> u32 {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() }
-}
+/// The effective user id of this process (the core's, where the audit log's owner is checked).
+pub use crate::core::uid;

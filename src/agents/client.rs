@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use socket2::{Domain, SockAddr, Socket, Type};
 
 use crate::core::call::Call;
-use crate::server::socket::{SocketError, check_folder, my_uid};
+use crate::wire::socket::{SocketError, check_folder, my_uid};
 use crate::wire::{self as protocol, Answer};
 
 /// How long the hook waits to connect, and then for the answer.

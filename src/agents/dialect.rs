@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::install_file::{InstallError, Report};
-use crate::core::call::{Call, ToolKind};
+use crate::core::call::{Call, Stage, ToolKind};
 use crate::core::caps::Caps;
 use crate::core::decision::Decision;
 
@@ -54,24 +54,13 @@ impl FailMode {
     }
 }
 
-/// Whether an event asks the console a question or only collects what was kept for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventRole {
-    /// Before the tool runs: the console decides.
-    Question,
-    /// After the tool ran: the hook asks for the note kept for the call it follows
-    /// ([`crate::core::caps::AFTER_TOOL`]) and prints it, or nothing.
-    AfterTool,
-}
-
 /// One hook event of one agent: a row of the capability table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EventSpec {
     /// The agent's own name for it, as in its hook input and settings: `PreToolUse`.
     pub name: &'static str,
-    /// The normalised name carried in [`Call::event`]: `pre-tool-use`.
-    pub wire: &'static str,
-    pub role: EventRole,
+    /// What it asks of the console; carried on the call it makes ([`Call::stage`]).
+    pub stage: Stage,
     /// What a decision can do here.
     pub caps: Caps,
     /// What the agent does when the hook fails on this event.

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::dialect::{Dialect, EventRole, EventSpec, HookState, Source};
+use super::dialect::{Dialect, EventSpec, HookState, Source};
 use super::registry;
+use crate::core::call::Stage;
 use crate::core::caps::{AllowEffect, NoteEffect};
 
 /// The capability table of every agent in the registry, as Markdown.
@@ -41,13 +42,13 @@ fn row(agent: &str, event: &EventSpec) -> Vec<String> {
         Source::Verified(version) => format!("run against {version}"),
         Source::Documented => "from its documentation".to_string(),
     };
-    let (allow, reason, note) = match event.role {
-        EventRole::AfterTool => (
+    let (allow, reason, note) = match event.stage {
+        Stage::AfterTool => (
             "not a question: prints the note kept for the call it follows",
             "",
             "",
         ),
-        EventRole::Question => (
+        Stage::Question | Stage::PermissionFirst => (
             match event.caps.allow {
                 AllowEffect::Grant => "grants: the call runs, skipping the agent's prompt",
                 AllowEffect::Pass => "passes: the agent's own checks still apply",

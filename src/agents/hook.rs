@@ -20,9 +20,9 @@
 use std::path::PathBuf;
 
 use super::client::{self, AskError, Timeouts};
-use super::dialect::{Dialect, EventRole, StdinError, prefix};
+use super::dialect::{Dialect, StdinError, prefix};
 use crate::core::barrier::assess_bounded;
-use crate::core::call::Call;
+use crate::core::call::{Call, Stage};
 use crate::core::decision::Decision;
 use crate::core::route::Class;
 use crate::core::rules::Rules;
@@ -81,13 +81,13 @@ fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOu
         Ok(parsed) => parsed,
         Err(err) => return unparsed(dialect, &err, stdin),
     };
-    match parsed.event.role {
-        EventRole::AfterTool => HookOutput {
+    match parsed.event.stage {
+        Stage::AfterTool => HookOutput {
             stdout: kept_note(&parsed.call, setup)
                 .and_then(|d| dialect.render(parsed.event, &d, "")),
             stderr: Vec::new(),
         },
-        EventRole::Question => {
+        Stage::Question | Stage::PermissionFirst => {
             let (decision, why_allowed, stderr) = decide(dialect, &parsed.call, setup);
             HookOutput {
                 stdout: dialect.render(parsed.event, &decision, &why_allowed),
@@ -263,7 +263,6 @@ mod tests {
     fn call(tool: &str, input: Value, cwd: &str) -> Call {
         Call {
             cwd: cwd.into(),
-            event: Some("pre-tool-use".into()),
             ..test_call(tool, input)
         }
     }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::agents::dialect::EventRole;
+use crate::core::call::Stage;
 use crate::core::caps::{AllowEffect, NoteEffect};
 
 #[test]
@@ -26,10 +26,9 @@ fn every_event_name_is_unique_within_its_agent_and_says_what_it_can_do() {
         assert!(!events.is_empty(), "{}", dialect.names().cli);
         for (i, event) in events.iter().enumerate() {
             assert_eq!(dialect.event(event.name), Some(&events[i]));
-            assert!(!event.wire.is_empty());
         }
         assert!(
-            events.iter().any(|e| e.role == EventRole::Question),
+            events.iter().any(|e| e.stage != Stage::AfterTool),
             "{} asks nothing",
             dialect.names().cli
         );
@@ -111,4 +110,30 @@ fn display_names_come_from_the_registry() {
     assert_eq!(display_name(&Agent::new("claude-code")), "Claude Code");
     assert_eq!(display_name(&Agent::new("gemini-cli")), "Gemini CLI");
     assert_eq!(display_name(&Agent::new("aider")), "aider");
+}
+
+#[test]
+fn claude_code_codex_and_gemini_calls_carry_their_transcript_path_for_the_classifier() {
+    let fixture = |path: &str| {
+        std::fs::read(format!(
+            "{}/tests/fixtures/{path}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let claude = super::claude::parse(&fixture("claude-code/pretooluse-bash.json"));
+    let codex = super::codex::parse(&fixture("codex/pretooluse-bash.json"));
+    let gemini = super::gemini::parse(&fixture("gemini-cli/beforetool-run_shell_command.json"));
+    let paths = [
+        claude.unwrap().1.transcript_path,
+        codex.unwrap().1.transcript_path,
+        gemini.unwrap().1.transcript_path,
+    ];
+    let ends = [".claude/projects/", ".codex/sessions/", ".gemini/tmp/"];
+    for (path, part) in paths.iter().zip(ends) {
+        assert!(
+            path.as_deref().is_some_and(|p| p.contains(part)),
+            "{path:?}"
+        );
+    }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::core::barrier::assess_bounded;
-use crate::core::call::{Agent, Call};
+use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::classifier::{Classifier, Question};
 use crate::core::decision::Verdict;
 use crate::core::mode::Mode;
@@ -99,11 +99,11 @@ fn shell_call(line: &str, n: usize) -> Call {
             .map(|d| d.display().to_string())
             .unwrap_or_else(|_| "/".into()),
         tool: "Bash".into(),
-        kind: Some(crate::agents::claude::kind_of("Bash")),
+        kind: Some(ToolKind::Shell),
         subagent: None,
         input: json!({ "command": line }),
         tool_use_id: None,
-        event: Some("pre-tool-use".into()),
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

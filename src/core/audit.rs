@@ -283,7 +283,7 @@ fn open_checked(path: &Path) -> Result<(File, (u64, u64)), AuditError> {
             what: kind_of(&meta),
         });
     }
-    let me = crate::paths::uid();
+    let me = crate::core::uid();
     if meta.uid() != me {
         return Err(AuditError::NotYours {
             path: path.to_path_buf(),

@@ -68,10 +68,9 @@ pub struct Call {
     /// console shows it under its parent session, whose allows it shares.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subagent: Option<SubAgent>,
-    /// The agent's hook event, normalised (`pre-tool-use`, `permission-request`, `before-tool`,
-    /// `after-tool`, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event: Option<String>,
+    /// What the hook event that fired asks of the console, as the agent's dialect knows it.
+    #[serde(default, skip_serializing_if = "Stage::is_question")]
+    pub stage: Stage,
     /// What a decision can do where this call came from; absent on the wire: Claude Code's
     /// full set.
     #[serde(default, skip_serializing_if = "Caps::is_full")]
@@ -90,6 +89,38 @@ pub struct Call {
 /// The input keys any agent's file tools name a file under. A call that carries more than one
 /// could write a file other than the one it is judged by (see [`Call::paths`]).
 pub const PATH_KEYS: [&str; 4] = ["file_path", "notebook_path", "path", "absolute_path"];
+
+/// Where in the agent's flow a call's hook fired, and so what the barrier does with it. The
+/// dialect's event row says it, once; past the dialect nothing reads an event's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Before the tool runs: the barrier decides.
+    #[default]
+    Question,
+    /// A question the agent asks only where it would prompt, after whose allow it asks again,
+    /// just before the tool runs (Qwen Code: `PermissionRequest`, then `PreToolUse`): an allow
+    /// here leaves a one-use grant that answers that second question without asking again.
+    PermissionFirst,
+    /// After the tool ran (Gemini CLI's and Qwen Code's `AfterTool`): not a question; the answer
+    /// carries the note kept for the call it follows, where the model reads it.
+    AfterTool,
+}
+
+impl Stage {
+    pub fn is_question(&self) -> bool {
+        *self == Stage::Question
+    }
+
+    /// The stage an older hook named only by its call's `event`.
+    pub fn of_older_event(event: &str) -> Option<Stage> {
+        match event {
+            "after-tool" => Some(Stage::AfterTool),
+            "permission-request-first" => Some(Stage::PermissionFirst),
+            _ => None,
+        }
+    }
+}
 
 /// A sub-agent of a session: the agent's own id for it and, if it says, its type
 /// (`Explore`, `general-purpose`).
@@ -201,7 +232,7 @@ pub(crate) fn test_call(tool: &str, input: Value) -> Call {
         kind: Some(test_kind(tool)),
         subagent: None,
         tool_use_id: None,
-        event: None,
+        stage: Stage::Question,
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
@@ -278,16 +309,19 @@ mod tests {
     #[test]
     fn calls_round_trip_through_the_wire_shape() {
         let json = r#"{"agent":"claude-code","session":"s1","cwd":"/p","tool":"Bash",
-            "input":{"command":"ls"},"kind":"shell","tool_use_id":"t1","event":"pre-tool-use"}"#;
+            "input":{"command":"ls"},"kind":"shell","tool_use_id":"t1","stage":"after-tool"}"#;
         let call: Call = serde_json::from_str(json).unwrap();
         assert_eq!(call.agent, Agent::new("claude-code"));
         assert_eq!(call.kind, Some(ToolKind::Shell));
         assert_eq!(call.shell_line(), Some("ls"));
+        assert_eq!(call.stage, Stage::AfterTool);
         let back: Call = serde_json::from_str(&serde_json::to_string(&call).unwrap()).unwrap();
         assert_eq!(back, call);
         let other: Call =
             serde_json::from_str(r#"{"agent":"aider","tool":"x","input":{}}"#).unwrap();
         assert_eq!(other.agent.as_str(), "aider");
         assert_eq!(other.kind, None);
+        assert_eq!(other.stage, Stage::Question);
+        assert!(!serde_json::to_string(&other).unwrap().contains("stage"));
     }
 }

@@ -8,10 +8,6 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The call event of a hook that runs after the tool (Gemini's `AfterTool`): not a question
-/// for the barrier, but a request for the note kept for the call it follows.
-pub const AFTER_TOOL: &str = "after-tool";
-
 /// What an `allow` does in the agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -30,8 +26,8 @@ pub enum NoteEffect {
     /// The model reads it beside the tool's result.
     #[default]
     Model,
-    /// The model reads it after the tool's output, delivered by a later `after-tool` hook call
-    /// that asks the console for it.
+    /// The model reads it after the tool's output, delivered by a later hook call of the
+    /// after-tool stage that asks the console for it.
     AfterTool,
     /// Only the user sees it; the model does not.
     User,

@@ -74,6 +74,13 @@ pub enum Decider {
     Shutdown,
     /// The console had too many calls open to take another; it deferred at once.
     Busy,
+    /// An after-tool report, answered with the note kept for the call it follows.
+    Note,
+    /// The one-use grant an allowed permission request left for the question that follows it
+    /// (Qwen Code asks twice about one call).
+    Grant,
+    /// The agent itself: it went away before anyone answered (the call is withdrawn).
+    Agent,
 }
 
 impl Decider {
@@ -87,6 +94,9 @@ impl Decider {
             Decider::Timeout => "timeout",
             Decider::Shutdown => "shutdown",
             Decider::Busy => "busy",
+            Decider::Note => "note",
+            Decider::Grant => "grant",
+            Decider::Agent => "agent",
         }
     }
 
@@ -95,7 +105,7 @@ impl Decider {
         Decider::ALL.into_iter().find(|d| d.name() == name)
     }
 
-    pub const ALL: [Decider; 8] = [
+    pub const ALL: [Decider; 11] = [
         Decider::Rule,
         Decider::Mode,
         Decider::SessionAllow,
@@ -104,6 +114,9 @@ impl Decider {
         Decider::Timeout,
         Decider::Shutdown,
         Decider::Busy,
+        Decider::Note,
+        Decider::Grant,
+        Decider::Agent,
     ];
 
     /// Who that is, in one sentence, for the console's help.
@@ -121,6 +134,11 @@ impl Decider {
             Decider::Timeout => "nobody answered within ask_timeout_secs",
             Decider::Shutdown => "the console quit or stopped with the dialog open",
             Decider::Busy => "too many calls were open to take another",
+            Decider::Note => "the note kept for the call an after-tool report follows",
+            Decider::Grant => {
+                "the allow you gave the permission request just before this same call"
+            }
+            Decider::Agent => "the agent went away before anyone answered",
         }
     }
 }

@@ -9,6 +9,7 @@ use super::call::{Call, CallId};
 use super::classify::Assessment;
 use super::decision::{Decider, Decision};
 use super::mode::Mode;
+use super::offer::Offer;
 use super::route::Route;
 
 /// An open question to the human about one call.
@@ -20,6 +21,29 @@ pub struct Dialog {
     /// The route when it opened; a mode change may re-route it (`Event::Rerouted`).
     pub route: Route,
     pub opened: Instant,
+    /// What it offers the human: the screens show it and send answers.
+    pub offer: Offer,
+}
+
+impl Dialog {
+    /// A dialog for `call`, with what it offers worked out from the call and its assessment.
+    pub fn new(
+        id: CallId,
+        call: Arc<Call>,
+        assessment: Assessment,
+        route: Route,
+        opened: Instant,
+    ) -> Dialog {
+        let offer = Offer::of(&call, &assessment);
+        Dialog {
+            id,
+            call,
+            assessment,
+            route,
+            opened,
+            offer,
+        }
+    }
 }
 
 /// How one call was settled, with or without a dialog.

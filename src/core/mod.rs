@@ -15,6 +15,7 @@ pub mod escape;
 pub mod event;
 pub mod learn;
 pub mod mode;
+pub mod offer;
 pub mod policy;
 pub mod policy_file;
 pub mod policy_load;
@@ -23,6 +24,13 @@ pub mod rule;
 pub mod rules;
 pub mod rules_write;
 pub mod shell;
+
+/// The effective user id of this process: the owner of the files and sockets it makes, and
+/// the uid the kernel reports for it to a socket peer, so the one every check compares with.
+pub fn uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
 
 /// The answering handle lives in the barrier; this path is kept for its users.
 pub use barrier::prompter;

@@ -1,35 +1,28 @@
-//! One connection: check the peer, read one request line, submit the call, write the answer.
-//!
-//! A short line naming `attach` or `detach` is a control request ([`control`]), answered by
-//! the console's [`Control`] if it has one. A bad line (too long, not UTF-8, not JSON, unknown version) gets `{"v":1,"error":…}` and the
-//! connection is closed. A peer that goes away while its call waits drops the submit future,
-//! which withdraws the dialog.
+//! One connection: check the peer, read one request line, parse it once into a
+//! [`Request`](crate::wire::Request), and carry it: a hook's call to the barrier, the console's
+//! own requests to its [`Control`]. A bad line (too long, not UTF-8, not JSON, unknown version)
+//! gets `{"v":1,"error":…}` and the connection is closed. A peer that goes away while its call
+//! waits drops the submit future, which withdraws the dialog.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
-
-use super::budget::Charge;
 use tokio::net::UnixStream;
 
-use super::control::{self, Control};
-use super::grants::{self, Grants};
-use super::notes::Notes;
-use super::socket::my_uid;
+use super::Support;
+use super::budget::Charge;
 use crate::core::barrier::Barrier;
-use crate::core::caps::{AFTER_TOOL, NoteEffect};
-use crate::core::decision::Decision;
-use crate::wire::{self as protocol, Answer, MAX_LINE, ProtocolError};
+use crate::wire::control;
+use crate::wire::socket::my_uid;
+use crate::wire::{self, Answer, MAX_LINE, ProtocolError, Request};
 
-/// Serves one call on `stream`, charging its request line to `charge` as it arrives. The
-/// request line must be whole within `request_timeout` of accept, or the peer is told so and
-/// dropped: an idle or trickling peer holds its place for no longer than that.
+/// Serves one request on `stream`, charging its line to `charge` as it arrives. The request
+/// line must be whole within `request_timeout` of accept, or the peer is told so and dropped:
+/// an idle or trickling peer holds its place for no longer than that.
 pub async fn serve(
     stream: UnixStream,
     barrier: Barrier,
-    notes: &Notes,
-    grants: &Grants,
-    control: Option<&dyn Control>,
+    support: &Support,
     request_timeout: Duration,
     mut charge: Charge,
 ) {
@@ -48,78 +41,32 @@ pub async fn serve(
     }
     let mut reader = BufReader::with_capacity(READ_BUFFER, read);
     let reading = read_line(&mut reader, MAX_LINE, Some(&mut charge));
-    let line = match tokio::time::timeout(request_timeout, reading).await {
-        Ok(line) => line,
+    let request = match tokio::time::timeout(request_timeout, reading).await {
+        Ok(Ok(line)) => wire::parse_request(&line),
+        Ok(Err(err)) => Err(err),
         Err(_) => Err(ProtocolError::Slow(request_timeout)),
     };
-    let line = match line {
-        Ok(line) => line,
-        Err(ProtocolError::Empty) => return,
-        Err(err) => {
-            let _ = write
-                .write_all(&Answer::Refused(err.to_string()).to_line())
-                .await;
-            return;
+    let line = match request {
+        Ok(Request::Call(call)) => {
+            let call = support.complete(call);
+            // Cancellation: when the peer goes away first, the submit future is dropped here,
+            // which withdraws its dialog (audited as `withdrawn`). When the answer comes first,
+            // the wait on the peer is dropped, which loses nothing.
+            let answer = tokio::select! {
+                answer = barrier.submit(call) => answer,
+                () = peer_gone(&mut reader) => return,
+            };
+            Answer::Decided {
+                decision: answer.decision,
+                decider: Some(answer.decider),
+            }
+            .to_line()
         }
-    };
-    if let Some(request) = control::parse(&line) {
-        let answer = control::answer(control, request);
-        let _ = write.write_all(&answer.to_line()).await;
-        return;
-    }
-    let call = match protocol::parse_request(&line) {
-        Ok(call) => call,
+        Ok(request) => control::carry_out(support.control.as_ref(), request).to_line(),
         Err(ProtocolError::Empty) => return,
-        Err(err) => {
-            let _ = write
-                .write_all(&Answer::Refused(err.to_string()).to_line())
-                .await;
-            return;
-        }
+        Err(err) => Answer::Refused(err.to_string()).to_line(),
     };
-    if call.event.as_deref() == Some(AFTER_TOOL) {
-        // Not a question: the note kept for the call this one follows, or a plain allow.
-        let note = notes.take(&call, Instant::now());
-        barrier.record_after_tool(&call, note.as_deref());
-        let response = Answer::Decided {
-            decision: Decision::Allow { note },
-            decider: None,
-        };
-        let _ = write.write_all(&response.to_line()).await;
-        return;
-    }
-    if grants::may_take_a_grant(&call) && grants.take(&call, Instant::now()) {
-        // Asked a moment ago, as it is, on the permission request before it, and allowed.
-        // Audited before it is answered: an allow with no record is a deny.
-        let decision = barrier.record_granted(&call);
-        let response = Answer::Decided {
-            decision,
-            decider: None,
-        };
-        let _ = write.write_all(&response.to_line()).await;
-        return;
-    }
-    let keeps_note = call.caps.note == NoteEffect::AfterTool;
-    let kept_for = keeps_note.then(|| call.clone());
-    let granted_for = grants::leaves_a_grant(&call).then(|| call.clone());
-    // Cancellation: when the peer goes away first, the submit future is dropped here, which
-    // withdraws its dialog (audited as `withdrawn`). When the answer comes first, the wait on
-    // the peer is dropped, which loses nothing.
-    let answer = tokio::select! {
-        answer = barrier.submit(call) => answer,
-        () = peer_gone(&mut reader) => return,
-    };
-    if let (Some(call), Decision::Allow { note: Some(note) }) = (&kept_for, &answer.decision) {
-        notes.keep(call, note, Instant::now());
-    }
-    if let (Some(call), Decision::Allow { .. }) = (&granted_for, &answer.decision) {
-        grants.keep(call, Instant::now());
-    }
-    let response = Answer::Decided {
-        decision: answer.decision,
-        decider: Some(answer.decider),
-    };
-    let _ = write.write_all(&response.to_line()).await;
+    let _ = write.write_all(&line).await;
 }
 
 /// The longest request a busy console reads: enough for every ordinary call, small enough that
@@ -133,25 +80,27 @@ const READ_BUFFER: usize = 2 * 1024;
 /// without a dialog ([`Barrier::refuse_busy`]: the static class decides what it can, a call
 /// that needs a human is deferred), audited like any other decision. A request it cannot read
 /// in time or in [`BUSY_LINE`] bytes gets an error, on which the hook decides statically.
-pub async fn busy(stream: UnixStream, barrier: Barrier, bound: usize) {
+pub async fn busy(stream: UnixStream, barrier: Barrier, support: &Support, bound: usize) {
     let reason = busy_reason(bound);
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::with_capacity(READ_BUFFER, read);
     let reading = read_line(&mut reader, BUSY_LINE, None);
     let line = tokio::time::timeout(Duration::from_secs(1), reading).await;
-    let call = match line {
-        Ok(Ok(line)) => protocol::parse_request(&line),
+    let request = match line {
+        Ok(Ok(line)) => wire::parse_request(&line),
         Ok(Err(err)) => Err(err),
         Err(_) => Err(ProtocolError::Slow(Duration::from_secs(1))),
     };
-    let response = match call {
-        Ok(call) => {
+    let response = match request {
+        Ok(Request::Call(call)) => {
+            let call = support.complete(call);
             let answer = barrier.refuse_busy(call, reason);
             Answer::Decided {
                 decision: answer.decision,
                 decider: Some(answer.decider),
             }
         }
+        Ok(_) => Answer::Refused(reason),
         Err(ProtocolError::Empty) => return,
         Err(err) => Answer::Refused(format!("{reason}; and the request: {err}")),
     };

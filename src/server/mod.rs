@@ -1,27 +1,19 @@
-//! The console's Unix socket: hooks connect, send one call, and get one decision back.
+//! The console's Unix socket: hooks connect, send one call, and get one decision back; the
+//! console's own commands (`gatehouse attach`, `detach`, `pair`) send their requests on it too.
 //!
-//! The server holds a [`Barrier`] (it can submit, not answer). Each connection is one call:
-//! [`connection`] reads the request line, submits it, and writes the answer; a peer that goes
-//! away first withdraws its call. A request line must be whole within
-//! [`Options::request_timeout`] (2 s) of accept. Connections are bounded by memory
-//! ([`budget`]: a few KiB each plus their request, within `max_pending_mib`), not by a count, so
-//! thousands of idle peers or open dialogs fit; past the bound a client is answered at once,
-//! never left hanging: the static class settles what it can, and a call that needs a human gets
-//! `defer`. Only the console's own user may connect: the socket's folder
-//! is 0700 ([`socket`]) and each peer's uid is checked. A Gemini `after-tool` call is not
-//! submitted: it takes the note kept for the call it follows ([`notes`]). A `pre-tool-use` call
-//! the console allowed a moment ago, as it is, on the permission request asked just before it
-//! (Qwen Code asks both) is answered from the grant kept then ([`grants`]), not asked twice. A
-//! short line naming `attach` or `detach` is a control request from `gatehouse attach`
-//! ([`control`]), carried out by the console's [`control::Control`] when it has one.
+//! The server holds a [`Barrier`] (it can submit, not answer). Each connection is one request:
+//! [`connection`] reads the line, has the wire parse it once into a typed request, and carries
+//! it: a call to the barrier (which settles every stage of it, notes and grants included), the
+//! console's own requests to the [`Control`] it was given. A peer that goes away first withdraws
+//! its call. A request line must be whole within [`Options::request_timeout`] (2 s) of accept.
+//! Connections are bounded by memory ([`budget`]: a few KiB each plus their request, within
+//! `max_pending_mib`), not by a count, so thousands of idle peers or open dialogs fit; past the
+//! bound a client is answered at once, never left hanging: the static class settles what it
+//! can, and a call that needs a human gets `defer`. Only the console's own user may connect:
+//! the socket's folder is 0700 ([`crate::wire::socket`]) and each peer's uid is checked.
 
 pub mod budget;
 pub mod connection;
-pub mod control;
-pub mod grants;
-pub mod notes;
-pub use crate::wire as protocol;
-pub mod socket;
 
 use std::future::Future;
 use std::path::Path;
@@ -32,7 +24,9 @@ use tokio::net::UnixListener;
 use tokio::sync::Semaphore;
 
 use crate::core::barrier::Barrier;
-use socket::{SocketError, SocketFile};
+use crate::core::call::{Agent, Call, ToolKind};
+use crate::wire::control::{Control, NoControl};
+use crate::wire::socket::{self, SocketError, SocketFile};
 
 /// Limits of one server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +58,38 @@ pub const DEFAULT_PENDING_MIB: usize = 256;
 /// [`connection::BUSY_LINE`]); past that a client gets an error line at once, on which the
 /// hook decides statically.
 const MAX_BUSY: usize = 1024;
+
+/// What the console lends its server besides the barrier.
+#[derive(Clone)]
+pub struct Support {
+    /// Carries out the console's own requests (attach, detach, pair).
+    pub control: Arc<dyn Control>,
+    /// The kind of a call from a hook older than the call's `kind` field, from its agent's
+    /// dialect; without it such a call's kind stays absent, which the core never reads as
+    /// read-only.
+    pub kind_of: Option<fn(&Agent, &str) -> ToolKind>,
+}
+
+impl Default for Support {
+    fn default() -> Support {
+        Support {
+            control: Arc::new(NoControl),
+            kind_of: None,
+        }
+    }
+}
+
+impl Support {
+    /// The call as the barrier takes it: its kind filled in where an older hook left it out.
+    pub fn complete(&self, mut call: Call) -> Call {
+        if call.kind.is_none()
+            && let Some(kind_of) = self.kind_of
+        {
+            call.kind = Some(kind_of(&call.agent, &call.tool));
+        }
+        call
+    }
+}
 
 /// A bound listener and the socket file that goes away with it.
 #[derive(Debug)]
@@ -102,28 +128,28 @@ pub async fn run(listener: UnixListener, barrier: Barrier, shutdown: impl Future
 
 /// Serves calls until `shutdown` completes; then stops accepting, answers every open call with
 /// the barrier's shutdown fallback (never `allow`), and waits briefly for those answers to be
-/// written. Control requests (`gatehouse attach`) are refused: see [`run_with_control`].
+/// written. The console's own requests (`gatehouse attach`, `pair`) are refused: see
+/// [`run_supported`].
 pub async fn run_with(
     listener: UnixListener,
     barrier: Barrier,
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) {
-    run_with_control(listener, barrier, options, None, shutdown).await
+    run_supported(listener, barrier, options, Support::default(), shutdown).await
 }
 
-/// [`run_with`], with `control` carrying out the control requests that arrive.
-pub async fn run_with_control(
+/// [`run_with`], with `support` carrying out the console's own requests and completing older
+/// hooks' calls.
+pub async fn run_supported(
     listener: UnixListener,
     barrier: Barrier,
     options: Options,
-    control: Option<Arc<dyn control::Control>>,
+    support: Support,
     shutdown: impl Future<Output = ()>,
 ) {
     let budget = budget::Budget::new(options.max_pending_bytes);
     let busy_slots = Arc::new(Semaphore::new(MAX_BUSY));
-    let notes = Arc::new(notes::Notes::default());
-    let grants = Arc::new(grants::Grants::default());
     tokio::pin!(shutdown);
     loop {
         // Cancellation: dropping `accept` loses no connection (tokio's accept is cancel-safe);
@@ -141,19 +167,17 @@ pub async fn run_with_control(
         };
         if let Some(charge) = budget.try_charge(budget::CONNECTION_BYTES) {
             let barrier = barrier.clone();
-            let notes = notes.clone();
-            let grants = grants.clone();
-            let control = control.clone();
+            let support = support.clone();
             tokio::spawn(async move {
-                let control = control.as_deref();
                 let timeout = options.request_timeout;
-                connection::serve(stream, barrier, &notes, &grants, control, timeout, charge).await;
+                connection::serve(stream, barrier, &support, timeout, charge).await;
             });
         } else if let Ok(slot) = busy_slots.clone().try_acquire_owned() {
             let barrier = barrier.clone();
+            let support = support.clone();
             let total = budget.total();
             tokio::spawn(async move {
-                connection::busy(stream, barrier, total).await;
+                connection::busy(stream, barrier, &support, total).await;
                 drop(slot);
             });
         } else {
@@ -179,5 +203,23 @@ pub fn raise_open_files_limit() {
             limit.rlim_cur = limit.rlim_max;
             libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_older_hooks_call_gets_its_kind_from_the_support_and_without_one_stays_unread() {
+        let call: Call =
+            serde_json::from_value(serde_json::json!({"agent": "claude-code", "tool": "Read"}))
+                .unwrap();
+        assert_eq!(Support::default().complete(call.clone()).kind, None);
+        let support = Support {
+            kind_of: Some(crate::agents::registry::kind_of),
+            ..Support::default()
+        };
+        assert_eq!(support.complete(call).kind, Some(ToolKind::Read));
     }
 }

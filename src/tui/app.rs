@@ -8,8 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 use ratatui::crossterm::event::KeyEvent;
 
 use super::keymap::{self, BoxKey, Intent};
-use super::preview::Preview;
-use super::textbox::{BoxKind, Submit, TextBox, suggest_allow};
+use super::textbox::{BoxKind, Submit, TextBox};
 use crate::core::call::CallId;
 use crate::core::escape::visible;
 use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
@@ -17,9 +16,10 @@ use crate::core::mode::{Mode, ModeCycle};
 use crate::core::prompter::HumanAnswer;
 use crate::core::route::Route;
 use crate::core::rules::{RuleId, SessionRule};
+use crate::preview::Preview;
 
 /// How long a newly shown dialog ignores decision keys (safety contract 4).
-pub const ARMING: Duration = Duration::from_millis(250);
+pub use crate::core::offer::ARMING;
 /// How many activity lines are kept.
 pub const LOG_CAPACITY: usize = 10_000;
 const NOTICE_FOR: Duration = Duration::from_secs(5);
@@ -234,7 +234,16 @@ impl App {
 
     /// True while the focused dialog is too new to take decision keys.
     pub fn arming(&self) -> bool {
-        self.now.at < self.shown_at + ARMING
+        self.now.at < self.armed_at()
+    }
+
+    /// When the focused dialog takes decision keys: the arming delay its offer carries after
+    /// it was shown.
+    pub fn armed_at(&self) -> Instant {
+        let arming = self
+            .focused()
+            .map_or(ARMING, |open| open.dialog.offer.arming);
+        self.shown_at + arming
     }
 
     pub fn update(&mut self, msg: Msg, now: Now) -> Vec<Effect> {

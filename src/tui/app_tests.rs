@@ -30,7 +30,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         subagent: None,
         input,
         tool_use_id: None,
-        event: None,
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
@@ -43,13 +43,13 @@ pub(crate) fn dialog_of(id: u64, call: Call, now: Now) -> (Arc<Dialog>, Preview)
     let assessment = assess(&call, &Rules::default(), &[]);
     let preview = Preview::build(&call, &assessment);
     let route = crate::core::route::route(Mode::AllowRead, assessment.row);
-    let dialog = Arc::new(Dialog {
-        id: CallId(id),
-        call: Arc::new(call),
+    let dialog = Arc::new(Dialog::new(
+        CallId(id),
+        Arc::new(call),
         assessment,
         route,
-        opened: now.at,
-    });
+        now.at,
+    ));
     (dialog, preview)
 }
 

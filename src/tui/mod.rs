@@ -4,8 +4,6 @@
 pub mod app;
 pub mod keymap;
 mod lasting;
-mod patch;
-pub mod preview;
 pub mod runner;
 pub mod terminal;
 pub mod textbox;

@@ -10,13 +10,13 @@ use tokio::sync::mpsc;
 
 use super::app::{App, Effect, Msg, Now, Rearm};
 pub use super::app::{WebAsk, WebPanel};
-use super::preview::Preview;
 use super::terminal::TerminalGuard;
 use super::view;
 use crate::config::Notify;
 use crate::core::event::Event;
 use crate::core::mode::ModeCycle;
 use crate::core::prompter::Prompter;
+use crate::preview::Preview;
 
 /// What the console needs besides the prompter.
 pub struct Options {

@@ -1,15 +1,15 @@
 //! The dialog's text boxes (deny reason, allow note, allow-always pattern), on
-//! ratatui-textarea, and what an "allow always" suggests remembering.
+//! ratatui-textarea. What an "allow always" suggests, and which patterns are broad, the core
+//! worked out on the dialog ([`crate::core::offer`]).
 
 use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{TextArea, WrapMode};
 
-use crate::core::call::{Call, CallId, ToolKind};
+use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
-use crate::core::classify::Assessment;
+use crate::core::offer::{AllowKind, Always};
 use crate::core::prompter::{HumanAnswer, SavedScope};
-use crate::core::rules::{Pattern, SessionAllow};
-use crate::core::shell::{Command, Safety};
+use crate::core::rules::SessionAllow;
 
 /// What a box is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,15 +20,6 @@ pub enum BoxKind {
     Note,
     /// Allow always: the pattern to remember, as a shell prefix, a tool name or a file path.
     Pattern(AllowKind),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AllowKind {
-    /// A shell command: exactly the words typed, or every command starting with them when
-    /// they end in a lone `*`.
-    Shell,
-    Tool,
-    Path,
 }
 
 /// What pressing Enter in a box does.
@@ -131,9 +122,9 @@ pub struct TextBox {
     /// What the answer can do where the call came from: words the title.
     pub caps: Caps,
     pub area: TextArea<'static>,
-    /// For an allow-always box on a shell line: the command in front that is not read-only,
-    /// so a pattern covering it with other operands asks twice.
-    pub writer: Option<Command>,
+    /// For an allow-always box: what the dialog offers to remember, which reads the text and
+    /// says when it is broad.
+    pub always: Option<Always>,
     /// The broad pattern the human was warned about; Enter on the same text sends it.
     confirming: Option<String>,
     /// Where an allow-always lasts.
@@ -153,7 +144,7 @@ impl TextBox {
             kind,
             caps,
             area,
-            writer: None,
+            always: None,
             confirming: None,
             scope: Scope::Session,
         }
@@ -173,19 +164,7 @@ impl TextBox {
 
     /// The session allow the box's text means, for a pattern box.
     pub fn allow(&self) -> Option<SessionAllow> {
-        let BoxKind::Pattern(kind) = self.kind else {
-            return None;
-        };
-        let text = self.text();
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
-            return None;
-        }
-        match kind {
-            AllowKind::Shell => SessionAllow::shell(trimmed),
-            AllowKind::Tool => Some(SessionAllow::Tool(trimmed.to_string())),
-            AllowKind::Path => Some(SessionAllow::Path(trimmed.to_string())),
-        }
+        self.always.as_ref()?.allow(&self.text())
     }
 
     /// For a pattern box, what its text will match, in words; a warning when it is broad.
@@ -221,10 +200,10 @@ impl TextBox {
             _ => None,
         };
         // A saved rule lasts beyond the session: any prefix asks twice there.
-        let broad = allow.is_some_and(|allow| {
-            allow.is_broad(self.writer.as_ref())
-                || (self.scope != Scope::Session && matches!(allow, SessionAllow::ShellPrefix(_)))
-        });
+        let lasting = self.scope != Scope::Session;
+        let broad = allow
+            .zip(self.always.as_ref())
+            .is_some_and(|(allow, always)| always.needs_confirming(allow, lasting));
         if broad {
             let text = self.text().trim().to_string();
             if self.confirming.as_deref() != Some(text.as_str()) {
@@ -268,51 +247,5 @@ impl TextBox {
                 },
             }),
         }
-    }
-}
-
-/// What "allow always" offers to remember for a call, and the command it is about. For a
-/// shell line, the first command that is not read-only: exactly that command (a writer or an
-/// unverified command is allowed again only as it was seen), or for a read-only one its
-/// program and subcommand with any operands (`git log *`). For an edit, its file; for
-/// anything else, the tool.
-pub fn suggest_allow(call: &Call, assessment: &Assessment) -> (AllowKind, String, Option<Command>) {
-    match &assessment.kind {
-        ToolKind::Shell => {
-            let command = assessment.shell.as_ref().and_then(|s| {
-                s.commands
-                    .iter()
-                    .find(|c| c.safety != Safety::ReadOnly)
-                    .or(s.commands.first())
-            });
-            let Some(command) = command else {
-                let line = call.shell_line().unwrap_or("");
-                let words: Vec<&str> = line.split_whitespace().collect();
-                return (AllowKind::Shell, words.join(" "), None);
-            };
-            if command.safety != Safety::ReadOnly {
-                let words = Pattern::from_words(command.words.clone());
-                let text = words.as_str().to_string();
-                return (AllowKind::Shell, text, Some(command.clone()));
-            }
-            let words = &command.words;
-            let mut prefix: Vec<&str> = words.iter().take(1).map(String::as_str).collect();
-            if let Some(sub) = words.get(1)
-                && sub
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-                && !sub.starts_with('-')
-            {
-                prefix.push(sub);
-            }
-            prefix.push("*");
-            (AllowKind::Shell, prefix.join(" "), None)
-        }
-        ToolKind::Edit => (
-            AllowKind::Path,
-            call.file_path().unwrap_or_default().to_string(),
-            None,
-        ),
-        _ => (AllowKind::Tool, call.tool.clone(), None),
     }
 }

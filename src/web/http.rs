@@ -29,15 +29,8 @@ use super::pairing::Redeemed;
 use super::snapshot::{Snapshot, snapshot};
 use super::tls::Certificate;
 use crate::core::call::CallId;
-use crate::core::caps::NoteEffect;
 use crate::core::mode::Mode;
 use crate::core::prompter::HumanAnswer;
-use crate::core::rules::SessionAllow;
-use crate::tui::textbox::{AllowKind, suggest_allow};
-
-/// How long a newly opened dialog refuses answers, so a tap meant for the one before cannot
-/// answer it (the TUI's arming delay).
-pub const ARMING: Duration = Duration::from_millis(250);
 
 const PAGE: &str = include_str!("../../assets/web/index.html");
 const SCRIPT: &str = include_str!("../../assets/web/app.js");
@@ -379,7 +372,7 @@ async fn answer(
     else {
         return refuse(StatusCode::CONFLICT, "already answered");
     };
-    if dialog.opened.elapsed() < ARMING {
+    if dialog.opened.elapsed() < dialog.offer.arming {
         return refusal(
             StatusCode::CONFLICT,
             "this call has only just opened: look, then answer",
@@ -389,7 +382,7 @@ async fn answer(
     let answer = match request.answer {
         AnswerKind::Allow => HumanAnswer::Allow { note: None },
         AnswerKind::Note => {
-            if dialog.call.caps.note == NoteEffect::None {
+            if !dialog.offer.takes_a_note() {
                 return refuse(StatusCode::BAD_REQUEST, "this agent cannot carry a note");
             }
             HumanAnswer::Allow {
@@ -398,17 +391,11 @@ async fn answer(
         }
         AnswerKind::Deny => HumanAnswer::Deny { reason: text },
         AnswerKind::Always => {
-            let (kind, _, writer) = suggest_allow(&dialog.call, &dialog.assessment);
-            let allow = match kind {
-                _ if text.is_empty() => None,
-                AllowKind::Shell => SessionAllow::shell(&text),
-                AllowKind::Tool => Some(SessionAllow::Tool(text)),
-                AllowKind::Path => Some(SessionAllow::Path(text)),
-            };
-            let Some(allow) = allow else {
+            let always = &dialog.offer.always;
+            let Some(allow) = always.allow(&text) else {
                 return refuse(StatusCode::BAD_REQUEST, "the pattern matches nothing");
             };
-            if allow.is_broad(writer.as_ref()) && !request.confirm {
+            if always.needs_confirming(&allow, false) && !request.confirm {
                 let why = format!("BROAD: {}", allow.describe());
                 return (
                     StatusCode::CONFLICT,

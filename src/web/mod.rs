@@ -6,13 +6,12 @@
 //! state, the live updates and every answer need `Authorization: Bearer <token>` (no cookies,
 //! so no cross-site request can ride on one; no CORS headers; the `Host` header is checked
 //! against DNS rebinding). A device pairs by opening a one-time link ([`pairing`]) made by
-//! `gatehouse pair` over the console's control socket ([`control`]) or drawn as a QR code by
+//! `gatehouse pair` over the console's socket (`crate::wire::control`) or drawn as a QR code by
 //! the TUI ([`qr`]); its token is kept hashed ([`devices`]). Loopback is the default; any
 //! other address needs TLS with a self-signed certificate kept in the state folder ([`tls`])
 //! or an explicit `allow_plain_http`. Every answer is in the audit log with the device's name,
 //! and every refused request beside it.
 
-pub mod control;
 pub mod devices;
 pub mod hosts;
 pub mod http;
@@ -21,7 +20,6 @@ pub mod pairing;
 pub mod qr;
 pub mod snapshot;
 pub mod tls;
-pub mod wiring;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -57,8 +55,6 @@ pub enum WebError {
     Devices { path: PathBuf, message: String },
     #[error("the web console's certificate in {path}: {message}")]
     Certificate { path: PathBuf, message: String },
-    #[error("the web console's control socket {path}: {message}")]
-    Control { path: PathBuf, message: String },
     #[error("no random numbers from the system: {0}")]
     Random(String),
 }
@@ -102,14 +98,7 @@ impl Settings {
     }
 }
 
-/// A pairing link, as `gatehouse pair` prints it and the TUI draws it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Link {
-    pub link: String,
-    /// The certificate's SHA-256 fingerprint, when the page is served over TLS.
-    pub fingerprint: Option<String>,
-    pub expires_secs: u64,
-}
+pub use crate::wire::control::Link;
 
 /// The web console's shared state: what every request handler and the event follower use.
 pub struct Hub {
@@ -191,7 +180,6 @@ pub struct Running {
     stop: oneshot::Sender<()>,
     served: tokio::task::JoinHandle<()>,
     followed: tokio::task::JoinHandle<()>,
-    _control: Option<control::Control>,
 }
 
 impl Running {
@@ -225,8 +213,6 @@ pub struct Start {
     pub state: PathBuf,
     /// The audit log, for refused requests (a second handle on the barrier's file).
     pub audit_log: Option<PathBuf>,
-    /// The console's socket: the control socket for `gatehouse pair` goes beside it.
-    pub socket: Option<PathBuf>,
 }
 
 /// Binds the address and starts serving. Fails before anything runs if the address cannot be
@@ -278,13 +264,6 @@ pub async fn start(start: Start) -> Result<Running, WebError> {
         base,
         fingerprint: tls.as_ref().map(|c| c.fingerprint.clone()),
     });
-    let control = match &start.socket {
-        Some(socket) => Some(control::Control::start(
-            &control::path_for(socket),
-            hub.clone(),
-        )?),
-        None => None,
-    };
     let (stop, stopped) = oneshot::channel();
     let router = http::router(hub.clone());
     let served = tokio::spawn(http::serve(listener, tls, router, async {
@@ -297,7 +276,6 @@ pub async fn start(start: Start) -> Result<Running, WebError> {
         stop,
         served,
         followed,
-        _control: control,
     })
 }
 

@@ -18,8 +18,7 @@ use crate::core::caps::{AllowEffect, NoteEffect};
 use crate::core::escape::visible;
 use crate::core::event::{ClassifierState, Dialog};
 use crate::core::mode::Mode;
-use crate::tui::preview::{DiffTag, Preview};
-use crate::tui::textbox::{AllowKind, suggest_allow};
+use crate::preview::{DiffTag, Preview};
 
 /// The page's whole state, as JSON.
 #[derive(Debug, Serialize)]
@@ -83,13 +82,8 @@ fn dialog(
     now: Instant,
 ) -> Value {
     let call = &dialog.call;
-    let (kind, pattern, _) = suggest_allow(call, &dialog.assessment);
-    let always = match kind {
-        AllowKind::Shell => "shell",
-        AllowKind::Tool => "tool",
-        AllowKind::Path => "path",
-    };
-    let caps = call.caps;
+    let always = &dialog.offer.always;
+    let caps = dialog.offer.caps;
     json!({
         "id": dialog.id.0,
         "agent": text(registry::display_name(&call.agent)),
@@ -112,7 +106,7 @@ fn dialog(
             },
             "reason": caps.reason,
         },
-        "always": { "kind": always, "pattern": text(&pattern) },
+        "always": { "kind": always.kind.name(), "pattern": text(&always.pattern) },
     })
 }
 

@@ -1,27 +1,32 @@
-//! Protocol v1 between a hook and the console: one JSON object per line, one request then one
-//! response per connection.
+//! Protocol v1 between the console and what talks to it over its socket: one JSON object per
+//! line, one request then one response per connection.
 //!
 //! ```text
 //! → {"v":1,"call":{"agent":"claude-code","tool":"Bash","kind":"shell","input":{…},…}}
 //! ← {"v":1,"decision":"allow"|"deny"|"defer","reason":"…","note":"…","decider":"human"}
 //! ← {"v":1,"error":"…"}
+//! → {"v":1,"attach":{…}}  {"v":1,"detach":{…}}  {"v":1,"pair":{}}     (see [`control`])
 //! ```
 //!
 //! A client keeps its end open until the answer arrives: a connection closed early (even
 //! half-closed) withdraws the call.
 //!
-//! This module is the one contract between the two sides: the server (`crate::server`) parses
-//! requests and writes [`Answer`]s, the hook's synchronous client (`crate::agents::client`)
-//! writes requests and reads [`Answer`]s. Both hold the core's [`Decision`] and [`Decider`]
-//! from end to end; words exist only in the line itself. An answer the client cannot read as a
-//! decision becomes `defer`, never `allow`. A call from a hook older than the call's `kind`
-//! field gets its kind from the registry here, as it is parsed.
+//! This module is the one contract between the two sides. Every line on the socket is parsed
+//! here, once, into a typed [`Request`]; the server only matches on it. The hook's synchronous
+//! client (in the agents' hook flow) writes requests and reads [`Answer`]s. Both hold the core's
+//! [`Decision`] and [`Decider`] from end to end; words exist only in the line itself. An
+//! answer the client cannot read as a decision becomes `defer`, never `allow`. Where the socket
+//! lives and who may use it is in [`socket`].
+
+pub mod control;
+pub mod socket;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::core::call::Call;
+use crate::core::call::{Call, Stage};
 use crate::core::decision::{Decider, Decision};
+use control::Target;
 
 /// The one protocol version this build speaks.
 pub const VERSION: u64 = 1;
@@ -56,6 +61,10 @@ pub enum ProtocolError {
     UnknownVersion(String),
     #[error("request has no valid `call`: {0}")]
     BadCall(String),
+    #[error("request has no valid `{0}`: {1}")]
+    BadControl(&'static str, String),
+    #[error("request names more than one of `call`, `attach`, `detach` and `pair`")]
+    Ambiguous,
     #[error(
         "the console is holding as much as its memory bound allows (max_pending_mib); it \
          could not take this request"
@@ -67,15 +76,68 @@ pub enum ProtocolError {
     Slow(std::time::Duration),
 }
 
-/// A request as sent on the wire.
-#[derive(Debug, Serialize)]
-pub struct Request<'a> {
-    pub v: u64,
-    pub call: &'a Call,
+/// One request on the console's socket: a hook's call, or one of the console's own requests
+/// ([`control`]). Made once per connection and taken apart at once, so the call is not boxed.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Request {
+    /// A hook asks about one tool call.
+    Call(Call),
+    /// `gatehouse attach`: attach to an agent's server.
+    Attach(Target),
+    /// `gatehouse detach`: let go of it.
+    Detach(Target),
+    /// `gatehouse pair`: a one-time pairing link for the web page.
+    Pair,
 }
 
-/// Parses one request line (without its newline) into a call.
-pub fn parse_request(line: &[u8]) -> Result<Call, ProtocolError> {
+/// The keys that name a request, each line naming exactly one.
+const KEYS: [&str; 4] = ["call", "attach", "detach", "pair"];
+
+/// A request line as it travels: the version beside the one key that names the request.
+#[derive(Serialize)]
+struct Line<'a> {
+    v: u64,
+    #[serde(flatten)]
+    body: Body<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Body<'a> {
+    Call(&'a Call),
+    Attach(&'a Target),
+    Detach(&'a Target),
+    Pair {},
+}
+
+impl Request {
+    /// The request line, newline included.
+    pub fn to_line(&self) -> Vec<u8> {
+        let body = match self {
+            Request::Call(call) => Body::Call(call),
+            Request::Attach(target) => Body::Attach(target),
+            Request::Detach(target) => Body::Detach(target),
+            Request::Pair => Body::Pair {},
+        };
+        line_of(body)
+    }
+}
+
+fn line_of(body: Body<'_>) -> Vec<u8> {
+    let mut line = serde_json::to_vec(&Line { v: VERSION, body })
+        .expect("a request always serialises to JSON");
+    line.push(b'\n');
+    line
+}
+
+/// The request line of a hook's call, newline included (without copying the call).
+pub fn request_line(call: &Call) -> Vec<u8> {
+    line_of(Body::Call(call))
+}
+
+/// Parses one request line (without its newline): the only place a line is read.
+pub fn parse_request(line: &[u8]) -> Result<Request, ProtocolError> {
     if line.len() > MAX_LINE {
         return Err(ProtocolError::TooLong(MAX_LINE));
     }
@@ -93,23 +155,40 @@ pub fn parse_request(line: &[u8]) -> Result<Call, ProtocolError> {
         Some(v) if v.as_u64() == Some(VERSION) => {}
         Some(v) => return Err(ProtocolError::UnknownVersion(v.to_string())),
     }
-    let call = object.remove("call").unwrap_or(Value::Null);
-    // A call names its kind since the dialects took the tool names out of the core; a hook
-    // from before that gets its agent's kind from the registry.
-    let mut call: Call =
-        serde_json::from_value(call).map_err(|e| ProtocolError::BadCall(e.to_string()))?;
-    if call.kind.is_none() {
-        call.kind = Some(crate::agents::registry::kind_of(&call.agent, &call.tool));
+    let mut named = KEYS.into_iter().filter(|key| object.contains_key(*key));
+    let key = match (named.next(), named.next()) {
+        (_, Some(_)) => return Err(ProtocolError::Ambiguous),
+        (Some(key), None) => key,
+        // No key at all reads as a call that is missing, as a hook's line would.
+        (None, None) => "call",
+    };
+    let body = object.remove(key).unwrap_or(Value::Null);
+    let target = |key: &'static str, body: Value| {
+        serde_json::from_value(body).map_err(|e| ProtocolError::BadControl(key, e.to_string()))
+    };
+    match key {
+        "attach" => target(key, body).map(Request::Attach),
+        "detach" => target(key, body).map(Request::Detach),
+        "pair" => Ok(Request::Pair),
+        _ => parse_call(body).map(Request::Call),
     }
-    Ok(call)
 }
 
-/// Serialises a request line, newline included.
-pub fn request_line(call: &Call) -> Vec<u8> {
-    let mut line = serde_json::to_vec(&Request { v: VERSION, call })
-        .expect("a call always serialises to JSON");
-    line.push(b'\n');
-    line
+/// A hook's call. A hook from before the typed stage names it only in `event`.
+fn parse_call(body: Value) -> Result<Call, ProtocolError> {
+    let stage = match body.get("stage") {
+        Some(_) => None,
+        None => body
+            .get("event")
+            .and_then(Value::as_str)
+            .and_then(Stage::of_older_event),
+    };
+    let mut call: Call =
+        serde_json::from_value(body).map_err(|e| ProtocolError::BadCall(e.to_string()))?;
+    if let Some(stage) = stage {
+        call.stage = stage;
+    }
+    Ok(call)
 }
 
 /// What the console answers a hook: a binding decision (and who made it, where a barrier

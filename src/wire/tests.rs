@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::call::Agent;
+use crate::core::call::{Agent, Stage, ToolKind};
 use serde_json::json;
 
 fn call() -> Call {
@@ -8,11 +8,11 @@ fn call() -> Call {
         session: "s".into(),
         cwd: "/p".into(),
         tool: "Read".into(),
-        kind: Some(crate::agents::claude::kind_of("Read")),
+        kind: Some(ToolKind::Read),
         subagent: None,
         input: json!({"file_path": "/p/x"}),
         tool_use_id: Some("t".into()),
-        event: Some("pre-tool-use".into()),
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
@@ -24,7 +24,48 @@ fn a_request_line_round_trips_to_the_same_call() {
     let line = request_line(&call());
     assert_eq!(line.last(), Some(&b'\n'));
     let parsed = parse_request(&line[..line.len() - 1]).unwrap();
-    assert_eq!(parsed, call());
+    assert_eq!(parsed, Request::Call(call()));
+    assert_eq!(Request::Call(call()).to_line(), line);
+}
+
+#[test]
+fn a_stage_travels_and_an_older_hook_names_it_by_its_event() {
+    let mut after = call();
+    after.stage = Stage::AfterTool;
+    let line = request_line(&after);
+    assert_eq!(
+        parse_request(&line[..line.len() - 1]),
+        Ok(Request::Call(after))
+    );
+    for (event, stage) in [
+        ("after-tool", Stage::AfterTool),
+        ("permission-request-first", Stage::PermissionFirst),
+        ("pre-tool-use", Stage::Question),
+    ] {
+        let line = json!({"v": 1, "call": {"agent": "qwen-code", "tool": "x", "event": event}});
+        let Ok(Request::Call(call)) = parse_request(line.to_string().as_bytes()) else {
+            panic!("{line} is a call");
+        };
+        assert_eq!(call.stage, stage, "{event}");
+    }
+}
+
+#[test]
+fn a_line_names_exactly_one_request() {
+    assert_eq!(parse_request(br#"{"v":1,"pair":{}}"#), Ok(Request::Pair));
+    let both = br#"{"v":1,"attach":{"agent":"opencode","url":"u"},"detach":{"agent":"opencode","url":"u"}}"#;
+    assert_eq!(parse_request(both), Err(ProtocolError::Ambiguous));
+    let call_and_pair = br#"{"v":1,"call":{"agent":"a","tool":"t"},"pair":{}}"#;
+    assert_eq!(parse_request(call_and_pair), Err(ProtocolError::Ambiguous));
+    assert!(matches!(
+        parse_request(br#"{"v":1,"attach":{"url":"u"}}"#),
+        Err(ProtocolError::BadControl("attach", _))
+    ));
+    // A line naming nothing is a call that is missing, as a hook's line would be.
+    assert!(matches!(
+        parse_request(br#"{"v":1}"#),
+        Err(ProtocolError::BadCall(_))
+    ));
 }
 
 #[test]
@@ -140,13 +181,10 @@ fn an_answer_round_trips_typed_and_an_unknown_decider_is_no_decider() {
 }
 
 #[test]
-fn a_call_from_an_older_hook_gets_its_kind_from_its_agents_dialect() {
+fn a_call_from_an_older_hook_leaves_its_kind_to_the_server() {
     let line = br#"{"v":1,"call":{"agent":"claude-code","tool":"Read","input":{}}}"#;
-    let call = parse_request(line).unwrap();
-    assert_eq!(call.kind, Some(crate::core::call::ToolKind::Read));
-    let line = br#"{"v":1,"call":{"agent":"aider","tool":"Read","input":{}}}"#;
-    assert_eq!(
-        parse_request(line).unwrap().kind,
-        Some(crate::core::call::ToolKind::Other)
-    );
+    let Ok(Request::Call(call)) = parse_request(line) else {
+        panic!("a call");
+    };
+    assert_eq!(call.kind, None);
 }

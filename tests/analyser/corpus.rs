@@ -100,7 +100,7 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             subagent: None,
             input: serde_json::json!({ "command": command }),
             tool_use_id: None,
-            event: None,
+            stage: Default::default(),
             caps: Default::default(),
             transcript_path: None,
             path_key: None,

@@ -51,7 +51,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         subagent: None,
         input,
         tool_use_id: None,
-        event: Some("pre-tool-use".into()),
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

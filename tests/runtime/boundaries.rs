@@ -139,3 +139,63 @@ fn the_config_does_not_import_the_console() {
         "config reads settings, it draws nothing"
     );
 }
+
+/// The `crate::…` and `gatehouse::…` paths the code under `place` (a folder or a file of
+/// `src/`) names that start with one of `forbidden`, comments left out.
+fn imports_of(place: &str, forbidden: &[&str]) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src")
+        .join(place);
+    let mut files = Vec::new();
+    if path.is_dir() {
+        rust_files(&path, &mut files);
+    } else {
+        files.push(path);
+    }
+    assert!(!files.is_empty(), "{place} has sources");
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for module in forbidden {
+                let names = [format!("crate::{module}"), format!("gatehouse::{module}")];
+                if names.iter().any(|name| code.contains(name.as_str())) {
+                    found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// One door, one path: each side reaches the others only through the modules between them.
+#[test]
+fn each_part_imports_only_what_it_stands_on() {
+    let rules: &[(&str, &[&str])] = &[
+        // The server carries lines; nobody outside the console's wiring reaches into it.
+        ("agents", &["server"]),
+        ("cli_attach.rs", &["server"]),
+        ("web", &["server", "tui"]),
+        // The contract between the two ends knows no agent; neither does the classifier.
+        ("wire", &["agents", "server"]),
+        ("classifier", &["agents"]),
+        // The core imports no ground module and nothing built on it.
+        (
+            "core",
+            &[
+                "paths", "logging", "http", "stop", "config", "wire", "web", "wiring", "preview",
+            ],
+        ),
+        ("preview", &["tui", "web"]),
+    ];
+    let mut offences = Vec::new();
+    for (place, forbidden) in rules {
+        offences.extend(imports_of(place, forbidden));
+    }
+    assert!(
+        offences.is_empty(),
+        "imports across the layout:\n{}",
+        offences.join("\n")
+    );
+}

@@ -15,6 +15,7 @@ mod cli;
 mod headless;
 mod hook;
 mod install;
+mod kept;
 mod opencode_attach;
 mod qwen_hook;
 mod rules;

@@ -14,16 +14,16 @@ use std::time::Duration;
 use common::{audit_records, call};
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Fallback, Settings};
-use gatehouse::core::call::Call;
+use gatehouse::core::call::{Call, Stage};
 use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::Prompter;
 use gatehouse::core::rules::{Pattern, Rules};
 use gatehouse::headless::Unattended;
 use gatehouse::server::budget::CONNECTION_BYTES;
-use gatehouse::server::protocol::{MAX_LINE, Response, request_line};
-use gatehouse::server::socket::SocketError;
 use gatehouse::server::{self, Options};
+use gatehouse::wire::socket::SocketError;
+use gatehouse::wire::{MAX_LINE, Response, request_line};
 use serde_json::json;
 use tempfile::TempDir;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -383,7 +383,7 @@ async fn a_client_that_sends_nothing_is_told_so_and_dropped() {
 async fn a_peer_of_another_user_is_refused() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
-    if gatehouse::server::socket::my_uid() != 0 || !Path::new("/usr/bin/python3").exists() {
+    if gatehouse::wire::socket::my_uid() != 0 || !Path::new("/usr/bin/python3").exists() {
         eprintln!("skipped: needs root and /usr/bin/python3 to connect as another user");
         return;
     }
@@ -439,14 +439,42 @@ async fn a_peer_of_another_user_is_refused() {
 }
 
 #[tokio::test]
-async fn an_after_tool_answer_is_audited_though_no_barrier_decides_it() {
+async fn the_consoles_own_requests_share_the_door_and_one_it_cannot_carry_out_says_why() {
+    let console = Console::start(Mode::AllowRead, Options::default()).await;
+    let cases: [(&[u8], &str); 3] = [
+        (b"{\"v\":1,\"pair\":{}}\n", "--web"),
+        (
+            b"{\"v\":1,\"attach\":{\"agent\":\"opencode\",\"url\":\"http://127.0.0.1:1\"}}\n",
+            "does not attach",
+        ),
+        (
+            b"{\"v\":1,\"pair\":{},\"call\":{\"agent\":\"a\",\"tool\":\"t\"}}\n",
+            "more than one",
+        ),
+    ];
+    for (line, expected) in cases {
+        let response = exchange(&console.socket, line).await;
+        let error = response.error.unwrap_or_default();
+        assert!(
+            error.contains(expected),
+            "{error:?} should say {expected:?}"
+        );
+        assert_eq!(response.decision, None);
+    }
+    assert!(console.audit().is_empty(), "nothing was submitted");
+    console.stop().await;
+}
+
+#[tokio::test]
+async fn an_after_tool_answer_is_settled_and_audited_by_the_barrier() {
     let console = Console::start(Mode::AllowRead, Options::default()).await;
     let after = Call {
-        event: Some("after-tool".into()),
+        stage: Stage::AfterTool,
         ..call("run_shell_command", json!({"command": "ls"}))
     };
     let response = ask(&console.socket, &after).await;
     assert_eq!(response.decision.as_deref(), Some("allow"));
+    assert_eq!(response.decider.as_deref(), Some("note"));
     let audit = console.audit();
     assert_eq!(audit.len(), 1, "{audit:?}");
     assert_eq!(audit[0]["class"], "after-tool");

@@ -36,7 +36,6 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
         tap: prompter.tap(),
         state: dir.path().join("state"),
         audit_log: Some(audit_log.clone()),
-        socket: None,
     })
     .await
     .unwrap();

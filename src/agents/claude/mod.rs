@@ -12,12 +12,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Scope, Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Scope,
+    Source, UninstallRequest,
 };
 use super::install_file::InstallError;
 use super::tools;
-use crate::core::call::{Agent, Call, SubAgent, ToolKind};
+use crate::core::call::{Agent, Call, Stage, SubAgent, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
@@ -42,16 +42,14 @@ const VERIFIED: Source = Source::Verified("Claude Code 2.1.328");
 static EVENTS: [EventSpec; 2] = [
     EventSpec {
         name: "PreToolUse",
-        wire: "pre-tool-use",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps::FULL,
         fail: FailMode::ToAgent,
         source: VERIFIED,
     },
     EventSpec {
         name: "PermissionRequest",
-        wire: "permission-request",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps {
             allow: AllowEffect::Grant,
             note: NoteEffect::User,
@@ -73,11 +71,6 @@ impl HookEvent {
     /// Claude Code's own name, as in `hook_event_name` and the settings file.
     pub fn claude_name(self) -> &'static str {
         self.spec().name
-    }
-
-    /// The normalised name carried in [`Call::event`] and given to `--event`.
-    pub fn wire_name(self) -> &'static str {
-        self.spec().wire
     }
 
     /// This event's row of the capability table.
@@ -254,7 +247,7 @@ pub fn parse(stdin: &[u8]) -> Result<(HookEvent, Call), StdinError> {
         tool,
         input: input.tool_input,
         tool_use_id: input.tool_use_id,
-        event: Some(event.wire_name().to_string()),
+        stage: event.spec().stage,
         caps: event.spec().caps,
         transcript_path: input.transcript_path,
     };

@@ -28,7 +28,7 @@ fn every_pre_tool_use_fixture_becomes_a_claude_code_call() {
         assert_eq!(call.agent, Agent::new("claude-code"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.cwd, "/home/dev/project");
-        assert_eq!(call.event.as_deref(), Some("pre-tool-use"));
+        assert_eq!(call.stage, Stage::Question);
         assert_eq!(call.tool_use_id.as_deref(), Some("toolu_01FAKE2"));
         assert!(!call.session.is_empty());
     }
@@ -42,7 +42,7 @@ fn every_pre_tool_use_fixture_becomes_a_claude_code_call() {
 fn the_permission_request_fixture_becomes_a_call_without_a_tool_use_id() {
     let (event, call) = parse(fixture!("permissionrequest-bash.json")).unwrap();
     assert_eq!(event, HookEvent::PermissionRequest);
-    assert_eq!(call.event.as_deref(), Some("permission-request"));
+    assert_eq!(call.stage, Stage::Question);
     assert_eq!(call.shell_line(), Some("echo hi > out.txt"));
     assert_eq!(call.tool_use_id, None);
     assert_eq!(call.session, "84302c7a-e91a-4b35-8c81-dd1c678c498a");

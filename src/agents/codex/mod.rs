@@ -24,12 +24,12 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
+    UninstallRequest,
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
@@ -53,8 +53,7 @@ const VERIFIED: Source = Source::Verified("Codex 0.169.0");
 static EVENTS: [EventSpec; 2] = [
     EventSpec {
         name: "PreToolUse",
-        wire: "pre-tool-use",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps {
             allow: AllowEffect::Pass,
             note: NoteEffect::Model,
@@ -65,8 +64,7 @@ static EVENTS: [EventSpec; 2] = [
     },
     EventSpec {
         name: "PermissionRequest",
-        wire: "permission-request",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps {
             allow: AllowEffect::Grant,
             note: NoteEffect::None,
@@ -185,7 +183,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CodexEvent, Call), StdinError> {
         tool,
         input: tool_input,
         tool_use_id: input::string(&input, "tool_use_id"),
-        event: Some(event.spec().wire.to_string()),
+        stage: event.spec().stage,
         caps: event.spec().caps,
         transcript_path: input::string(&input, "transcript_path"),
     };

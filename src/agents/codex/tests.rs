@@ -93,13 +93,13 @@ fn every_codex_fixture_becomes_a_codex_call_with_its_events_caps() {
         match event {
             CodexEvent::PreToolUse => {
                 assert_eq!(call.tool_use_id.as_deref(), Some("call_e2e_1"));
-                assert_eq!(call.event.as_deref(), Some("pre-tool-use"));
+                assert_eq!(call.stage, Stage::Question);
                 assert_eq!(caps.allow, AllowEffect::Pass);
                 assert_eq!(caps.note, NoteEffect::Model);
             }
             CodexEvent::PermissionRequest => {
                 assert_eq!(call.tool_use_id, None);
-                assert_eq!(call.event.as_deref(), Some("permission-request"));
+                assert_eq!(call.stage, Stage::Question);
                 assert_eq!(caps.allow, AllowEffect::Grant);
                 assert_eq!(caps.note, NoteEffect::None);
             }

@@ -38,12 +38,12 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
+    UninstallRequest,
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
@@ -64,8 +64,7 @@ const VERIFIED: Source = Source::Verified("Copilot CLI 1.0.102");
 static EVENTS: [EventSpec; 2] = [
     EventSpec {
         name: "preToolUse",
-        wire: "pre-tool-use",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps::FULL,
         // A crash blocks, but nothing, garbage or a timeout lets the call run.
         fail: FailMode::Open,
@@ -73,8 +72,7 @@ static EVENTS: [EventSpec; 2] = [
     },
     EventSpec {
         name: "permissionRequest",
-        wire: "permission-request",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps {
             allow: AllowEffect::Grant,
             note: NoteEffect::None,
@@ -110,11 +108,6 @@ impl CopilotEvent {
     /// Copilot's own name, as in its hooks file.
     pub fn copilot_name(self) -> &'static str {
         self.spec().name
-    }
-
-    /// The normalised name carried in [`Call::event`].
-    pub fn wire_name(self) -> &'static str {
-        self.spec().wire
     }
 
     /// This event's row of the capability table.
@@ -214,7 +207,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CopilotEvent, Call), StdinError> {
         tool,
         input: tool_input,
         tool_use_id: None,
-        event: Some(event.wire_name().to_string()),
+        stage: event.spec().stage,
         caps: event.caps(),
         subagent: None,
     };

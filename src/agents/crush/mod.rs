@@ -19,13 +19,13 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
+    UninstallRequest,
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
 use super::tools;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::Caps;
 use crate::core::decision::Decision;
 
@@ -45,8 +45,7 @@ const NAMES: Names = Names {
 /// `PreToolUse`, Crush's one hook event: it grants, notes and refuses with a reason.
 static EVENTS: [EventSpec; 1] = [EventSpec {
     name: "PreToolUse",
-    wire: "pre-tool-use",
-    role: EventRole::Question,
+    stage: Stage::Question,
     caps: Caps::FULL,
     fail: FailMode::ToAgent,
     source: Source::Documented,
@@ -136,7 +135,7 @@ pub fn parse(stdin: &[u8]) -> Result<Call, StdinError> {
         tool,
         input: input.get("tool_input").cloned().unwrap_or(Value::Null),
         tool_use_id: None,
-        event: Some(EVENTS[0].wire.to_string()),
+        stage: EVENTS[0].stage,
         caps: EVENTS[0].caps,
     })
 }

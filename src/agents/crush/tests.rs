@@ -38,7 +38,7 @@ fn the_fixtures_become_crush_calls_of_their_kind() {
         assert_eq!(call.tool, tool);
         assert_eq!(call.kind, Some(kind));
         assert_eq!(call.cwd, "/home/dev/project");
-        assert_eq!(call.event.as_deref(), Some("pre-tool-use"));
+        assert_eq!(call.stage, Stage::Question);
         assert_eq!(call.session, "0b6a2f3e-5c1d-4e8f-9a7b-2c4d6e8f0a1b");
     }
     assert_eq!(

@@ -22,13 +22,13 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
+    UninstallRequest,
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
 use super::tools;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
@@ -51,11 +51,10 @@ const GRANTS: Caps = Caps {
     reason: true,
 };
 
-const fn event(name: &'static str, wire: &'static str, caps: Caps) -> EventSpec {
+const fn event(name: &'static str, caps: Caps) -> EventSpec {
     EventSpec {
         name,
-        wire,
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps,
         fail: FailMode::Closed,
         source: Source::Documented,
@@ -64,17 +63,16 @@ const fn event(name: &'static str, wire: &'static str, caps: Caps) -> EventSpec 
 
 /// The events in [`CursorEvent::ALL`]'s order.
 static EVENTS: [EventSpec; 4] = [
-    event("beforeShellExecution", "before-shell-execution", GRANTS),
-    event("beforeMCPExecution", "before-mcp-execution", GRANTS),
+    event("beforeShellExecution", GRANTS),
+    event("beforeMCPExecution", GRANTS),
     event(
         "beforeReadFile",
-        "before-read-file",
         Caps {
             reason: false,
             ..GRANTS
         },
     ),
-    event("preToolUse", "pre-tool-use", GRANTS),
+    event("preToolUse", GRANTS),
 ];
 
 /// The tool names Cursor's calls carry once [`parse`] has renamed them.
@@ -223,7 +221,7 @@ pub fn parse(stdin: &[u8]) -> Result<(CursorEvent, Call), StdinError> {
         tool,
         input: tool_input,
         tool_use_id: input::string(&input, "tool_use_id"),
-        event: Some(event.spec().wire.to_string()),
+        stage: event.spec().stage,
         caps: event.spec().caps,
         transcript_path: None,
     };

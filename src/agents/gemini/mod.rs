@@ -25,19 +25,17 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
+    UninstallRequest,
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
 use super::tools;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
 pub mod install;
-
-pub use crate::core::caps::AFTER_TOOL;
 
 /// Gemini CLI's dialect, as the registry lists it.
 pub struct Gemini;
@@ -56,8 +54,7 @@ const VERIFIED: Source = Source::Verified("Gemini CLI 0.61.0");
 static EVENTS: [EventSpec; 2] = [
     EventSpec {
         name: "BeforeTool",
-        wire: "before-tool",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps {
             allow: AllowEffect::Pass,
             note: NoteEffect::AfterTool,
@@ -68,8 +65,7 @@ static EVENTS: [EventSpec; 2] = [
     },
     EventSpec {
         name: "AfterTool",
-        wire: AFTER_TOOL,
-        role: EventRole::AfterTool,
+        stage: Stage::AfterTool,
         caps: Caps::FULL,
         fail: FailMode::Open,
         source: VERIFIED,
@@ -101,11 +97,6 @@ impl GeminiEvent {
     /// Gemini's own name, as in `hook_event_name` and `settings.json`.
     pub fn gemini_name(self) -> &'static str {
         self.spec().name
-    }
-
-    /// The normalised name carried in [`Call::event`].
-    pub fn wire_name(self) -> &'static str {
-        self.spec().wire
     }
 
     /// This event's row of the capability table.
@@ -198,7 +189,7 @@ pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
         tool,
         input: input.get("tool_input").cloned().unwrap_or(Value::Null),
         tool_use_id: None,
-        event: Some(event.wire_name().to_string()),
+        stage: event.spec().stage,
         caps: event.spec().caps,
         transcript_path: input::string(&input, "transcript_path"),
     };

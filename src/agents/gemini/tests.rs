@@ -59,7 +59,7 @@ fn every_gemini_fixture_becomes_a_gemini_call_of_the_right_kind() {
         assert_eq!(call.tool, tool);
         assert_eq!(call.kind, Some(kind));
         assert_eq!(call.cwd, "/home/dev/project");
-        assert_eq!(call.event.as_deref(), Some("before-tool"));
+        assert_eq!(call.stage, Stage::Question);
         assert_eq!(call.caps.allow, AllowEffect::Pass);
         assert_eq!(call.caps.note, NoteEffect::AfterTool);
         assert!(!call.session.is_empty());
@@ -79,7 +79,7 @@ fn an_after_tool_call_carries_the_same_session_tool_and_input_as_its_before_tool
     let (_, b) = parse(before).unwrap();
     let (event, a) = parse(after.to_string().as_bytes()).unwrap();
     assert_eq!(event, GeminiEvent::AfterTool);
-    assert_eq!(a.event.as_deref(), Some(AFTER_TOOL));
+    assert_eq!(a.stage, Stage::AfterTool);
     assert_eq!(
         (&a.session, &a.tool, &a.input),
         (&b.session, &b.tool, &b.input)

@@ -1,7 +1,7 @@
 //! The console's attachments to OpenCode servers: those of the config's `[[opencode]]` tables,
 //! attached at start, and those `gatehouse attach opencode URL` adds while it runs. Each is a
 //! [`attach::run`] task; detaching aborts it, which withdraws its open dialogs and answers
-//! nothing. The console's socket hands control requests here ([`Control`]).
+//! nothing. The console hands `gatehouse attach` and `detach` requests here.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -14,7 +14,7 @@ use super::attach::{self, Link, Log, Timing};
 use super::client::{Auth, Client, Server};
 use super::settings::{self, ServerConfig};
 use crate::core::barrier::Barrier;
-use crate::server::control::{Control, Target};
+use crate::wire::control::Target;
 
 /// The agent name control requests use for OpenCode.
 pub use super::call::AGENT;
@@ -153,8 +153,9 @@ impl Drop for Attachments {
     }
 }
 
-impl Control for Attachments {
-    fn attach(&self, target: Target) -> Result<String, String> {
+impl Attachments {
+    /// Attaches to the server `gatehouse attach` names; `Ok` says what was done.
+    pub fn attach_to(&self, target: Target) -> Result<String, String> {
         agent_of(&target)?;
         settings::check_url(&target.url)?;
         let auth = target
@@ -168,7 +169,8 @@ impl Control for Attachments {
         Attachments::attach(self, Server { url, auth })
     }
 
-    fn detach(&self, target: Target) -> Result<String, String> {
+    /// Lets go of the server `gatehouse detach` names, answering nothing it asked.
+    pub fn detach_from(&self, target: Target) -> Result<String, String> {
         agent_of(&target)?;
         if Attachments::detach(self, &target.url) {
             Ok(format!(

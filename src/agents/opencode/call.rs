@@ -13,15 +13,12 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::event::Permission;
-use crate::core::call::{Agent, Call, ToolKind};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::{Decider, Decision};
 
 /// The agent name OpenCode's calls carry.
 pub const AGENT: &str = "opencode";
-
-/// The call event of a request that came from OpenCode's server.
-pub const EVENT: &str = "permission-asked";
 
 /// What a decision can do on an OpenCode permission request (verified against 1.18.33): `once`
 /// runs the call without OpenCode's own prompt; no reply carries a note; a `reject` with a
@@ -118,7 +115,7 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
         // parent.
         subagent: None,
         tool_use_id: request.tool.as_ref().map(|t| t.call_id.clone()),
-        event: Some(EVENT.to_string()),
+        stage: Stage::Question,
         caps: CAPS,
     }
 }

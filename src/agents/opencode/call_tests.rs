@@ -42,7 +42,7 @@ fn a_shell_request_becomes_a_shell_call_of_its_whole_command_line() {
     assert_eq!(call.session, "ses_dd4187cc4ffe3hZdC4tLpyxwdQ");
     assert_eq!(call.cwd, "/home/dev/project");
     assert_eq!(call.tool_use_id.as_deref(), Some("call_e2e_1"));
-    assert_eq!(call.event.as_deref(), Some(EVENT));
+    assert_eq!(call.stage, Stage::Question);
     assert_eq!(call.caps, CAPS);
     assert_eq!(assess(&call, &Rules::default(), &[]).class, Class::Writer);
 }

@@ -5,15 +5,15 @@
 
 use std::fmt::Write as _;
 
-use super::call::{CAPS, EVENT};
-use crate::agents::dialect::{EventRole, EventSpec, FailMode, Source};
+use super::call::CAPS;
+use crate::agents::dialect::{EventSpec, FailMode, Source};
+use crate::core::call::Stage;
 
 /// The events OpenCode asks on, as the capability table shows them. With no console attached,
 /// OpenCode's own prompt decides (its request waits for whoever answers).
 pub const EVENTS: &[EventSpec] = &[EventSpec {
     name: "permission.asked",
-    wire: EVENT,
-    role: EventRole::Question,
+    stage: Stage::Question,
     caps: CAPS,
     fail: FailMode::ToAgent,
     source: Source::Verified("OpenCode 1.18.33"),

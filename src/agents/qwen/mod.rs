@@ -32,16 +32,15 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::dialect::{
-    Dialect, EventRole, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed,
-    Source, UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
+    UninstallRequest,
 };
 use super::input::{self, StdinError};
 use super::install_file::InstallError;
 use super::tools;
-use crate::core::call::{Agent, Call, ToolKind};
-use crate::core::caps::{AFTER_TOOL, AllowEffect, Caps, NoteEffect};
+use crate::core::call::{Agent, Call, Stage, ToolKind};
+use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
-use crate::server::grants::PERMISSION_REQUEST_FIRST;
 
 /// Qwen Code's dialect, as the registry lists it.
 pub struct Qwen;
@@ -60,8 +59,7 @@ const VERIFIED: Source = Source::Verified("Qwen Code 0.24.4");
 static EVENTS: [EventSpec; 3] = [
     EventSpec {
         name: "PreToolUse",
-        wire: "pre-tool-use",
-        role: EventRole::Question,
+        stage: Stage::Question,
         caps: Caps {
             allow: AllowEffect::Pass,
             note: NoteEffect::AfterTool,
@@ -73,8 +71,7 @@ static EVENTS: [EventSpec; 3] = [
     },
     EventSpec {
         name: "PermissionRequest",
-        wire: PERMISSION_REQUEST_FIRST,
-        role: EventRole::Question,
+        stage: Stage::PermissionFirst,
         caps: Caps {
             allow: AllowEffect::Grant,
             note: NoteEffect::AfterTool,
@@ -86,8 +83,7 @@ static EVENTS: [EventSpec; 3] = [
     },
     EventSpec {
         name: "PostToolUse",
-        wire: AFTER_TOOL,
-        role: EventRole::AfterTool,
+        stage: Stage::AfterTool,
         caps: Caps::FULL,
         fail: FailMode::Open,
         source: VERIFIED,
@@ -133,11 +129,6 @@ impl QwenEvent {
     /// Qwen's own name, as in `hook_event_name` and `settings.json`.
     pub fn qwen_name(self) -> &'static str {
         self.spec().name
-    }
-
-    /// The normalised name carried in [`Call::event`].
-    pub fn wire_name(self) -> &'static str {
-        self.spec().wire
     }
 
     /// This event's row of the capability table.
@@ -226,7 +217,7 @@ pub fn parse(stdin: &[u8]) -> Result<(QwenEvent, Call), StdinError> {
         tool,
         input: input.get("tool_input").cloned().unwrap_or(Value::Null),
         tool_use_id: input::string(&input, "tool_call_id"),
-        event: Some(event.wire_name().to_string()),
+        stage: event.spec().stage,
         caps: event.caps(),
         subagent: None,
     };

@@ -13,7 +13,8 @@
 //! - `control`: the human's answers and mode changes;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
-//! - `after`: the answers given without a decision (Gemini's after-tool notes).
+//! - `kept`: the notes and grants an answer leaves for the hook call that follows it, and the
+//!   answers that take them (after-tool reports, the question after a permission request).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -21,11 +22,12 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+use self::kept::{Kept, Leaves};
 use self::pending::{Cause, Pending, PendingTable, Race};
 use self::settle::{Direct, Settle};
 use super::advice::Advice;
 use super::audit::Audit;
-use super::call::{Call, CallId};
+use super::call::{Call, CallId, Stage};
 use super::classifier::Classifier;
 use super::decision::{Decider, Decision};
 use super::event::{ClassifierState, Dialog, Event};
@@ -112,6 +114,8 @@ struct Shared {
     events: mpsc::UnboundedSender<Event>,
     /// One permit: large calls are analysed one at a time, off the async workers.
     analysis: Arc<Semaphore>,
+    /// Notes and grants kept for the hook calls that follow.
+    kept: Kept,
     state: Mutex<State>,
 }
 
@@ -146,6 +150,7 @@ impl Barrier {
             classifier,
             events,
             analysis: Arc::new(Semaphore::new(1)),
+            kept: Kept::default(),
             state: Mutex::new(State {
                 mode: settings.mode,
                 epoch: 0,
@@ -164,10 +169,26 @@ impl Barrier {
         self.shared.lock().mode
     }
 
-    /// Classifies the call and settles it. Resolves at once where a rule or the mode can;
-    /// otherwise opens a dialog and waits for the first answer or the ask timeout. Dropping the
-    /// returned future withdraws the dialog.
+    /// Settles one call, whatever its stage: an after-tool report takes the note kept for the
+    /// call it follows; a question takes the grant kept for it if it has one, and is otherwise
+    /// classified and settled at once where a rule or the mode can, or else opens a dialog and
+    /// waits for the first answer or the ask timeout. What the answer leaves for the call that
+    /// follows (a note, a grant) is kept. Dropping the returned future withdraws the dialog.
     pub async fn submit(&self, call: Call) -> Answer {
+        if call.stage == Stage::AfterTool {
+            return self.shared.report_after_tool(call);
+        }
+        if let Some(answer) = self.shared.take_grant(&call) {
+            return answer;
+        }
+        let leaves = Leaves::of(&call);
+        let answer = self.ask(call).await;
+        self.shared.keep(leaves, &answer.decision);
+        answer
+    }
+
+    /// Classifies a question and settles it, at once or through a dialog.
+    async fn ask(&self, call: Call) -> Answer {
         let started = Instant::now();
         let shared = &self.shared;
         let allows = shared.lock().allows.of(&call.agent, &call.session).to_vec();
@@ -205,13 +226,13 @@ impl Barrier {
                 return shared.settle_direct(id, call, &assessment, mode, settle, started);
             }
             let (reply, waiting) = oneshot::channel();
-            let dialog = Arc::new(Dialog {
+            let dialog = Arc::new(Dialog::new(
                 id,
-                call: call.clone(),
+                call.clone(),
                 assessment,
                 route,
-                opened: Instant::now(),
-            });
+                Instant::now(),
+            ));
             let epoch = state.epoch;
             state.pending.insert(Pending {
                 dialog: dialog.clone(),
@@ -269,10 +290,7 @@ impl Barrier {
     pub fn refuse_busy(&self, call: Call, reason: String) -> Answer {
         let started = Instant::now();
         let assessment = assess_bounded(&call, &self.shared.rules, &[]);
-        let (id, mode) = {
-            let mut state = self.shared.lock();
-            (state.next_id(), state.mode)
-        };
+        let (id, mode) = self.shared.fresh_id();
         let settle = match Direct::of(assessment.route(mode)) {
             Some(direct) => direct.settle(&assessment, mode),
             None => Settle::new(Decision::defer(reason), Decider::Busy),
@@ -318,6 +336,12 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// A fresh call id, and the mode in force.
+    fn fresh_id(&self) -> (CallId, Mode) {
+        let mut state = self.lock();
+        (state.next_id(), state.mode)
+    }
+
     fn emit(&self, event: Event) {
         // Nobody listening (no console) is fine: the barrier still decides.
         let _ = self.events.send(event);
@@ -346,10 +370,9 @@ impl Drop for WithdrawOnDrop {
     }
 }
 
-mod after;
 mod analysis;
 mod control;
-mod granted;
+mod kept;
 mod pending;
 pub mod prompter;
 mod race;

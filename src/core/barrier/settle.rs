@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 use super::pending::Pending;
 use super::{Answer, Shared};
 use crate::core::audit::{self, Record};
-use crate::core::call::{Call, CallId};
+use crate::core::call::{Call, CallId, Stage};
 use crate::core::classify::Assessment;
 use crate::core::decision::{Decider, Decision, Verdict};
 use crate::core::event::{AuditHealth, Event, Outcome};
@@ -87,11 +87,14 @@ impl Direct {
 }
 
 /// Where the answer goes once the decision is audited.
-enum Reply {
+pub(super) enum Reply {
     /// An open dialog's waiting submitter.
     Dialog(oneshot::Sender<Answer>),
     /// The submitter is answered with the returned value: no dialog was opened.
     Direct,
+    /// As `Direct`, and not shown as a call of its own: the answers that follow a call the
+    /// console already showed (an after-tool report's note, a grant).
+    Quiet,
 }
 
 impl Shared {
@@ -105,6 +108,33 @@ impl Shared {
         mode: Mode,
         settle: Settle,
         started: Instant,
+    ) -> Answer {
+        self.settle_without_dialog(id, call, assessment, mode, settle, started, Reply::Direct)
+    }
+
+    /// [`Shared::settle_direct`], not shown as a call of its own ([`Reply::Quiet`]).
+    pub(super) fn settle_quietly(
+        &self,
+        id: CallId,
+        call: Arc<Call>,
+        assessment: &Assessment,
+        mode: Mode,
+        settle: Settle,
+        started: Instant,
+    ) -> Answer {
+        self.settle_without_dialog(id, call, assessment, mode, settle, started, Reply::Quiet)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn settle_without_dialog(
+        &self,
+        id: CallId,
+        call: Arc<Call>,
+        assessment: &Assessment,
+        mode: Mode,
+        settle: Settle,
+        started: Instant,
+        reply: Reply,
     ) -> Answer {
         let route = assessment.route(mode);
         // The session rules it used, or the lasting rule that settled it, with its file.
@@ -127,7 +157,7 @@ impl Shared {
             latency: started.elapsed(),
             device: settle.device,
         };
-        self.conclude(outcome, settle.rule, None, Reply::Direct)
+        self.conclude(outcome, settle.rule, None, reply)
     }
 
     /// Settles dialog `id` if it is still open and `only_if` holds for it, all under one
@@ -162,9 +192,9 @@ impl Shared {
         true
     }
 
-    /// Audits `outcome` (an allow that cannot be written becomes a deny), answers it, and
-    /// tells the console.
-    fn conclude(
+    /// Audits `outcome` (an allow that cannot be written becomes a deny, except the note of an
+    /// after-tool report: the tool already ran), answers it, and tells the console.
+    pub(super) fn conclude(
         &self,
         mut outcome: Outcome,
         rule: Option<String>,
@@ -173,10 +203,10 @@ impl Shared {
     ) -> Answer {
         let mut record = record_of(&outcome, advised);
         record.rule = rule;
-        let written = self.audit.write(&record);
-        self.report_audit(&written);
+        let written = self.write_record(&record);
         if let Err(err) = written
             && matches!(outcome.decision, Decision::Allow { .. })
+            && outcome.call.stage != Stage::AfterTool
         {
             outcome.decision = Decision::deny(format!(
                 "gatehouse could not write its audit log ({err}), so it refused the call"
@@ -195,6 +225,7 @@ impl Shared {
                 self.emit(Event::Resolved(Arc::new(outcome)));
             }
             Reply::Direct => self.emit(Event::Passed(Arc::new(outcome))),
+            Reply::Quiet => {}
         }
         answer
     }
@@ -233,7 +264,7 @@ impl Shared {
         let call = &pending.dialog.call;
         let record = Record {
             decision: "withdrawn",
-            decider: "agent",
+            decider: Decider::Agent.name(),
             reason: Some("the agent went away before anyone answered"),
             ..record_base(
                 id,
@@ -245,9 +276,15 @@ impl Shared {
                 pending.advised,
             )
         };
-        let written = self.audit.write(&record);
-        self.report_audit(&written);
+        let _ = self.write_record(&record);
         self.emit(Event::Withdrawn { id });
+    }
+
+    /// Writes one record and tells the console how it went.
+    fn write_record(&self, record: &Record<'_>) -> std::io::Result<()> {
+        let written = self.audit.write(record);
+        self.report_audit(&written);
+        written
     }
 
     /// Tells the console how the last audit write went: every failure, and the first success
@@ -283,10 +320,25 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
         (Decider::Human, Some(Verdict::Writes)) => Some(!allowed),
         _ => None,
     };
+    // An after-tool report is not judged: its record names its stage and the note it carried.
+    let after_tool = outcome.call.stage == Stage::AfterTool;
     Record {
+        class: if after_tool {
+            "after-tool"
+        } else {
+            outcome.class.name()
+        },
+        route: if after_tool {
+            "note"
+        } else {
+            outcome.route.name()
+        },
         decision: outcome.decision.name(),
         decider: outcome.decider.name(),
-        reason: outcome.decision.text(),
+        reason: match outcome.decision.text() {
+            None if after_tool => Some("no note was kept for this call"),
+            text => text,
+        },
         agreed,
         device: outcome.device.as_deref(),
         shape: match outcome.decider {

@@ -8,18 +8,18 @@ impl App {
     pub(super) fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
         let open = &mut self.dialogs[self.focus];
         let id = open.dialog.id;
-        let (kind, initial, writer) = match intent {
+        let offer = &open.dialog.offer;
+        let (kind, initial, always) = match intent {
             Intent::Deny => (BoxKind::Reason, String::new(), None),
             Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
             _ => {
-                let (kind, text, writer) =
-                    suggest_allow(&open.dialog.call, &open.dialog.assessment);
-                (BoxKind::Pattern(kind), visible(&text).into_owned(), writer)
+                let always = offer.always.clone();
+                let initial = visible(&always.pattern).into_owned();
+                (BoxKind::Pattern(always.kind), initial, Some(always))
             }
         };
-        let caps = open.dialog.call.caps;
-        let mut text_box = TextBox::new(id, kind, caps, &initial);
-        text_box.writer = writer;
+        let mut text_box = TextBox::new(id, kind, offer.caps, &initial);
+        text_box.always = always;
         self.state = DialogState::Writing(Box::new(text_box));
         open.claimed = true;
         // The claim cancels a request in flight.

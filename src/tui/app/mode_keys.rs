@@ -40,7 +40,7 @@ impl App {
 
     /// The next moment `update` has something to do without any input, if there is one.
     pub fn wake_at(&self) -> Option<Instant> {
-        let arming = self.arming().then_some(self.shown_at + ARMING);
+        let arming = self.arming().then_some(self.armed_at());
         let pending = self.pending.map(|p| p.due);
         arming.into_iter().chain(pending).min()
     }

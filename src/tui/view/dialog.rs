@@ -13,8 +13,8 @@ use crate::core::caps::AllowEffect;
 use crate::core::escape::visible;
 use crate::core::event::ClassifierState;
 use crate::core::route::Route;
+use crate::preview::{DiffTag, Preview};
 use crate::tui::app::{App, DialogState, Open};
-use crate::tui::preview::{DiffTag, Preview};
 
 pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
     let Some(open) = app.focused() else {

@@ -44,7 +44,6 @@ fn a_deny_whose_reason_cannot_reach_the_model_asks_for_one_for_the_log() {
     let (d, _) = dialog(1, "Read", json!({"file_path": ".env"}), t);
     let mut call = (*d.call).clone();
     call.agent = Agent::new("cursor");
-    call.event = Some("beforeReadFile".into());
     call.caps = Caps {
         allow: AllowEffect::Grant,
         note: NoteEffect::None,

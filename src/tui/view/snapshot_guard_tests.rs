@@ -71,7 +71,7 @@ fn every_hidden_or_reordering_character_from_an_agent_is_drawn_as_an_escape() {
         subagent: None,
         input: json!({"command": "echo ok\u{2029}rm -rf /\u{034f}\u{061c}\u{200e}\u{200f}"}),
         tool_use_id: None,
-        event: None,
+        stage: Default::default(),
         caps: Default::default(),
         transcript_path: None,
         path_key: None,

@@ -9,9 +9,9 @@ use serde_json::json;
 
 use super::{app, draw, key, open, passed, write_input};
 use crate::core::decision::{Decider, Decision};
+use crate::preview::Preview;
 use crate::tui::app::tests::{dialog, later, start};
 use crate::tui::app::{App, Msg, Now};
-use crate::tui::preview::Preview;
 
 /// A console with `n` open calls and a few lines of activity, one of them long.
 fn busy(n: u64, t: Now) -> App {

@@ -254,13 +254,13 @@ fn a_queue_of_several_agents_with_activity() {
     let mut call = (*d.call).clone();
     call.agent = Agent::new("codex");
     call.session = "019a-codex-session".into();
-    let d2 = Arc::new(crate::core::event::Dialog {
-        id: d.id,
-        call: Arc::new(call),
-        assessment: d.assessment.clone(),
-        route: d.route,
-        opened: d.opened,
-    });
+    let d2 = Arc::new(crate::core::event::Dialog::new(
+        d.id,
+        Arc::new(call),
+        d.assessment.clone(),
+        d.route,
+        d.opened,
+    ));
     app.update(Msg::Opened(d2, p), t);
     open(
         &mut app,

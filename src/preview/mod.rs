@@ -1,17 +1,20 @@
-//! What a dialog shows of its call, prepared once when the dialog opens: the only place the
-//! console reads files (an Edit's file, for its diff in context). Every string in a preview has
-//! already been made visible-safe, so the view cannot forget to.
+//! What a dialog shows of its call, prepared once when the dialog opens, for both screens (the
+//! TUI draws it, the web page gets it as JSON): the only place the console reads files (an
+//! Edit's file, for its diff in context). Every string in a preview has already been made
+//! visible-safe, so neither screen can forget to.
+
+mod patch;
 
 use std::path::Path;
 
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
-use super::patch::{patch_lines, shown};
 use crate::core::call::{Call, ToolKind};
 use crate::core::classify::Assessment;
 use crate::core::edit;
 use crate::core::escape::{visible, visible_lines};
+use patch::{patch_lines, shown};
 
 /// A line of a diff, by what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! grammar does not know is shown as it is rather than dropped, so nothing the patch does is
 //! hidden from the human.
 
-use super::preview::DiffTag;
+use super::DiffTag;
 use crate::core::escape::visible;
 
 /// The lines of `patch`, each made visible-safe.

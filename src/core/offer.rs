@@ -1,0 +1,151 @@
+//! What a dialog offers the human, worked out once in the core when it opens and carried on the
+//! [`Dialog`](super::event::Dialog), so the TUI and the web only show it and send answers: what
+//! an answer can do where the call came from (its caps), what "allow always" would remember and
+//! whether a pattern typed for it is broad enough to ask twice, and how long a fresh dialog
+//! stays unarmed.
+
+use std::time::Duration;
+
+use super::call::{Call, ToolKind};
+use super::caps::{Caps, NoteEffect};
+use super::classify::Assessment;
+use super::rules::{Pattern, SessionAllow};
+use super::shell::{Command, Safety};
+
+/// How long a dialog ignores answers after it is shown: a key or a tap meant for the one before
+/// it does not answer it.
+pub const ARMING: Duration = Duration::from_millis(250);
+
+/// What an "allow always" pattern is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllowKind {
+    /// A shell command: exactly the words typed, or every command starting with them when
+    /// they end in a lone `*`.
+    Shell,
+    /// A tool, by name.
+    Tool,
+    /// Edits of one file.
+    Path,
+}
+
+impl AllowKind {
+    /// The word the web page and the log use.
+    pub fn name(self) -> &'static str {
+        match self {
+            AllowKind::Shell => "shell",
+            AllowKind::Tool => "tool",
+            AllowKind::Path => "path",
+        }
+    }
+}
+
+/// What "allow always" offers to remember for one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Always {
+    pub kind: AllowKind,
+    /// The pattern suggested, as the human would type it.
+    pub pattern: String,
+    /// The command it is about, when that command is not read-only: a pattern wider than it
+    /// is broad.
+    pub writer: Option<Command>,
+}
+
+impl Always {
+    /// For a shell line, the first command that is not read-only: exactly that command (a
+    /// writer or an unverified command is allowed again only as it was seen), or for a
+    /// read-only one its program and subcommand with any operands (`git log *`). For an edit,
+    /// its file; for anything else, the tool.
+    pub fn of(call: &Call, assessment: &Assessment) -> Always {
+        let (kind, pattern, writer) = match &assessment.kind {
+            ToolKind::Shell => shell_pattern(call, assessment),
+            ToolKind::Edit => (
+                AllowKind::Path,
+                call.file_path().unwrap_or_default().to_string(),
+                None,
+            ),
+            _ => (AllowKind::Tool, call.tool.clone(), None),
+        };
+        Always {
+            kind,
+            pattern,
+            writer,
+        }
+    }
+
+    /// The session allow the human's (possibly edited) `text` means; `None` when it matches
+    /// nothing.
+    pub fn allow(&self, text: &str) -> Option<SessionAllow> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        match self.kind {
+            AllowKind::Shell => SessionAllow::shell(text),
+            AllowKind::Tool => Some(SessionAllow::Tool(text.to_string())),
+            AllowKind::Path => Some(SessionAllow::Path(text.to_string())),
+        }
+    }
+
+    /// True when `allow` must be confirmed a second time: it reaches past the command this
+    /// call is about, or it is a shell prefix saved beyond the session (`lasting`).
+    pub fn needs_confirming(&self, allow: &SessionAllow, lasting: bool) -> bool {
+        allow.is_broad(self.writer.as_ref())
+            || (lasting && matches!(allow, SessionAllow::ShellPrefix(_)))
+    }
+}
+
+fn shell_pattern(call: &Call, assessment: &Assessment) -> (AllowKind, String, Option<Command>) {
+    let command = assessment.shell.as_ref().and_then(|s| {
+        s.commands
+            .iter()
+            .find(|c| c.safety != Safety::ReadOnly)
+            .or(s.commands.first())
+    });
+    let Some(command) = command else {
+        let line = call.shell_line().unwrap_or("");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        return (AllowKind::Shell, words.join(" "), None);
+    };
+    if command.safety != Safety::ReadOnly {
+        let words = Pattern::from_words(command.words.clone());
+        let text = words.as_str().to_string();
+        return (AllowKind::Shell, text, Some(command.clone()));
+    }
+    let words = &command.words;
+    let mut prefix: Vec<&str> = words.iter().take(1).map(String::as_str).collect();
+    if let Some(sub) = words.get(1)
+        && sub
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && !sub.starts_with('-')
+    {
+        prefix.push(sub);
+    }
+    prefix.push("*");
+    (AllowKind::Shell, prefix.join(" "), None)
+}
+
+/// Everything a dialog offers the human.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    /// What each answer does where the call came from.
+    pub caps: Caps,
+    pub always: Always,
+    /// How long the dialog ignores answers once shown.
+    pub arming: Duration,
+}
+
+impl Offer {
+    pub fn of(call: &Call, assessment: &Assessment) -> Offer {
+        Offer {
+            caps: call.caps,
+            always: Always::of(call, assessment),
+            arming: ARMING,
+        }
+    }
+
+    /// Whether an allow may carry a note here (something can deliver it).
+    pub fn takes_a_note(&self) -> bool {
+        self.caps.note != NoteEffect::None
+    }
+}

@@ -1,0 +1,134 @@
+//! What the console and `serve` assemble around the barrier: the web console (from `[web]` or
+//! `--web`) and the `notify_command` follower, each on its own tap of the prompter's events;
+//! the [`ConsoleControl`] that carries out the requests `gatehouse attach`, `detach` and `pair`
+//! send on the socket; and what stops them again.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::agents::opencode::Attachments;
+use crate::core::prompter::Prompter;
+use crate::server::Support;
+use crate::tui::app::{WebAsk, WebPanel};
+use crate::web::{Hub, Running, Settings, Start, WebError};
+use crate::wire::control::{Control, Link, NO_WEB, NoControl, Target};
+
+/// The web console and the notifier, as far as they run.
+pub struct Extras {
+    pub web: Option<Running>,
+    notifier: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// Starts the web console when `web` is set and the notifier when `notify_command` is.
+pub async fn start(
+    prompter: &mut Prompter,
+    web: Option<Settings>,
+    notify_command: Option<String>,
+    audit_log: &Path,
+) -> Result<Extras, WebError> {
+    let notifier = notify_command
+        .map(|command| tokio::spawn(crate::web::notify::follow(command, prompter.tap())));
+    let web = match web {
+        None => None,
+        Some(settings) => Some(
+            crate::web::start(Start {
+                settings,
+                responder: prompter.responder(),
+                tap: prompter.tap(),
+                state: crate::paths::state_dir(),
+                audit_log: Some(audit_log.to_path_buf()),
+            })
+            .await?,
+        ),
+    };
+    Ok(Extras { web, notifier })
+}
+
+impl Extras {
+    /// The web console's hub, when it runs.
+    pub fn hub(&self) -> Option<Arc<Hub>> {
+        self.web.as_ref().map(|web| web.hub.clone())
+    }
+
+    pub async fn stop(self) {
+        if let Some(web) = self.web {
+            web.stop().await;
+        }
+        if let Some(notifier) = self.notifier {
+            notifier.abort();
+        }
+    }
+}
+
+/// Answers the TUI's web panel: unpairs a device if asked, then a fresh pairing link with its
+/// QR code, and the devices paired now.
+pub fn panel(hub: &Hub, ask: WebAsk) -> WebPanel {
+    let mut panel = WebPanel::default();
+    if let WebAsk::Unpair(name) = &ask
+        && let Err(err) = hub.devices().revoke(name)
+    {
+        panel.error = Some(err.to_string());
+    }
+    if ask == WebAsk::Pair {
+        match hub.pair_link() {
+            Ok(link) => {
+                let qr = crate::web::qr::lines(&link.link).unwrap_or_default();
+                panel.fingerprint = link.fingerprint;
+                panel.link = Some((link.link, qr, link.expires_secs));
+            }
+            Err(err) => panel.error = Some(err.to_string()),
+        }
+    }
+    match hub.devices().list() {
+        Ok(devices) => panel.devices = devices.into_iter().map(|d| d.name).collect(),
+        Err(err) => panel.error = Some(err.to_string()),
+    }
+    panel
+}
+
+/// Carries out the console's own requests: attach and detach with the OpenCode attachments,
+/// pair with the web console's hub; what the console does not run it refuses, saying why.
+#[derive(Default)]
+pub struct ConsoleControl {
+    pub attachments: Option<Arc<Attachments>>,
+    pub web: Option<Arc<Hub>>,
+}
+
+impl ConsoleControl {
+    /// What the server needs besides the barrier: this, and the registry's tool kinds for
+    /// calls from older hooks.
+    pub fn support(self: Arc<Self>) -> Support {
+        Support {
+            control: self,
+            kind_of: Some(crate::agents::registry::kind_of),
+        }
+    }
+
+    /// Lets go of every attached server, answering nothing (on the way out).
+    pub async fn detach_all(&self) {
+        if let Some(attachments) = &self.attachments {
+            attachments.detach_all().await;
+        }
+    }
+}
+
+impl Control for ConsoleControl {
+    fn attach(&self, target: Target) -> Result<String, String> {
+        match &self.attachments {
+            Some(attachments) => attachments.attach_to(target),
+            None => NoControl.attach(target),
+        }
+    }
+
+    fn detach(&self, target: Target) -> Result<String, String> {
+        match &self.attachments {
+            Some(attachments) => attachments.detach_from(target),
+            None => NoControl.detach(target),
+        }
+    }
+
+    fn pair(&self) -> Result<Link, String> {
+        let hub = self.web.as_ref().ok_or(NO_WEB)?;
+        hub.pair_link().map_err(|err| err.to_string())
+    }
+}
