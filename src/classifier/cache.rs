@@ -35,6 +35,8 @@ struct Inner {
 struct Flight {
     id: u64,
     result: watch::Receiver<Shared>,
+    /// How many callers have joined it to wait for its answer.
+    joined: usize,
 }
 
 enum Role {
@@ -71,6 +73,11 @@ impl VerdictCache {
         self.len() == 0
     }
 
+    /// How many callers have joined the requests in flight to wait for their answers.
+    pub fn joined(&self) -> usize {
+        self.lock().flights.values().map(|f| f.joined).sum()
+    }
+
     /// The verdict for `subject`: remembered, or shared from a request in flight, or asked with
     /// `ask` (called at most once, and only when this caller leads a request).
     pub async fn get_or_ask<F, Fut>(
@@ -89,13 +96,21 @@ impl VerdictCache {
                 if let Some(assessment) = inner.lru.as_mut().and_then(|lru| lru.get(subject)) {
                     return Ok(assessment.clone());
                 }
-                match inner.flights.get(subject) {
-                    Some(flight) => Role::Follow(flight.result.clone()),
+                match inner.flights.get_mut(subject) {
+                    Some(flight) => {
+                        flight.joined += 1;
+                        Role::Follow(flight.result.clone())
+                    }
                     None => {
                         let (sender, result) = watch::channel(None);
                         let id = inner.next_flight;
                         inner.next_flight += 1;
-                        inner.flights.insert(subject.clone(), Flight { id, result });
+                        let flight = Flight {
+                            id,
+                            result,
+                            joined: 0,
+                        };
+                        inner.flights.insert(subject.clone(), flight);
                         Role::Lead(sender, id)
                     }
                 }

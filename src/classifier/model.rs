@@ -181,6 +181,11 @@ impl ModelClassifier {
         self.inner.cache.len()
     }
 
+    /// How many callers wait on another caller's request in flight (a single flight).
+    pub fn joined(&self) -> usize {
+        self.inner.cache.joined()
+    }
+
     /// Asks the model about one shell line once, past the cache and the breaker, and reports
     /// its raw answer, the verdict and the time taken.
     pub async fn probe(&self, line: &str) -> Result<Probe, ProviderError> {

@@ -169,3 +169,7 @@ fn classifier_text(state: &ClassifierState) -> String {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "snapshot_tests.rs"]
+mod tests;

@@ -294,7 +294,7 @@ async fn dropping_the_leading_caller_cancels_its_request_and_a_waiting_caller_as
         let c = c.clone();
         async move { ask(&c, "mytool --list").await }
     });
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    wait_until(|| c.joined() == 1).await;
     leader.abort();
     assert_eq!(follower.await.unwrap(), Ok(Verdict::ReadOnly));
     assert_eq!(server.count(), 2, "the follower asked afresh");

@@ -6,7 +6,7 @@
 //! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client): a plain `cargo test`
 //! never downloads anything. Without node, npm or python3 they skip, saying so.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -9,7 +9,7 @@
 //! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the client, `.ci/run` sets it):
 //! a plain `cargo test` never downloads anything. Without node and npm they skip, saying so.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

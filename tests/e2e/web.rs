@@ -7,7 +7,7 @@
 //! Runs only with `GATEHOUSE_E2E=1` (`.ci/e2e` sets it); without it, or without node and npm,
 //! it skips, saying so. The browser side of the page is tested in `console/web_chromium.rs`.
 
-mod common;
+use crate::common;
 
 use std::net::TcpListener;
 use std::process::{Command, Stdio};

@@ -1,0 +1,19 @@
+//! End to end with the real agent CLIs (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI,
+//! OpenCode's server), each driven by a scripted model on loopback (`../shared/realclients`),
+//! one module per agent and the web page's pairing with Claude Code. One test binary, so the
+//! suite links once for all of them.
+//!
+//! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the clients and runs each module
+//! in turn): a plain `cargo test` never downloads anything, and a module whose client is
+//! missing skips, saying so.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod claude;
+mod codex;
+mod copilot;
+mod gemini;
+mod opencode;
+mod qwen;
+mod web;
