@@ -24,12 +24,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::audit_text;
+use super::decision::{Decider, Decision, Verdict};
+use super::mode::Mode;
+use super::route::{Class, Route};
 
-/// One audit record. `decision` is `allow`, `deny`, `defer`, or `withdrawn` when the agent went
-/// away before anyone answered.
+/// One audit record, typed end to end: each field has one spelling, its type's own.
 #[derive(Debug, Clone, Serialize)]
 pub struct Record<'a> {
     pub time: String,
@@ -38,11 +40,11 @@ pub struct Record<'a> {
     pub session: &'a str,
     pub tool: &'a str,
     pub subject: String,
-    pub mode: &'a str,
-    pub class: &'a str,
-    pub route: &'a str,
-    pub decision: &'a str,
-    pub decider: &'a str,
+    pub mode: Mode,
+    pub class: Judged,
+    pub route: Route,
+    pub decision: Ending,
+    pub decider: Decider,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'a str>,
     /// The session rule an "allow always" made, or the rules that let a `session-allow`
@@ -52,7 +54,7 @@ pub struct Record<'a> {
     pub latency_ms: f64,
     /// The classifier's verdict on the dialog when it was settled, if it advised one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub advice: Option<&'a str>,
+    pub advice: Option<Verdict>,
     /// For a human's answer on a dialog the classifier advised `read-only` or `writes` on:
     /// whether the answer agreed (allow with read-only, deny with writes).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,6 +69,59 @@ pub struct Record<'a> {
     /// What the tool does, as the call's dialect said (absent: it did not say).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<crate::core::call::ToolKind>,
+}
+
+/// What a record says the call was: the analyser's class, or, for an after-tool report, which
+/// is not judged (the tool already ran), its stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judged {
+    Class(Class),
+    AfterTool,
+}
+
+impl Serialize for Judged {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Judged::Class(class) => class.name(),
+            Judged::AfterTool => "after-tool",
+        })
+    }
+}
+
+/// How a call ended: its decision, or withdrawn when the agent went away before anyone
+/// answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    Allow,
+    Deny,
+    Defer,
+    Withdrawn,
+}
+
+impl Ending {
+    pub fn of(decision: &Decision) -> Ending {
+        match decision {
+            Decision::Allow { .. } => Ending::Allow,
+            Decision::Deny { .. } => Ending::Deny,
+            Decision::Defer { .. } => Ending::Defer,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Allow => "allow",
+            Ending::Deny => "deny",
+            Ending::Defer => "defer",
+            Ending::Withdrawn => "withdrawn",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
 }
 
 /// A record as written: the run that wrote it first.

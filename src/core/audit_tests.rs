@@ -10,11 +10,11 @@ fn record<'a>(id: u64) -> Record<'a> {
         session: "s",
         tool: "Bash",
         subject: "ls".into(),
-        mode: "allow-read",
-        class: "read-only",
-        route: "allow",
-        decision: "allow",
-        decider: "rule",
+        mode: Mode::AllowRead,
+        class: Judged::Class(Class::ReadOnly),
+        route: Route::Allow,
+        decision: Ending::Allow,
+        decider: Decider::Rule,
         reason: None,
         rule: None,
         latency_ms: 0.01,
@@ -229,4 +229,29 @@ fn no_raw_control_bidi_or_invisible_character_reaches_the_file() {
 fn shorten_cuts_on_characters_and_marks_the_cut() {
     assert_eq!(shorten("héllo", 3), "hél…");
     assert_eq!(shorten("hi", 3), "hi");
+}
+
+#[test]
+fn a_record_spells_each_typed_field_as_its_type_names_it() {
+    let typed = Record {
+        mode: Mode::AutoMcp,
+        class: Judged::Class(Class::Risky(crate::core::shell::Risk::Pager)),
+        route: Route::Race,
+        decision: Ending::Withdrawn,
+        decider: Decider::SessionAllow,
+        advice: Some(Verdict::ReadOnly),
+        ..record(1)
+    };
+    let json = serde_json::to_value(&typed).unwrap();
+    assert_eq!(json["mode"], Mode::AutoMcp.name());
+    assert_eq!(json["class"], "unverified (pager)");
+    assert_eq!(json["route"], "race");
+    assert_eq!(json["decision"], "withdrawn");
+    assert_eq!(json["decider"], "session-allow");
+    assert_eq!(json["advice"], "read-only");
+    let after = Record {
+        class: Judged::AfterTool,
+        ..record(2)
+    };
+    assert_eq!(serde_json::to_value(&after).unwrap()["class"], "after-tool");
 }

@@ -14,7 +14,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::audit::Ending;
 use super::call::{Call, ToolKind};
+use super::decision::Decider;
 use super::rule::{Learned, Match, Rule, Ruling};
 use super::rules::Pattern;
 use super::shell;
@@ -229,8 +231,8 @@ struct AuditLine {
     id: u64,
     tool: String,
     subject: String,
-    decision: String,
-    decider: String,
+    decision: Ending,
+    decider: Decider,
     #[serde(default)]
     reason: Option<String>,
     #[serde(default)]
@@ -248,13 +250,13 @@ pub fn from_audit(input: impl BufRead, n: usize) -> Vec<Suggestion> {
         let Ok(record) = serde_json::from_str::<AuditLine>(&line) else {
             continue;
         };
-        if record.decider != "human" {
+        if record.decider != Decider::Human {
             continue;
         }
-        let ruling = match record.decision.as_str() {
-            "allow" => Ruling::Allow,
-            "deny" => Ruling::Deny,
-            _ => continue,
+        let ruling = match record.decision {
+            Ending::Allow => Ruling::Allow,
+            Ending::Deny => Ruling::Deny,
+            Ending::Defer | Ending::Withdrawn => continue,
         };
         let Some(kind) = record.kind else {
             continue;

@@ -9,7 +9,9 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::keymap::{self, BoxKey, Intent};
 use super::textbox::{BoxKind, Submit, TextBox};
+use crate::core::audit::Ending;
 use crate::core::call::CallId;
+use crate::core::decision::Decider;
 use crate::core::escape::visible;
 use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
 use crate::core::mode::{Mode, ModeCycle};
@@ -125,8 +127,8 @@ pub struct LogLine {
     pub subject: String,
     /// The whole subject, for the opened entry.
     pub full: String,
-    pub decision: &'static str,
-    pub decider: &'static str,
+    pub decision: Ending,
+    pub decider: Decider,
     /// The reason or note the decision carries (empty: none).
     pub text: String,
     /// How static analysis classed and routed it (empty where it was not routed).

@@ -310,7 +310,11 @@ fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
     let line = app.log.back().unwrap();
     assert_eq!(
         (line.decision, line.decider, line.time.as_str()),
-        ("allow", "classifier", "10:00:00")
+        (
+            crate::core::audit::Ending::Allow,
+            Decider::Classifier,
+            "10:00:00"
+        )
     );
 }
 
@@ -335,7 +339,7 @@ fn a_classifier_allow_of_a_queued_dialog_leaves_a_notice_but_a_humans_answer_doe
     let by_model = settled(2, Decider::Classifier);
     app.update(Msg::Barrier(Event::Resolved(Arc::new(by_model))), t0);
     assert_eq!(app.notice.take().unwrap().0, "#2 allowed by classifier");
-    assert_eq!(app.log.back().unwrap().decider, "classifier");
+    assert_eq!(app.log.back().unwrap().decider, Decider::Classifier);
 
     app.update(key('y'), later(t0, 300));
     let by_human = settled(1, Decider::Human);

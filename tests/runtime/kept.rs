@@ -129,7 +129,7 @@ async fn an_after_tool_report_takes_the_note_kept_for_its_call_once() {
     let audit = rig.audit();
     assert_eq!(audit.len(), 3, "{audit:?}");
     assert_eq!(audit[1]["class"], "after-tool");
-    assert_eq!(audit[1]["route"], "note");
+    assert_eq!(audit[1]["route"], "allow");
     assert_eq!(audit[1]["reason"], "mind the warnings");
     assert_eq!(audit[2]["reason"], "no note was kept for this call");
 }

@@ -10,13 +10,13 @@ use tokio::sync::oneshot;
 
 use super::pending::Pending;
 use super::{Answer, Shared};
-use crate::core::audit::{self, Record};
+use crate::core::audit::{self, Ending, Judged, Record};
 use crate::core::call::{Call, CallId, Stage};
 use crate::core::classify::Assessment;
 use crate::core::decision::{Decider, Decision, Verdict};
 use crate::core::event::{AuditHealth, Event, Outcome};
 use crate::core::mode::Mode;
-use crate::core::route::{Class, Route, Row};
+use crate::core::route::{Route, Row};
 
 /// How a call is settled: the binding decision, who made it, and for the audit the session
 /// rule(s) it made or used and the paired web device a human answered from.
@@ -261,20 +261,18 @@ impl Shared {
             return;
         };
         pending.race.cancel();
-        let call = &pending.dialog.call;
+        let facts = Facts {
+            id,
+            call: &pending.dialog.call,
+            mode,
+            class: Judged::Class(pending.dialog.assessment.class),
+            route: pending.route,
+            latency: pending.started.elapsed(),
+            advised: pending.advised,
+        };
         let record = Record {
-            decision: "withdrawn",
-            decider: Decider::Agent.name(),
             reason: Some("the agent went away before anyone answered"),
-            ..record_base(
-                id,
-                call,
-                mode,
-                pending.dialog.assessment.class,
-                pending.route,
-                pending.started.elapsed(),
-                pending.advised,
-            )
+            ..facts.record(Ending::Withdrawn, Decider::Agent)
         };
         let _ = self.write_record(&record);
         self.emit(Event::Withdrawn { id });
@@ -322,19 +320,19 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
     };
     // An after-tool report is not judged: its record names its stage and the note it carried.
     let after_tool = outcome.call.stage == Stage::AfterTool;
+    let facts = Facts {
+        id: outcome.id,
+        call: &outcome.call,
+        mode: outcome.mode,
+        class: match after_tool {
+            true => Judged::AfterTool,
+            false => Judged::Class(outcome.class),
+        },
+        route: outcome.route,
+        latency: outcome.latency,
+        advised,
+    };
     Record {
-        class: if after_tool {
-            "after-tool"
-        } else {
-            outcome.class.name()
-        },
-        route: if after_tool {
-            "note"
-        } else {
-            outcome.route.name()
-        },
-        decision: outcome.decision.name(),
-        decider: outcome.decider.name(),
         reason: match outcome.decision.text() {
             None if after_tool => Some("no note was kept for this call"),
             text => text,
@@ -345,48 +343,46 @@ fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
             Decider::Human => crate::core::learn::shape_of_call(&outcome.call),
             _ => None,
         },
-        ..record_base(
-            outcome.id,
-            &outcome.call,
-            outcome.mode,
-            outcome.class,
-            outcome.route,
-            outcome.latency,
-            advised,
-        )
+        ..facts.record(Ending::of(&outcome.decision), outcome.decider)
     }
 }
 
-/// What every record of a call says, whatever settled it; the decision fields are left for
-/// the caller.
-fn record_base(
+/// What every record of a call says, whatever settled it.
+struct Facts<'a> {
     id: CallId,
-    call: &Call,
+    call: &'a Call,
     mode: Mode,
-    class: Class,
+    class: Judged,
     route: Route,
     latency: Duration,
     advised: Option<Verdict>,
-) -> Record<'_> {
-    Record {
-        time: audit::now_rfc3339(),
-        id: id.0,
-        agent: call.agent.to_string(),
-        session: &call.session,
-        tool: &call.tool,
-        subject: audit::subject(&call.subject()),
-        mode: mode.name(),
-        class: class.name(),
-        route: route.name(),
-        decision: "",
-        decider: "",
-        reason: None,
-        rule: None,
-        latency_ms: latency.as_secs_f64() * 1e3,
-        advice: advised.map(Verdict::name),
-        agreed: None,
-        device: None,
-        shape: None,
-        kind: call.kind.clone(),
+}
+
+impl<'a> Facts<'a> {
+    /// The record of these facts ending in `decision` by `decider`; the fields only some
+    /// endings have are left for the caller.
+    fn record(self, decision: Ending, decider: Decider) -> Record<'a> {
+        let call = self.call;
+        Record {
+            time: audit::now_rfc3339(),
+            id: self.id.0,
+            agent: call.agent.to_string(),
+            session: &call.session,
+            tool: &call.tool,
+            subject: audit::subject(&call.subject()),
+            mode: self.mode,
+            class: self.class,
+            route: self.route,
+            decision,
+            decider,
+            reason: None,
+            rule: None,
+            latency_ms: self.latency.as_secs_f64() * 1e3,
+            advice: self.advised,
+            agreed: None,
+            device: None,
+            shape: None,
+            kind: call.kind.clone(),
+        }
     }
 }

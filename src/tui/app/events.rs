@@ -90,8 +90,8 @@ impl App {
                         tool: visible(&open.dialog.call.tool).into_owned(),
                         subject: open.short.clone(),
                         full: visible_lines(&open.dialog.call.subject()),
-                        decision: "withdrawn",
-                        decider: "agent",
+                        decision: Ending::Withdrawn,
+                        decider: Decider::Agent,
                         text: "the agent went away".into(),
                         routing: format!(
                             "{} call, routed {}",
@@ -186,8 +186,8 @@ impl App {
             tool: visible(&call.tool).into_owned(),
             subject: Preview::short(call),
             full: visible_lines(&call.subject()),
-            decision: outcome.decision.name(),
-            decider: outcome.decider.name(),
+            decision: Ending::of(&outcome.decision),
+            decider: outcome.decider,
             text: visible(outcome.decision.text().unwrap_or("")).into_owned(),
             routing: format!(
                 "{} call, routed {} in {}",

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::overlay::{box_width, centered, key_line, rows_of};
 use super::theme;
+use crate::core::audit::Ending;
 use crate::tui::app::App;
 use crate::tui::keymap::ACTIVITY_KEYS;
 
@@ -27,7 +28,7 @@ pub fn draw_activity(frame: &mut Frame, area: Rect, app: &App) {
         field("agent", format!("{} {}", line.agent, line.tool)),
         Line::from(vec![
             Span::styled(format!("{:>9}  ", "decision"), theme::dim()),
-            Span::styled(line.decision, theme::decision(line.decision)),
+            Span::styled(line.decision.name(), theme::decision(line.decision)),
             Span::raw(format!(" by {}", line.decider)),
         ]),
     ];
@@ -35,7 +36,7 @@ pub fn draw_activity(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(field("routing", line.routing.clone()));
     }
     if !line.text.is_empty() {
-        let name = if line.decision == "allow" {
+        let name = if line.decision == Ending::Allow {
             "note"
         } else {
             "reason"

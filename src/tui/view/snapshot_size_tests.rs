@@ -25,7 +25,7 @@ fn busy(n: u64, t: Now) -> App {
         Decision::allow(),
         Decider::Rule,
     );
-    app.log.back_mut().unwrap().decision = "withdrawn";
+    app.log.back_mut().unwrap().decision = crate::core::audit::Ending::Withdrawn;
     passed(
         &mut app,
         101,

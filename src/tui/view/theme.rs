@@ -2,6 +2,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::core::audit::Ending;
 use crate::core::mode::Mode;
 
 /// The status-bar badge of a mode: each its own colour, allow-all unmistakably red.
@@ -17,11 +18,11 @@ pub fn mode_badge(mode: Mode) -> Style {
     }
 }
 
-pub fn decision(decision: &str) -> Style {
+pub fn decision(decision: Ending) -> Style {
     match decision {
-        "allow" => Style::default().fg(Color::Green),
-        "deny" => Style::default().fg(Color::Red),
-        _ => Style::default().fg(Color::Yellow),
+        Ending::Allow => Style::default().fg(Color::Green),
+        Ending::Deny => Style::default().fg(Color::Red),
+        Ending::Defer | Ending::Withdrawn => Style::default().fg(Color::Yellow),
     }
 }
 
