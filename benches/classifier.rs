@@ -97,7 +97,7 @@ fn raw_round_trip(bencher: divan::Bencher) {
     let body = endpoint
         .request_body(&Prompt::shell(call().call.shell_line().unwrap()))
         .to_string();
-    let http = gatehouse::http::client();
+    let http = gatehouse::plumbing::http::client();
     let url = endpoint.url();
     bencher.bench_local(|| {
         RIG.runtime.block_on(async {

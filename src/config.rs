@@ -15,7 +15,7 @@ use crate::core::mode::{Mode, ModeCycle};
 use crate::core::policy_file::{PolicyError, RawRule, rules_of};
 use crate::core::policy_load::{FLOOR_FILE, Policy, PolicyPaths};
 use crate::core::rules::{Pattern, Rules};
-use crate::paths;
+use crate::plumbing::paths;
 use crate::server;
 
 /// How a new dialog gets the human's attention.

@@ -138,7 +138,7 @@ pub async fn run(
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.
-    let result = crate::stop::catching(runner::run(prompter, options, stop)).await;
+    let result = crate::plumbing::stop::catching(runner::run(prompter, options, stop)).await;
     // The human has gone: nothing open may wait for them, and nothing is allowed on the way out.
     // OpenCode's requests are let go first, unanswered: they stay OpenCode's to answer.
     attachments.detach_all().await;
@@ -149,7 +149,9 @@ pub async fn run(
     drop(bound.file);
     match result {
         Err(panicked) => Err(panicked).context("the console stopped"),
-        Ok(_) if crate::stop::panicked() => anyhow::bail!("the console stopped: a task panicked"),
+        Ok(_) if crate::plumbing::stop::panicked() => {
+            anyhow::bail!("the console stopped: a task panicked")
+        }
         Ok(result) => result.context("running the console"),
     }
 }

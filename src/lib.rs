@@ -10,9 +10,10 @@
 //! the other modules here (`tests/runtime/boundaries.rs` fails if it names one), so the policy
 //! can be read and tested alone.
 //!
-//! `config` reads and validates the config file into the core's settings; `paths` says where
-//! gatehouse keeps its files; `logging` sends gatehouse's own diagnostics to a rotated file
-//! under the console and to stderr elsewhere. `explain` renders what the core makes of a shell
+//! `config` reads and validates the config file into the core's settings. `plumbing` is what
+//! every part stands on: `paths` says where gatehouse keeps its files, `logging` sends
+//! gatehouse's own diagnostics to a rotated file under the console and to stderr elsewhere,
+//! `http` builds the one HTTP client, `stop` handles signals and panics. `explain` renders what the core makes of a shell
 //! line, for people and for batch checks.
 //!
 //! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
@@ -56,7 +57,7 @@
 //! `headless` is `gatehouse serve`: the barrier and server with no screen, answering the
 //! dialogs that need a human with a fixed policy and logging each decision to stderr.
 //!
-//! The command line itself (`src/main.rs` and its `cli_*` files) only parses arguments, loads
+//! The command line itself (`src/main.rs` and `src/cli/`) only parses arguments, loads
 //! the config and calls into these modules.
 
 pub mod agents;
@@ -68,12 +69,9 @@ pub mod core;
 pub mod demo;
 pub mod explain;
 pub mod headless;
-pub mod http;
-pub mod logging;
-pub mod paths;
+pub mod plumbing;
 pub mod preview;
 pub mod server;
-pub mod stop;
 pub mod tui;
 pub mod web;
 pub mod wire;

@@ -35,7 +35,7 @@ pub async fn start(
                 settings,
                 responder: prompter.responder(),
                 tap: prompter.tap(),
-                state: crate::paths::state_dir(),
+                state: crate::plumbing::paths::state_dir(),
                 audit_log: Some(audit_log.to_path_buf()),
             })
             .await?,

@@ -72,7 +72,7 @@ pub struct Probe {
 impl ModelClassifier {
     /// A classifier for a resolved setup. Fails only if the TLS backend cannot start.
     pub fn new(ready: Ready) -> Result<ModelClassifier, ClassifierError> {
-        let http = crate::http::client_builder()
+        let http = crate::plumbing::http::client_builder()
             .connect_timeout(ready.limits.timeout)
             .build()
             .map_err(|e| ClassifierError(format!("cannot start the HTTP client: {e}")))?;

@@ -194,7 +194,7 @@ mod tests {
         let url = format!("https://localhost:{port}/");
 
         let pem = std::fs::read(&cert.cert).unwrap();
-        let trusting = crate::http::client_builder()
+        let trusting = crate::plumbing::http::client_builder()
             .tls_certs_only([reqwest::Certificate::from_pem(&pem).unwrap()])
             .no_proxy()
             .build()
@@ -210,7 +210,10 @@ mod tests {
         assert_eq!(body, "over tls");
 
         // The same request without the certificate is refused: it was verified, not waved on.
-        let plain = crate::http::client_builder().no_proxy().build().unwrap();
+        let plain = crate::plumbing::http::client_builder()
+            .no_proxy()
+            .build()
+            .unwrap();
         assert!(plain.get(&url).send().await.is_err());
     }
 }

@@ -45,8 +45,8 @@ pub enum SocketError {
     },
 }
 
-/// The effective user id of this process: gatehouse has one uid helper, in `paths`.
-pub use crate::paths::uid as my_uid;
+/// The effective user id of this process: gatehouse has one uid helper, the core's.
+pub use crate::core::uid as my_uid;
 
 /// Resolves the socket path from its sources, first given wins. Pure, for tests; see
 /// [`socket_path`] for the one that reads the environment.

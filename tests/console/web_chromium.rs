@@ -51,7 +51,7 @@ struct Browser {
 impl Browser {
     /// A fresh headless Chromium the size of a phone, with its own empty profile.
     async fn open(driver: &str, profile: &Path) -> Browser {
-        let http = gatehouse::http::client();
+        let http = gatehouse::plumbing::http::client();
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
@@ -184,7 +184,7 @@ async fn chromedriver() -> Option<(Killed, String)> {
             .unwrap(),
     );
     let driver = format!("http://127.0.0.1:{port}");
-    let http = gatehouse::http::client();
+    let http = gatehouse::plumbing::http::client();
     let started = Instant::now();
     loop {
         let status = http.get(format!("{driver}/status")).send().await;

@@ -62,7 +62,7 @@ async fn a_deny_reason_given_on_the_web_reaches_claude_codes_model() {
     let link = pair.lines().last().unwrap().to_string();
     let code = link.split("#pair=").nth(1).unwrap().to_string();
     let base = format!("http://127.0.0.1:{port}");
-    let http = gatehouse::http::client();
+    let http = gatehouse::plumbing::http::client();
     let paired: Value = http
         .post(format!("{base}/api/pair"))
         .json(&json!({ "code": code, "name": "e2e phone" }))

@@ -175,7 +175,7 @@ fn each_part_imports_only_what_it_stands_on() {
     let rules: &[(&str, &[&str])] = &[
         // The server carries lines; nobody outside the console's wiring reaches into it.
         ("agents", &["server"]),
-        ("cli_attach.rs", &["server"]),
+        ("cli/attach.rs", &["server"]),
         ("web", &["server", "tui"]),
         // The contract between the two ends knows no agent; neither does the classifier.
         ("wire", &["agents", "server"]),
@@ -184,7 +184,7 @@ fn each_part_imports_only_what_it_stands_on() {
         (
             "core",
             &[
-                "paths", "logging", "http", "stop", "config", "wire", "web", "wiring", "preview",
+                "plumbing", "config", "wire", "web", "wiring", "preview", "cli",
             ],
         ),
         ("preview", &["tui", "web"]),

@@ -1,5 +1,5 @@
 //! How the real binary starts: linked so that it needs no dynamic loader and still loads at a
-//! random address (`.cargo/config.toml`), and started by `cli_start` rather than std, so what
+//! random address (`.cargo/config.toml`), and started by `cli::start` rather than std, so what
 //! std would have done before `main` must still hold; and what the hook and serve do when no
 //! one reads their output any more.
 

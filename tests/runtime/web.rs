@@ -40,7 +40,7 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
     .await
     .unwrap();
     let base = format!("http://{}", running.addr);
-    let http = gatehouse::http::client();
+    let http = gatehouse::plumbing::http::client();
 
     let submitted = tokio::spawn({
         let barrier = barrier.clone();

@@ -98,7 +98,8 @@ impl Client {
             .ok()
             .filter(|url| matches!(url.scheme(), "http" | "https") && url.has_host())
             .ok_or_else(|| ClientError::BadUrl(server.url.clone()))?;
-        let mut builder = crate::http::client_builder().connect_timeout(Duration::from_secs(5));
+        let mut builder =
+            crate::plumbing::http::client_builder().connect_timeout(Duration::from_secs(5));
         if is_loopback(&base) {
             // A proxy for the outside world has no business with a server on this machine.
             builder = builder.no_proxy();

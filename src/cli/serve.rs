@@ -18,8 +18,8 @@ use gatehouse::core::classifier::Classifier;
 use gatehouse::core::escape::visible;
 use gatehouse::core::mode::Mode;
 use gatehouse::headless;
+use gatehouse::plumbing::stop::{self, Signals};
 use gatehouse::server;
-use gatehouse::stop::{self, Signals};
 use gatehouse::wire::socket::socket_path;
 use gatehouse::wiring::ConsoleControl;
 use std::io::Write;
@@ -51,7 +51,7 @@ pub fn serve(
     web: Option<String>,
 ) -> Result<()> {
     let mut config = Config::load(config)?;
-    config.web = crate::cli_web::settings(config.web.take(), web)?;
+    config.web = super::web::settings(config.web.take(), web)?;
     let mut settings = config.settings;
     if let Some(mode) = mode {
         settings.mode = mode;
@@ -145,7 +145,7 @@ pub fn console(
     web: Option<String>,
 ) -> Result<()> {
     let mut config = Config::load(config)?;
-    config.web = crate::cli_web::settings(config.web.take(), web)?;
+    config.web = super::web::settings(config.web.take(), web)?;
     let socket = socket_path(socket.as_deref());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -53,7 +53,7 @@ pub fn pair(socket: Option<&Path>) -> Result<()> {
 
 /// `gatehouse devices [revoke NAME]`.
 pub fn devices(revoke: Option<String>) -> Result<()> {
-    let devices = web::devices_in(&gatehouse::paths::state_dir());
+    let devices = web::devices_in(&gatehouse::plumbing::paths::state_dir());
     if let Some(name) = revoke {
         if devices.revoke(&name)? {
             println!("{name} is unpaired: its next request is refused");

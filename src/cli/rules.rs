@@ -134,7 +134,8 @@ pub fn run(config: Option<&Path>, command: RulesCommand) -> Result<()> {
         }
         RulesCommand::Trust { dir } => {
             let dir = folder(dir)?;
-            let Some(file) = find_project(&dir, gatehouse::paths::home().as_deref()) else {
+            let Some(file) = find_project(&dir, gatehouse::plumbing::paths::home().as_deref())
+            else {
                 bail!(
                     "no {PROJECT_FILE} from {} up to its git root",
                     dir.display()
@@ -252,7 +253,7 @@ fn slug(ruling: Ruling, pattern: &str) -> String {
 
 /// Appends `rule` to the project's policy file (made at the git root if there is none).
 fn add_to_project(dir: &Path, rule: Rule, out: &mut impl Write) -> Result<()> {
-    let home = gatehouse::paths::home();
+    let home = gatehouse::plumbing::paths::home();
     let file = match find_project(dir, home.as_deref()) {
         Some(file) => file,
         None => git_root(dir, home.as_deref())
