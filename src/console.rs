@@ -10,18 +10,16 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::sync::oneshot;
 
-use crate::agents::opencode::Attachments;
-use crate::agents::opencode::attach::{Log, Timing};
+use crate::agents::opencode::attach::Log;
 use crate::classifier::model::Warmth;
 use crate::classifier::{ClassifierSetup, Panel};
 use crate::config::Config;
-use crate::core::audit::Audit;
-use crate::core::barrier::{Barrier, Fallback};
+use crate::core::barrier::Fallback;
 use crate::core::classifier::Classifier;
 use crate::core::mode::Mode;
 use crate::server;
 use crate::tui::runner::{self, Options};
-use crate::wiring::ConsoleControl;
+use crate::wiring::{Assembled, assemble};
 
 /// What the status bar says of the classifiers: each one's model and state, `+`-joined.
 pub fn classifier_status(panel: Option<&Panel>) -> String {
@@ -81,27 +79,21 @@ pub async fn run(
         }
     }
     let classifier = model.clone().map(|m| Arc::new(m) as Arc<dyn Classifier>);
-    let audit = Audit::open(&config.audit_log)
-        .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
     let ask_timeout = Some(settings.ask_timeout);
-    let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
-    let bound = server::bind(&socket)?;
-    let extras = crate::wiring::start(
-        &mut prompter,
-        config.web.clone(),
-        config.notify_command.clone(),
-        &config.audit_log,
-    )
-    .await?;
     let log: Log = Arc::new(|line| tracing::info!("{line}"));
-    let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
-    attachments.attach_configured(&config.opencode);
+    let Assembled {
+        barrier,
+        prompter,
+        bound,
+        extras,
+        control,
+    } = assemble(&config, settings, classifier, &socket, log).await?;
+    let attachments = control
+        .attachments
+        .clone()
+        .expect("the console attaches to OpenCode servers");
 
     let (stop_server, server_stopped) = oneshot::channel::<()>();
-    let control = Arc::new(ConsoleControl {
-        attachments: Some(attachments.clone()),
-        web: extras.hub(),
-    });
     let server = tokio::spawn(server::run_supported(
         bound.listener,
         barrier.clone(),

@@ -1,14 +1,22 @@
-//! What the console and `serve` assemble around the barrier: the web console (from `[web]` or
-//! `--web`) and the `notify_command` follower, each on its own tap of the prompter's events;
-//! the [`ConsoleControl`] that carries out the requests `gatehouse attach`, `detach` and `pair`
-//! send on the socket; and what stops them again.
+//! What the console and `serve` assemble around the barrier, in one place ([`assemble`]): the
+//! audit log, the barrier, the bound socket, the web console (from `[web]` or `--web`) and the
+//! `notify_command` follower, each on its own tap of the prompter's events, the attachments to
+//! OpenCode servers, and the [`ConsoleControl`] that carries out the requests `gatehouse
+//! attach`, `detach` and `pair` send on the socket; and what stops them again.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use anyhow::Context;
+
 use crate::agents::opencode::Attachments;
+use crate::agents::opencode::attach::{Log, Timing};
+use crate::config::Config;
+use crate::core::audit::Audit;
+use crate::core::barrier::{Barrier, Settings as BarrierSettings};
+use crate::core::classifier::Classifier;
 use crate::core::prompter::Prompter;
-use crate::server::Support;
+use crate::server::{self, Bound, Support};
 use crate::tui::app::{WebAsk, WebPanel};
 use crate::web::{Hub, Running, Settings, Start, WebError};
 use crate::wire::control::{Control, Link, NO_WEB, NoControl, Target};
@@ -17,6 +25,52 @@ use crate::wire::control::{Control, Link, NO_WEB, NoControl, Target};
 pub struct Extras {
     pub web: Option<Running>,
     notifier: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// What the console and `serve` run: the barrier and its prompter, the socket bound for the
+/// server, the web console and notifier, and the control the server hands requests to.
+pub struct Assembled {
+    pub barrier: Barrier,
+    pub prompter: Prompter,
+    pub bound: Bound,
+    pub extras: Extras,
+    pub control: Arc<ConsoleControl>,
+}
+
+/// Opens the audit log, makes the barrier with `settings` and `classifier`, binds `socket`,
+/// starts what the config asks for beside it, and attaches to the configured OpenCode
+/// servers (`log` says what the attachments do). Must run inside a tokio runtime.
+pub async fn assemble(
+    config: &Config,
+    settings: BarrierSettings,
+    classifier: Option<Arc<dyn Classifier>>,
+    socket: &Path,
+    log: Log,
+) -> anyhow::Result<Assembled> {
+    let audit = Audit::open(&config.audit_log)
+        .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
+    let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
+    let bound = server::bind(socket)?;
+    let extras = start(
+        &mut prompter,
+        config.web.clone(),
+        config.notify_command.clone(),
+        &config.audit_log,
+    )
+    .await?;
+    let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
+    attachments.attach_configured(&config.opencode);
+    let control = Arc::new(ConsoleControl {
+        attachments: Some(attachments),
+        web: extras.hub(),
+    });
+    Ok(Assembled {
+        barrier,
+        prompter,
+        bound,
+        extras,
+        control,
+    })
 }
 
 /// Starts the web console when `web` is set and the notifier when `notify_command` is.

@@ -8,20 +8,17 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
-use gatehouse::agents::opencode::Attachments;
-use gatehouse::agents::opencode::attach::{Log, Timing};
+use gatehouse::agents::opencode::attach::Log;
 use gatehouse::classifier::ClassifierSetup;
 use gatehouse::config::Config;
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Fallback};
+use gatehouse::core::barrier::Fallback;
 use gatehouse::core::classifier::Classifier;
 use gatehouse::core::escape::visible;
 use gatehouse::core::mode::Mode;
 use gatehouse::headless;
 use gatehouse::plumbing::stop::{self, Signals};
-use gatehouse::server;
 use gatehouse::wire::socket::socket_path;
-use gatehouse::wiring::ConsoleControl;
+use gatehouse::wiring::{Assembled, assemble};
 use std::io::Write;
 
 /// What calls that need a human get under `serve`, since no one is watching.
@@ -52,7 +49,7 @@ pub fn serve(
 ) -> Result<()> {
     let mut config = Config::load(config)?;
     config.web = super::web::settings(config.web.take(), web)?;
-    let mut settings = config.settings;
+    let mut settings = config.settings.clone();
     if let Some(mode) = mode {
         settings.mode = mode;
     }
@@ -76,19 +73,18 @@ pub fn serve(
     };
     runtime.block_on(async {
         let signals = Signals::install().context("taking over the stop signals")?;
-        let audit = Audit::open(&config.audit_log)
-            .with_context(|| format!("opening the audit log {}", config.audit_log.display()))?;
         let ask_timeout = settings.ask_timeout.as_secs();
-        let (barrier, mut prompter) = Barrier::new(settings, audit, classifier);
         let socket = socket_path(socket.as_deref());
-        let bound = server::bind(&socket)?;
-        let extras = gatehouse::wiring::start(
-            &mut prompter,
-            config.web.clone(),
-            config.notify_command.clone(),
-            &config.audit_log,
-        )
-        .await?;
+        let log: Log = Arc::new(|line| {
+            let _ = writeln!(std::io::stderr(), "gatehouse serve: {}", visible(&line));
+        });
+        let Assembled {
+            barrier,
+            prompter,
+            bound,
+            extras,
+            control,
+        } = assemble(&config, settings, classifier, &socket, log).await?;
         let who = match &extras.web {
             Some(web) => {
                 let _ = writeln!(
@@ -116,15 +112,6 @@ pub fn serve(
             Some(_) => headless::Answering::Web,
             None => headless::Answering::Unattended(policy),
         };
-        let log: Log = Arc::new(|line| {
-            let _ = writeln!(std::io::stderr(), "gatehouse serve: {}", visible(&line));
-        });
-        let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
-        attachments.attach_configured(&config.opencode);
-        let control = Arc::new(ConsoleControl {
-            attachments: Some(attachments),
-            web: extras.hub(),
-        });
         let options = config.server;
         headless::serve_attached(bound, barrier, prompter, answering, options, control, stop)
             .await;
