@@ -20,25 +20,26 @@ pub fn capability_table() -> String {
          |---|---|---|---|---|---|---|\n",
     );
     for dialect in registry::all() {
-        for event in dialect.events() {
+        for event in dialect.table().events {
             let _ = writeln!(
                 out,
                 "| {} |",
-                row(dialect.names().display, event).join(" | ")
+                row(dialect.names().display, dialect.table().source, event).join(" | ")
             );
         }
     }
     // OpenCode has no hook, so no dialect: the console attaches to its server.
     for event in super::opencode::doctor::EVENTS {
         let display = super::opencode::doctor::DISPLAY;
-        let _ = writeln!(out, "| {} |", row(display, event).join(" | "));
+        let source = super::opencode::doctor::SOURCE;
+        let _ = writeln!(out, "| {} |", row(display, source, event).join(" | "));
     }
     out
 }
 
-/// One row of the table, cell by cell.
-fn row(agent: &str, event: &EventSpec) -> Vec<String> {
-    let checked = match event.source {
+/// One row of the table, cell by cell: `event` of `agent`, its facts from `source`.
+fn row(agent: &str, source: Source, event: &EventSpec) -> Vec<String> {
+    let checked = match source {
         Source::Verified(version) => format!("run against {version}"),
         Source::Documented => "from its documentation".to_string(),
     };
@@ -193,7 +194,7 @@ mod tests {
         let rows = table.lines().count() - 2;
         let events: usize = registry::all()
             .iter()
-            .map(|d| d.events().len())
+            .map(|d| d.table().events.len())
             .sum::<usize>()
             + super::super::opencode::doctor::EVENTS.len();
         assert_eq!(rows, events);

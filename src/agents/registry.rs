@@ -44,8 +44,8 @@ pub fn by_agent(agent: &Agent) -> Option<&'static dyn Dialect> {
 /// [`ToolKind::Other`] (an MCP name aside), never read-only.
 pub fn kind_of(agent: &Agent, tool: &str) -> ToolKind {
     match by_agent(agent) {
-        Some(dialect) => dialect.kind_of(tool),
-        None => super::tools::kind_in(&[], tool),
+        Some(dialect) => dialect.table().kind_of(tool),
+        None => super::tools::mcp_kind(tool),
     }
 }
 
@@ -94,11 +94,8 @@ pub fn edit_tools() -> Vec<String> {
 
 /// The tool names the dialects' tables call writers or editors, repeats and all.
 fn edit_tool_names() -> impl Iterator<Item = &'static str> {
-    DIALECTS
-        .iter()
-        .flat_map(|d| d.tools())
-        .filter(|(_, kind)| *kind == ToolKind::Edit)
-        .map(|(name, _)| *name)
+    let lists = DIALECTS.iter().map(|d| d.table().tools.edit);
+    lists.flatten().copied()
 }
 
 #[cfg(test)]
