@@ -9,17 +9,22 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::dialect::{Dialect, EventSpec, HookState, Source};
-use super::registry;
+use super::registry::{REGISTRY, Registry};
 use crate::core::call::Stage;
 use crate::core::caps::{AllowEffect, NoteEffect};
 
 /// The capability table of every agent in the registry, as Markdown.
 pub fn capability_table() -> String {
+    capability_table_of(&REGISTRY)
+}
+
+/// The capability table of every agent in `registry`, and OpenCode's, as Markdown.
+pub fn capability_table_of(registry: &Registry) -> String {
     let mut out = String::from(
         "| agent | event | allow | deny reason | note on allow | if the hook fails | checked |\n\
          |---|---|---|---|---|---|---|\n",
     );
-    for dialect in registry::all() {
+    for dialect in registry.all() {
         for event in dialect.table().events {
             let _ = writeln!(
                 out,
@@ -80,8 +85,13 @@ fn row(agent: &str, source: Source, event: &EventSpec) -> Vec<String> {
 
 /// For every agent: its program on `PATH` and version, and the hook in each scope.
 pub fn report(project: &Path) -> String {
+    report_of(&REGISTRY, project)
+}
+
+/// [`report`] for the agents of `registry`, and OpenCode.
+pub fn report_of(registry: &Registry, project: &Path) -> String {
     let mut out = String::new();
-    for dialect in registry::all() {
+    for dialect in registry.all() {
         let names = dialect.names();
         let program = match on_path(names.program) {
             Some(path) => match version(&path) {
@@ -192,7 +202,8 @@ mod tests {
     fn the_table_has_a_row_for_every_event_of_every_agent() {
         let table = capability_table();
         let rows = table.lines().count() - 2;
-        let events: usize = registry::all()
+        let events: usize = REGISTRY
+            .all()
             .iter()
             .map(|d| d.table().events.len())
             .sum::<usize>()

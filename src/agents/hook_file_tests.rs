@@ -2,7 +2,7 @@
 //! and the rules that say which events an agent needs are data, so one test covers them all.
 
 use super::*;
-use crate::agents::registry;
+use crate::agents::registry::REGISTRY;
 
 fn read(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -20,7 +20,7 @@ fn theirs(table: &Table) -> Value {
 
 /// Every dialect's table, with a folder to install in.
 fn each_agent(mut check: impl FnMut(&'static Table, &Path)) {
-    for dialect in registry::all() {
+    for dialect in REGISTRY.all() {
         let dir = tempfile::tempdir().unwrap();
         check(dialect.table(), dir.path());
     }
@@ -133,7 +133,7 @@ fn the_doctor_sees_the_hook_active_only_with_the_events_its_agent_needs() {
 
 #[test]
 fn an_agent_without_a_scope_says_which_it_has() {
-    let codex = registry::find("codex").unwrap().table();
+    let codex = REGISTRY.find("codex").unwrap().table();
     let err = path(codex, Scope::Local, Path::new("/p")).unwrap_err();
     assert_eq!(
         err.to_string(),

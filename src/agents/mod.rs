@@ -23,6 +23,8 @@ pub mod crush;
 pub mod cursor;
 pub mod dialect;
 pub mod doctor;
+#[cfg(test)]
+mod example;
 pub mod gemini;
 pub mod hook;
 pub mod hook_file;
