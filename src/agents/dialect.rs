@@ -1,82 +1,23 @@
-//! The `Dialect` trait: everything gatehouse knows about one agent, behind one object. A
-//! dialect reads the agent's hook JSON into a [`Call`] whose tool kind it has already
-//! normalised, renders a [`Decision`] in the agent's words for the event that fired, says what
-//! a decision can do on each event (the capability table), and installs or removes
-//! gatehouse's hook in the agent's files. Each agent implements it in its own folder under
-//! `src/agents/`, and `agents::registry` lists them once; nothing else names an agent.
+//! The `Dialect` trait: one agent behind one object. Its facts are data, a [`Table`] (names,
+//! events with their stage and caps, tools, hook input keys, hooks file); the trait adds what
+//! really differs from agent to agent: reading its hook JSON into a [`Call`] where its input
+//! is not the table's plain shape, rendering a [`Decision`] in its words for the event that
+//! fired, what to print when the hook cannot read its input, and any install steps beyond its
+//! hooks file. Everything else is written once, over the table. Each agent implements it in
+//! its own folder under `src/agents/`, and `agents::registry` lists them once; nothing else
+//! names an agent.
 //!
 //! The trait is object safe: the registry is a static slice of `&'static dyn Dialect`.
 
 use std::path::{Path, PathBuf};
 
+use super::hook_file;
 use super::install_file::{InstallError, Report};
-use crate::core::call::{Call, Stage, ToolKind};
-use crate::core::caps::Caps;
+use crate::core::call::{Call, ToolKind};
 use crate::core::decision::Decision;
 
 pub use super::input::StdinError;
-
-/// An agent's names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Names {
-    /// The word after `gatehouse hook`, `install` and `uninstall`: `claude`.
-    pub cli: &'static str,
-    /// Other words accepted for [`Names::cli`] on the command line.
-    pub aliases: &'static [&'static str],
-    /// The name its calls carry on the wire ([`Call::agent`]): `claude-code`.
-    pub agent: &'static str,
-    /// The name people read: `Claude Code`.
-    pub display: &'static str,
-    /// The program to look for on `PATH`, and ask for `--version`.
-    pub program: &'static str,
-}
-
-/// What the agent does with a call when its hook fails (crashes, times out, prints what it
-/// cannot read).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailMode {
-    /// The call runs: a broken hook is no gate.
-    Open,
-    /// The agent's own permission checks decide, as if there were no hook.
-    ToAgent,
-    /// The call is blocked.
-    Closed,
-}
-
-impl FailMode {
-    /// The words in the capability table.
-    pub fn words(self) -> &'static str {
-        match self {
-            FailMode::Open => "runs the call",
-            FailMode::ToAgent => "the agent's own checks decide",
-            FailMode::Closed => "blocks the call",
-        }
-    }
-}
-
-/// One hook event of one agent: a row of the capability table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EventSpec {
-    /// The agent's own name for it, as in its hook input and settings: `PreToolUse`.
-    pub name: &'static str,
-    /// What it asks of the console; carried on the call it makes ([`Call::stage`]).
-    pub stage: Stage,
-    /// What a decision can do here.
-    pub caps: Caps,
-    /// What the agent does when the hook fails on this event.
-    pub fail: FailMode,
-    /// Where the facts come from: `verified` against a real client, or `documented`.
-    pub source: Source,
-}
-
-/// Where a dialect's facts come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// Each answer was run against the real client (`shared/realclients/README.md`).
-    Verified(&'static str),
-    /// Built from the agent's documentation or source; no client was run.
-    Documented,
-}
+pub use super::table::{EventSpec, FailMode, Names, Source, Table};
 
 /// A hook input read by a dialect: the event that fired, and the call it is about.
 #[derive(Debug, Clone, PartialEq)]
@@ -178,30 +119,17 @@ pub struct HookPlace {
     pub state: HookState,
 }
 
-/// One agent's hook dialect and installer.
+/// One agent's hook dialect and installer: its [`Table`] and the functions that differ.
 pub trait Dialect: Sync {
-    fn names(&self) -> &'static Names;
-
-    /// The hook events gatehouse answers, in the order the installer writes them.
-    fn events(&self) -> &'static [EventSpec];
-
-    /// The tool names the calls of this agent carry (after [`Dialect::parse`] renamed them)
-    /// that gatehouse knows, and what each does.
-    fn tools(&self) -> &'static [(&'static str, ToolKind)];
-
-    /// The kind of the tool `name`: from [`Dialect::tools`], `mcp__<server>__<tool>` an MCP
-    /// tool, anything else [`ToolKind::Other`], never read-only.
-    fn kind_of(&self, name: &str) -> ToolKind {
-        super::tools::kind_in(self.tools(), name)
-    }
-
-    /// The agent's own bookkeeping tools, which the config's `internal_tools` lists by default.
-    fn internal_tools(&self) -> &'static [&'static str] {
-        &[]
-    }
+    /// The agent's facts.
+    fn table(&self) -> &'static Table;
 
     /// Reads the hook input: which event fired, and the call, its kind and caps filled in.
-    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError>;
+    /// By default the table's plain shape ([`Table::parse`]): the event, tool and input under
+    /// its [`Keys`](super::table::Keys), the tool's name as sent.
+    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
+        self.table().parse(stdin)
+    }
 
     /// The stdout for `decision` on `event`, or `None` to print nothing. `why_allowed` is what
     /// the user may be shown on an allow.
@@ -209,26 +137,51 @@ pub trait Dialect: Sync {
 
     /// The stdout when the hook cannot decide at all (its input unreadable, an internal
     /// error): whatever leaves the call to the agent's own checks, or blocks it where nothing
-    /// else would. `stdin` is what was read, possibly nothing.
-    fn unreadable(&self, why: &str, stdin: &[u8]) -> Option<String>;
-
-    /// The scopes `install` and `uninstall` accept, the default first.
-    fn scopes(&self) -> &'static [Scope] {
-        &[Scope::User, Scope::Project]
+    /// else would. `stdin` is what was read, possibly nothing. By default nothing.
+    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
+        None
     }
 
-    /// Adds gatehouse's hook: backed up, idempotent, a dry run writes nothing.
-    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError>;
+    /// Adds gatehouse's hook: backed up, idempotent, a dry run writes nothing. By default the
+    /// hook for every event in the table's hooks file.
+    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
+        hook_file::install(self.table(), request)
+    }
 
     /// Removes gatehouse's hooks and nothing else.
-    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError>;
+    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
+        hook_file::uninstall(self.table(), request)
+    }
 
     /// Where the hook would be, in each scope, and whether it is there and active.
-    fn hook_places(&self, project: &Path) -> Vec<HookPlace>;
+    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
+        hook_file::places(self.table(), project)
+    }
 
-    /// The event spec named `name` (the agent's own name), if gatehouse answers it.
-    fn event(&self, name: &str) -> Option<&'static EventSpec> {
-        self.events().iter().find(|e| e.name == name)
+    // What the rest of gatehouse reads from the table.
+
+    fn names(&self) -> &'static Names {
+        &self.table().names
+    }
+
+    /// The tool names gatehouse knows, and what each does ([`Table::tools`]).
+    fn tools(&self) -> Vec<(&'static str, ToolKind)> {
+        self.table().tools.kinds()
+    }
+
+    /// The agent's own bookkeeping tools, which the config's `internal_tools` lists by default.
+    fn internal_tools(&self) -> &'static [&'static str] {
+        self.table().tools.internal
+    }
+
+    /// The scopes `install` and `uninstall` accept, the default first.
+    fn scopes(&self) -> Vec<Scope> {
+        self.table()
+            .hooks
+            .files
+            .iter()
+            .map(|(scope, _)| *scope)
+            .collect()
     }
 }
 

@@ -9,36 +9,42 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::dialect::{Dialect, EventSpec, HookState, Source};
-use super::registry;
+use super::registry::{REGISTRY, Registry};
 use crate::core::call::Stage;
 use crate::core::caps::{AllowEffect, NoteEffect};
 
 /// The capability table of every agent in the registry, as Markdown.
 pub fn capability_table() -> String {
+    capability_table_of(&REGISTRY)
+}
+
+/// The capability table of every agent in `registry`, and OpenCode's, as Markdown.
+pub fn capability_table_of(registry: &Registry) -> String {
     let mut out = String::from(
         "| agent | event | allow | deny reason | note on allow | if the hook fails | checked |\n\
          |---|---|---|---|---|---|---|\n",
     );
-    for dialect in registry::all() {
-        for event in dialect.events() {
+    for dialect in registry.all() {
+        for event in dialect.table().events {
             let _ = writeln!(
                 out,
                 "| {} |",
-                row(dialect.names().display, event).join(" | ")
+                row(dialect.names().display, dialect.table().source, event).join(" | ")
             );
         }
     }
     // OpenCode has no hook, so no dialect: the console attaches to its server.
     for event in super::opencode::doctor::EVENTS {
         let display = super::opencode::doctor::DISPLAY;
-        let _ = writeln!(out, "| {} |", row(display, event).join(" | "));
+        let source = super::opencode::doctor::SOURCE;
+        let _ = writeln!(out, "| {} |", row(display, source, event).join(" | "));
     }
     out
 }
 
-/// One row of the table, cell by cell.
-fn row(agent: &str, event: &EventSpec) -> Vec<String> {
-    let checked = match event.source {
+/// One row of the table, cell by cell: `event` of `agent`, its facts from `source`.
+fn row(agent: &str, source: Source, event: &EventSpec) -> Vec<String> {
+    let checked = match source {
         Source::Verified(version) => format!("run against {version}"),
         Source::Documented => "from its documentation".to_string(),
     };
@@ -79,8 +85,13 @@ fn row(agent: &str, event: &EventSpec) -> Vec<String> {
 
 /// For every agent: its program on `PATH` and version, and the hook in each scope.
 pub fn report(project: &Path) -> String {
+    report_of(&REGISTRY, project)
+}
+
+/// [`report`] for the agents of `registry`, and OpenCode.
+pub fn report_of(registry: &Registry, project: &Path) -> String {
     let mut out = String::new();
-    for dialect in registry::all() {
+    for dialect in registry.all() {
         let names = dialect.names();
         let program = match on_path(names.program) {
             Some(path) => match version(&path) {
@@ -191,9 +202,10 @@ mod tests {
     fn the_table_has_a_row_for_every_event_of_every_agent() {
         let table = capability_table();
         let rows = table.lines().count() - 2;
-        let events: usize = registry::all()
+        let events: usize = REGISTRY
+            .all()
             .iter()
-            .map(|d| d.events().len())
+            .map(|d| d.table().events.len())
             .sum::<usize>()
             + super::super::opencode::doctor::EVENTS.len();
         assert_eq!(rows, events);

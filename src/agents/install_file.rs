@@ -23,13 +23,6 @@ pub struct HookSpec {
     pub timeout_secs: u64,
 }
 
-impl HookSpec {
-    /// The command hook entry: `{"type":"command","command":…,"timeout":…}`.
-    pub fn entry(&self) -> Value {
-        json!({"type": "command", "command": self.command, "timeout": self.timeout_secs})
-    }
-}
-
 /// The command line `<exe> hook <agent>`, with `--socket` and `--config` when they were chosen,
 /// so that the hook finds the same console and rules.
 pub fn hook_command(
@@ -217,14 +210,6 @@ pub(crate) fn edit(
     }
     report.backup = replace(path, old.as_deref(), &report.text)?;
     Ok(report)
-}
-
-/// Removes every hook of `gatehouse hook <word>` from the settings file at `path` (the
-/// `hooks.<event>[].hooks[]` layout).
-pub(crate) fn uninstall(path: &Path, dry_run: bool, word: &str) -> Result<Report, InstallError> {
-    edit(path, dry_run, None, |settings| {
-        Ok(Change::removed(remove_ours(settings, None, word)))
-    })
 }
 
 /// The old text of the file at `path`, or `None` when there is no file.

@@ -22,10 +22,10 @@ fn every_agent_has_its_own_names() {
 #[test]
 fn every_event_name_is_unique_within_its_agent_and_says_what_it_can_do() {
     for dialect in all() {
-        let events = dialect.events();
+        let events = dialect.table().events;
         assert!(!events.is_empty(), "{}", dialect.names().cli);
         for (i, event) in events.iter().enumerate() {
-            assert_eq!(dialect.event(event.name), Some(&events[i]));
+            assert_eq!(dialect.table().event(event.name), Some(&events[i]));
         }
         assert!(
             events.iter().any(|e| e.stage != Stage::AfterTool),
@@ -37,7 +37,7 @@ fn every_event_name_is_unique_within_its_agent_and_says_what_it_can_do() {
 
 #[test]
 fn only_events_that_can_grant_say_so() {
-    let caps = |cli: &str, event: &str| find(cli).unwrap().event(event).unwrap().caps;
+    let caps = |cli: &str, event: &str| find(cli).unwrap().table().event(event).unwrap().caps;
     assert_eq!(caps("codex", "PreToolUse").allow, AllowEffect::Pass);
     assert_eq!(caps("gemini", "BeforeTool").allow, AllowEffect::Pass);
     assert_eq!(caps("claude", "PreToolUse").allow, AllowEffect::Grant);
@@ -84,7 +84,7 @@ fn the_default_internal_tools_are_claude_codes_bookkeeping_and_nothing_that_acts
     assert!(internal.iter().any(|t| t == "TodoWrite"));
     for dialect in all() {
         for tool in dialect.internal_tools() {
-            assert_eq!(dialect.kind_of(tool), ToolKind::Other, "{tool}");
+            assert_eq!(dialect.table().kind_of(tool), ToolKind::Other, "{tool}");
         }
     }
 }
@@ -121,13 +121,14 @@ fn claude_code_codex_and_gemini_calls_carry_their_transcript_path_for_the_classi
         ))
         .unwrap()
     };
-    let claude = super::claude::parse(&fixture("claude-code/pretooluse-bash.json"));
-    let codex = super::codex::parse(&fixture("codex/pretooluse-bash.json"));
-    let gemini = super::gemini::parse(&fixture("gemini-cli/beforetool-run_shell_command.json"));
+    let transcript = |cli: &str, path: &str| {
+        let parsed = find(cli).unwrap().parse(&fixture(path)).unwrap();
+        parsed.call.transcript_path
+    };
     let paths = [
-        claude.unwrap().1.transcript_path,
-        codex.unwrap().1.transcript_path,
-        gemini.unwrap().1.transcript_path,
+        transcript("claude", "claude-code/pretooluse-bash.json"),
+        transcript("codex", "codex/pretooluse-bash.json"),
+        transcript("gemini", "gemini-cli/beforetool-run_shell_command.json"),
     ];
     let ends = [".claude/projects/", ".codex/sessions/", ".gemini/tmp/"];
     for (path, part) in paths.iter().zip(ends) {
@@ -135,5 +136,24 @@ fn claude_code_codex_and_gemini_calls_carry_their_transcript_path_for_the_classi
             path.as_deref().is_some_and(|p| p.contains(part)),
             "{path:?}"
         );
+    }
+}
+
+#[test]
+fn every_question_of_every_agent_prints_a_deny_with_its_reason_where_the_caps_say_it_goes() {
+    let deny = crate::core::decision::Decision::deny("use make clean");
+    for dialect in all() {
+        let questions = dialect.table().events.iter();
+        for event in questions.filter(|e| e.stage != Stage::AfterTool) {
+            let said = dialect.render(event, &deny, "");
+            let said = said.unwrap_or_else(|| panic!("{} {}", dialect.names().cli, event.name));
+            assert_eq!(
+                said.contains("use make clean"),
+                event.caps.reason,
+                "{} {}: {said}",
+                dialect.names().cli,
+                event.name
+            );
+        }
     }
 }

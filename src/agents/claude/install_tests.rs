@@ -1,11 +1,25 @@
-use super::*;
+use std::path::Path;
 
-fn spec(event: HookEvent) -> HookSpec {
-    HookSpec {
-        event: event.claude_name(),
-        command: command_for(Path::new("/opt/bin/gatehouse"), None, None),
-        timeout_secs: 600,
-    }
+use serde_json::{Value, json};
+
+use super::*;
+use crate::agents::dialect::Scope;
+use crate::agents::install_file::{Change, Report, hook_command, is_hook_of};
+
+/// Installs the hook for `event` in the settings file at `path`.
+fn install(path: &Path, event: &'static str, dry_run: bool) -> Result<Report, InstallError> {
+    hook_file::add(
+        &TABLE,
+        path,
+        &[event],
+        "/opt/bin/gatehouse hook claude",
+        600,
+        dry_run,
+    )
+}
+
+fn uninstall(path: &Path, dry_run: bool) -> Result<Report, InstallError> {
+    hook_file::remove(&TABLE, path, dry_run)
 }
 
 fn read(path: &Path) -> Value {
@@ -26,17 +40,12 @@ const USER_SETTINGS: &str = r#"{
 
 #[test]
 fn scopes_name_claude_codes_three_settings_files() {
-    let (claude, project) = (Path::new("/h/.claude"), Path::new("/p"));
+    let path = |scope| hook_file::path(&TABLE, scope, Path::new("/p")).unwrap();
+    let home = TABLE.hooks.home.dir().unwrap();
+    assert_eq!(path(Scope::User), home.join("settings.json"));
+    assert_eq!(path(Scope::Project), Path::new("/p/.claude/settings.json"));
     assert_eq!(
-        Scope::User.settings_path(claude, project),
-        Path::new("/h/.claude/settings.json")
-    );
-    assert_eq!(
-        Scope::Project.settings_path(claude, project),
-        Path::new("/p/.claude/settings.json")
-    );
-    assert_eq!(
-        Scope::Local.settings_path(claude, project),
+        path(Scope::Local),
         Path::new("/p/.claude/settings.local.json")
     );
 }
@@ -45,7 +54,7 @@ fn scopes_name_claude_codes_three_settings_files() {
 fn install_creates_a_missing_file_with_our_hook_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(".claude/settings.json");
-    let report = install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    let report = install(&path, "PreToolUse", false).unwrap();
     assert_eq!(report.change, Change::Added);
     assert_eq!(report.backup, None);
     assert_eq!(
@@ -62,7 +71,7 @@ fn install_keeps_every_other_setting_and_hook_and_backs_up_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("settings.json");
     std::fs::write(&path, USER_SETTINGS).unwrap();
-    let report = install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    let report = install(&path, "PreToolUse", false).unwrap();
     assert_eq!(report.change, Change::Added);
     let backup = report.backup.clone().unwrap();
     assert_eq!(std::fs::read_to_string(backup).unwrap(), USER_SETTINGS);
@@ -86,9 +95,9 @@ fn installing_twice_changes_nothing_the_second_time() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("settings.json");
     std::fs::write(&path, USER_SETTINGS).unwrap();
-    install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    install(&path, "PreToolUse", false).unwrap();
     let once = std::fs::read_to_string(&path).unwrap();
-    let again = install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    let again = install(&path, "PreToolUse", false).unwrap();
     assert_eq!(again.change, Change::Unchanged);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), once);
     assert!(again.to_string().contains("already has"));
@@ -99,8 +108,8 @@ fn installing_for_the_other_event_moves_our_hook_there() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("settings.json");
     std::fs::write(&path, USER_SETTINGS).unwrap();
-    install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
-    let report = install(&path, &spec(HookEvent::PermissionRequest), false).unwrap();
+    install(&path, "PreToolUse", false).unwrap();
+    let report = install(&path, "PermissionRequest", false).unwrap();
     assert_eq!(report.change, Change::Updated);
     let after = read(&path);
     assert_eq!(after["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
@@ -115,7 +124,7 @@ fn a_dry_run_prints_the_change_without_writing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("settings.json");
     std::fs::write(&path, USER_SETTINGS).unwrap();
-    let report = install(&path, &spec(HookEvent::PreToolUse), true).unwrap();
+    let report = install(&path, "PreToolUse", true).unwrap();
     assert_eq!(report.change, Change::Added);
     assert!(report.text.contains("gatehouse hook claude"));
     assert!(report.to_string().starts_with("would have added"));
@@ -128,7 +137,7 @@ fn a_settings_file_that_is_not_json_is_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("settings.json");
     std::fs::write(&path, "{ \"model\": \"opus\", }").unwrap();
-    let err = install(&path, &spec(HookEvent::PreToolUse), false).unwrap_err();
+    let err = install(&path, "PreToolUse", false).unwrap_err();
     assert!(matches!(err, InstallError::NotJson { .. }));
     assert!(err.to_string().contains("left untouched"), "{err}");
     assert_eq!(
@@ -136,7 +145,7 @@ fn a_settings_file_that_is_not_json_is_left_untouched() {
         "{ \"model\": \"opus\", }"
     );
     std::fs::write(&path, r#"{"hooks": []}"#).unwrap();
-    let err = install(&path, &spec(HookEvent::PreToolUse), false).unwrap_err();
+    let err = install(&path, "PreToolUse", false).unwrap_err();
     assert!(matches!(err, InstallError::Shape { .. }), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), r#"{"hooks": []}"#);
 }
@@ -147,14 +156,14 @@ fn uninstall_removes_only_what_install_added() {
     let path = dir.path().join("settings.json");
     std::fs::write(&path, USER_SETTINGS).unwrap();
     let original = read(&path);
-    install(&path, &spec(HookEvent::PreToolUse), false).unwrap();
+    install(&path, "PreToolUse", false).unwrap();
     let report = uninstall(&path, false).unwrap();
     assert_eq!(report.change, Change::Removed(1));
     assert_eq!(read(&path), original);
     assert_eq!(uninstall(&path, false).unwrap().change, Change::Unchanged);
 
     let fresh = dir.path().join("fresh.json");
-    install(&fresh, &spec(HookEvent::PermissionRequest), false).unwrap();
+    install(&fresh, "PermissionRequest", false).unwrap();
     uninstall(&fresh, false).unwrap();
     assert_eq!(read(&fresh), json!({}));
 }
@@ -179,16 +188,24 @@ fn uninstall_keeps_a_foreign_hook_sharing_a_group_with_ours() {
 #[test]
 fn commands_quote_paths_that_need_it() {
     assert_eq!(
-        command_for(
+        hook_command(
             Path::new("/a b/gatehouse"),
+            "claude",
             Some(Path::new("/run/g.sock")),
             Some(Path::new("/c/it's.toml"))
         ),
         r"'/a b/gatehouse' hook claude --socket /run/g.sock --config '/c/it'\''s.toml'"
     );
-    assert!(entry_is_ours(
-        &json!({"command": "'/a b/gatehouse' hook claude"})
+    assert!(is_hook_of(
+        &json!({"command": "'/a b/gatehouse' hook claude"}),
+        "claude"
     ));
-    assert!(entry_is_ours(&json!({"command": "gatehouse hook claude"})));
-    assert!(!entry_is_ours(&json!({"command": "gatehouse hook codex"})));
+    assert!(is_hook_of(
+        &json!({"command": "gatehouse hook claude"}),
+        "claude"
+    ));
+    assert!(!is_hook_of(
+        &json!({"command": "gatehouse hook codex"}),
+        "claude"
+    ));
 }

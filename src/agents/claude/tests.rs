@@ -1,30 +1,34 @@
-use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
-macro_rules! fixture {
-    ($name:literal) => {
-        include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/claude-code/",
-            $name
-        ))
-    };
+use super::*;
+use crate::agents::testing;
+use crate::core::call::{Agent, Call, Stage};
+
+static PRE_TOOL_USE: &EventSpec = &TABLE.events[0];
+static PERMISSION_REQUEST: &EventSpec = &TABLE.events[1];
+
+fn parse(stdin: &[u8]) -> Result<(&'static EventSpec, Call), StdinError> {
+    testing::parse(&Claude, stdin)
 }
 
-fn output(event: HookEvent, decision: Decision) -> Option<Value> {
-    render(event, &decision, "why").map(|s| serde_json::from_str(&s).unwrap())
+fn output(event: &EventSpec, decision: Decision) -> Option<Value> {
+    let said = Claude.render(event, &decision, "why");
+    said.map(|s| serde_json::from_str(&s).unwrap())
 }
 
 #[test]
 fn every_pre_tool_use_fixture_becomes_a_claude_code_call() {
     for (bytes, tool) in [
-        (&fixture!("pretooluse-bash.json")[..], "Bash"),
-        (&fixture!("pretooluse-read.json")[..], "Read"),
-        (&fixture!("pretooluse-write.json")[..], "Write"),
-        (&fixture!("pretooluse-edit.json")[..], "Edit"),
+        (&fixture!("claude-code", "pretooluse-bash.json")[..], "Bash"),
+        (&fixture!("claude-code", "pretooluse-read.json")[..], "Read"),
+        (
+            &fixture!("claude-code", "pretooluse-write.json")[..],
+            "Write",
+        ),
+        (&fixture!("claude-code", "pretooluse-edit.json")[..], "Edit"),
     ] {
         let (event, call) = parse(bytes).unwrap();
-        assert_eq!(event, HookEvent::PreToolUse);
+        assert_eq!(event, PRE_TOOL_USE);
         assert_eq!(call.agent, Agent::new("claude-code"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.cwd, "/home/dev/project");
@@ -32,16 +36,16 @@ fn every_pre_tool_use_fixture_becomes_a_claude_code_call() {
         assert_eq!(call.tool_use_id.as_deref(), Some("toolu_01FAKE2"));
         assert!(!call.session.is_empty());
     }
-    let (_, bash) = parse(fixture!("pretooluse-bash.json")).unwrap();
+    let (_, bash) = parse(fixture!("claude-code", "pretooluse-bash.json")).unwrap();
     assert_eq!(bash.shell_line(), Some("rm -rf build"));
-    let (_, edit) = parse(fixture!("pretooluse-edit.json")).unwrap();
+    let (_, edit) = parse(fixture!("claude-code", "pretooluse-edit.json")).unwrap();
     assert_eq!(edit.input["old_string"], "hello");
 }
 
 #[test]
 fn the_permission_request_fixture_becomes_a_call_without_a_tool_use_id() {
-    let (event, call) = parse(fixture!("permissionrequest-bash.json")).unwrap();
-    assert_eq!(event, HookEvent::PermissionRequest);
+    let (event, call) = parse(fixture!("claude-code", "permissionrequest-bash.json")).unwrap();
+    assert_eq!(event, PERMISSION_REQUEST);
     assert_eq!(call.stage, Stage::Question);
     assert_eq!(call.shell_line(), Some("echo hi > out.txt"));
     assert_eq!(call.tool_use_id, None);
@@ -69,7 +73,7 @@ fn bad_stdin_is_an_error_that_says_what_is_wrong() {
 #[test]
 fn pre_tool_use_decisions_print_claude_codes_exact_shape() {
     assert_eq!(
-        output(HookEvent::PreToolUse, Decision::allow()),
+        output(PRE_TOOL_USE, Decision::allow()),
         Some(json!({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "allow",
@@ -78,7 +82,7 @@ fn pre_tool_use_decisions_print_claude_codes_exact_shape() {
     );
     assert_eq!(
         output(
-            HookEvent::PreToolUse,
+            PRE_TOOL_USE,
             Decision::Allow {
                 note: Some("tests are slow".into())
             }
@@ -91,7 +95,7 @@ fn pre_tool_use_decisions_print_claude_codes_exact_shape() {
         }}))
     );
     assert_eq!(
-        output(HookEvent::PreToolUse, Decision::deny("use cargo clean")),
+        output(PRE_TOOL_USE, Decision::deny("use cargo clean")),
         Some(json!({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
@@ -103,7 +107,7 @@ fn pre_tool_use_decisions_print_claude_codes_exact_shape() {
 #[test]
 fn permission_request_decisions_print_claude_codes_exact_shape() {
     assert_eq!(
-        output(HookEvent::PermissionRequest, Decision::allow()),
+        output(PERMISSION_REQUEST, Decision::allow()),
         Some(json!({"hookSpecificOutput": {
             "hookEventName": "PermissionRequest",
             "decision": {"behavior": "allow"}
@@ -111,7 +115,7 @@ fn permission_request_decisions_print_claude_codes_exact_shape() {
     );
     assert_eq!(
         output(
-            HookEvent::PermissionRequest,
+            PERMISSION_REQUEST,
             Decision::Allow {
                 note: Some("n".into())
             }
@@ -125,7 +129,7 @@ fn permission_request_decisions_print_claude_codes_exact_shape() {
         }))
     );
     assert_eq!(
-        output(HookEvent::PermissionRequest, Decision::deny("no")),
+        output(PERMISSION_REQUEST, Decision::deny("no")),
         Some(json!({"hookSpecificOutput": {
             "hookEventName": "PermissionRequest",
             "decision": {"behavior": "deny", "message": "no"}
@@ -135,7 +139,7 @@ fn permission_request_decisions_print_claude_codes_exact_shape() {
 
 #[test]
 fn defer_prints_nothing_for_either_event() {
-    for event in [HookEvent::PreToolUse, HookEvent::PermissionRequest] {
+    for event in [PRE_TOOL_USE, PERMISSION_REQUEST] {
         assert_eq!(output(event, Decision::defer("x")), None);
         assert_eq!(output(event, Decision::Defer { reason: None }), None);
     }
@@ -143,7 +147,8 @@ fn defer_prints_nothing_for_either_event() {
 
 #[test]
 fn a_sub_agents_call_names_it_and_keeps_its_parents_session() {
-    let mut input: Value = serde_json::from_slice(fixture!("pretooluse-bash.json")).unwrap();
+    let mut input: Value =
+        serde_json::from_slice(fixture!("claude-code", "pretooluse-bash.json")).unwrap();
     let (_, parent) = parse(input.to_string().as_bytes()).unwrap();
     assert_eq!(parent.subagent, None);
     input["agent_id"] = json!("a1b2c3");

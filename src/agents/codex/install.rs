@@ -15,28 +15,19 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use super::CodexEvent;
-use crate::agents::install_file::{
-    self, Change, InstallError, Report, add_group_to_each, is_hook_of, read_old, replace,
-};
-
-const EVENTS: [CodexEvent; 2] = [CodexEvent::PreToolUse, CodexEvent::PermissionRequest];
-
+use super::TABLE;
 pub use super::reviewer::{Reviewer, reviewer_of};
 use crate::agents::dialect::{
     HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
 };
+use crate::agents::hook_file;
+use crate::agents::install_file::{
+    self, Change, InstallError, Report, is_hook_of, read_old, replace,
+};
+
 const BEGIN: &str =
     "# BEGIN gatehouse hook trust (written by `gatehouse install codex`; keep this block last)";
 const END: &str = "# END gatehouse hook trust";
-
-/// The user's Codex folder: `$CODEX_HOME`, else `~/.codex`.
-pub fn codex_home() -> Option<PathBuf> {
-    match std::env::var_os("CODEX_HOME").filter(|d| !d.is_empty()) {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => directories::BaseDirs::new().map(|b| b.home_dir().join(".codex")),
-    }
-}
 
 /// The hook to install, and where.
 #[derive(Debug, Clone)]
@@ -53,20 +44,32 @@ pub struct CodexHook {
 
 impl CodexHook {
     /// The events this hook is installed for.
-    fn events(&self) -> &'static [CodexEvent] {
+    fn events(&self) -> Vec<&'static str> {
+        let mut events = hook_file::event_names(&TABLE);
         if self.keep_reviewer {
-            &EVENTS[..1]
-        } else {
-            &EVENTS
+            events.truncate(1);
         }
+        events
     }
 }
 
-/// Codex's trust hash of a command hook in a group with `matcher`.
-pub fn trust_hash(event: CodexEvent, matcher: Option<&str>, command: &str, timeout: u64) -> String {
+/// The name Codex gives `event` in its trust keys and hashes: `PreToolUse` is `pre_tool_use`.
+fn snake_name(event: &str) -> String {
+    let mut name = String::new();
+    for c in event.chars() {
+        if c.is_ascii_uppercase() && !name.is_empty() {
+            name.push('_');
+        }
+        name.push(c.to_ascii_lowercase());
+    }
+    name
+}
+
+/// Codex's trust hash of a command hook for `event` (Codex's name) in a group with `matcher`.
+pub fn trust_hash(event: &str, matcher: Option<&str>, command: &str, timeout: u64) -> String {
     // serde_json keeps insertion order here, so keys are inserted sorted.
     let mut identity = Map::new();
-    identity.insert("event_name".into(), json!(event.snake_name()));
+    identity.insert("event_name".into(), json!(snake_name(event)));
     identity.insert(
         "hooks".into(),
         json!([{"async": false, "command": command, "timeout": timeout.max(1), "type": "command"}]),
@@ -80,17 +83,8 @@ pub fn trust_hash(event: CodexEvent, matcher: Option<&str>, command: &str, timeo
 
 /// Codex's `hooks.json` for `scope` and the user's `config.toml` that trusts it.
 fn paths(scope: Scope, project: &Path) -> Result<(PathBuf, PathBuf), InstallError> {
-    let home = codex_home().ok_or(InstallError::NoHome("~/.codex"))?;
-    let hooks_path = match scope {
-        Scope::User => home.join("hooks.json"),
-        Scope::Project => project.join(".codex/hooks.json"),
-        Scope::Local => {
-            return Err(InstallError::Usage(
-                "Codex has no local scope; use --scope user or project".into(),
-            ));
-        }
-    };
-    Ok((hooks_path, home.join("config.toml")))
+    let config = TABLE.hooks.home.find()?.join("config.toml");
+    Ok((hook_file::path(&TABLE, scope, project)?, config))
 }
 
 /// `gatehouse install codex`: both events (or `PreToolUse` alone with `--keep-reviewer`), and
@@ -108,23 +102,12 @@ pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> 
     let hook = CodexHook {
         hooks_path,
         config_path,
-        command: request.command.for_agent("codex"),
+        command: request.command.for_agent(TABLE.names.cli),
         timeout_secs: request.timeout_secs,
         keep_reviewer: request.keep_reviewer,
     };
     let reports = install(&hook, request.dry_run)?;
-    let mut notes = vec![
-        "Codex runs the hooks because config.toml now trusts them; editing the hook entries by \
-         hand makes Codex skip them until you run this again."
-            .to_string(),
-    ];
-    if request.scope == Scope::Project {
-        notes.push(
-            "Codex loads .codex/hooks.json only in a trusted project ([projects.\"<path>\"] \
-             trust_level = \"trusted\")."
-                .into(),
-        );
-    }
+    let mut notes = hook_file::notes(&TABLE, request.scope);
     notes.extend(reviewer.note(request.keep_reviewer));
     Ok(Installed { reports, notes })
 }
@@ -176,12 +159,12 @@ fn trust_state(path: &Path, config: &Path) -> HookState {
         .and_then(toml::Value::as_table);
     let file = absolute(path);
     for (event, group) in placed {
-        let entry = &settings["hooks"][event.codex_name()][group];
+        let entry = &settings["hooks"][event][group];
         let hook = &entry["hooks"][0];
         let command = hook["command"].as_str().unwrap_or("");
         let timeout = hook["timeout"].as_u64().unwrap_or(600);
         let hash = trust_hash(event, entry["matcher"].as_str(), command, timeout);
-        let key = format!("{}:{}:{group}:0", file.display(), event.snake_name());
+        let key = format!("{}:{}:{group}:0", file.display(), snake_name(event));
         let found = state
             .and_then(|s| s.get(&key))
             .and_then(|e| e.get("trusted_hash"))
@@ -190,7 +173,7 @@ fn trust_state(path: &Path, config: &Path) -> HookState {
             return HookState::Inactive(format!(
                 "its {} hook is not trusted by its hash in {}, so Codex skips it; run \
                  `gatehouse install codex` again",
-                event.codex_name(),
+                event,
                 config.display()
             ));
         }
@@ -200,21 +183,25 @@ fn trust_state(path: &Path, config: &Path) -> HookState {
 
 /// Installs the hooks and their trust. Returns the reports for `hooks.json` and `config.toml`.
 pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallError> {
-    let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_secs});
-    let group = json!({"matcher": "*", "hooks": [entry]});
-    let mut placed = Vec::new();
-    let hooks = install_file::edit(&hook.hooks_path, dry_run, None, |settings| {
-        let names: Vec<&str> = hook.events().iter().map(|e| e.codex_name()).collect();
-        let change = add_group_to_each(settings, &names, &group, "codex")?;
-        placed = positions(settings);
-        Ok(change)
-    })?;
+    let events = hook.events();
+    let hooks = hook_file::add(
+        &TABLE,
+        &hook.hooks_path,
+        &events,
+        &hook.command,
+        hook.timeout_secs,
+        dry_run,
+    )?;
+    let placed = match serde_json::from_str::<Value>(&hooks.text) {
+        Ok(Value::Object(settings)) => positions(&settings),
+        _ => Vec::new(),
+    };
     let path = absolute(&hook.hooks_path);
     let block: String = placed
         .iter()
         .map(|(event, group)| {
-            let key = format!("{}:{}:{group}:0", path.display(), event.snake_name());
-            let hash = trust_hash(*event, Some("*"), &hook.command, hook.timeout_secs);
+            let key = format!("{}:{}:{group}:0", path.display(), snake_name(event));
+            let hash = trust_hash(event, Some("*"), &hook.command, hook.timeout_secs);
             format!(
                 "[hooks.state.{}]\ntrusted_hash = {}\n",
                 json!(key),
@@ -227,11 +214,13 @@ pub fn install(hook: &CodexHook, dry_run: bool) -> Result<Vec<Report>, InstallEr
 }
 
 /// Where gatehouse's group sits in each event's list.
-pub(super) fn positions(settings: &Map<String, Value>) -> Vec<(CodexEvent, usize)> {
-    EVENTS
+pub(super) fn positions(settings: &Map<String, Value>) -> Vec<(&'static str, usize)> {
+    TABLE
+        .events
         .iter()
-        .filter_map(|&event| {
-            let groups = settings.get("hooks")?.get(event.codex_name())?.as_array()?;
+        .filter_map(|event| {
+            let event = event.name;
+            let groups = settings.get("hooks")?.get(event)?.as_array()?;
             let index = groups.iter().position(|g| {
                 g.get("hooks")
                     .and_then(Value::as_array)
@@ -248,7 +237,7 @@ pub fn uninstall(
     config_path: &Path,
     dry_run: bool,
 ) -> Result<Vec<Report>, InstallError> {
-    let hooks = install_file::uninstall(hooks_path, dry_run, "codex")?;
+    let hooks = hook_file::remove(&TABLE, hooks_path, dry_run)?;
     let trust = edit_trust(config_path, None, dry_run)?;
     Ok(vec![hooks, trust])
 }

@@ -13,7 +13,7 @@ fn hook(dir: &Path) -> CodexHook {
 #[test]
 fn the_trust_hash_matches_the_one_codex_reported_for_the_readme_hook() {
     assert_eq!(
-        trust_hash(CodexEvent::PreToolUse, None, "gatehouse hook codex", 600),
+        trust_hash("PreToolUse", None, "gatehouse hook codex", 600),
         "sha256:596f9e700ae63094ee4babf565c23414585b78ee1706379195f8813a53be2614"
     );
 }
@@ -52,7 +52,7 @@ fn install_writes_both_events_and_trusts_each_by_its_position() {
     let pre = &state[&format!("{path}:pre_tool_use:1:0")]["trusted_hash"];
     assert_eq!(
         pre.as_str().unwrap(),
-        trust_hash(CodexEvent::PreToolUse, Some("*"), &hook.command, 600)
+        trust_hash("PreToolUse", Some("*"), &hook.command, 600)
     );
     assert!(state.contains_key(&format!("{path}:permission_request:0:0")));
     assert!(

@@ -24,13 +24,16 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::dialect::{
-    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
-    UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Scope,
+    Source, Table, UninstallRequest,
 };
-use super::input::{self, StdinError};
+use super::hook_file::{Home, HookFile, Needs};
+use super::input::StdinError;
 use super::install_file::InstallError;
-use crate::core::call::{Agent, Call, Stage, ToolKind};
-use crate::core::caps::{AllowEffect, Caps, NoteEffect};
+use super::table::{Keys, caps};
+use super::tools::Tools;
+use crate::core::call::Call;
+use crate::core::caps::{AllowEffect, NoteEffect};
 use crate::core::decision::Decision;
 
 pub mod install;
@@ -39,112 +42,106 @@ mod reviewer;
 /// Codex's dialect, as the registry lists it.
 pub struct Codex;
 
-const NAMES: Names = Names {
-    cli: "codex",
-    aliases: &[],
-    agent: "codex",
-    display: "Codex",
-    program: "codex",
+/// Codex's facts.
+pub static TABLE: Table = Table {
+    names: Names {
+        cli: "codex",
+        aliases: &[],
+        agent: "codex",
+        display: "Codex",
+        program: "codex",
+    },
+    source: Source::Verified("Codex 0.169.0"),
+    events: &[
+        EventSpec::question(
+            "PreToolUse",
+            caps(AllowEffect::Pass, NoteEffect::Model),
+            FailMode::Open,
+        ),
+        EventSpec::question(
+            "PermissionRequest",
+            caps(AllowEffect::Grant, NoteEffect::None),
+            FailMode::ToAgent,
+        ),
+    ],
+    keys: Keys::CLAUDE_CODE,
+    // A patch's input is built by [`parse`], its first file under `file_path`.
+    tools: Tools {
+        shell: &["Bash"],
+        edit: &["apply_patch"],
+        paths: &[("file_path", &["apply_patch"])],
+        ..Tools::NONE
+    },
+    // Trusted by hash in the user's `config.toml` besides ([`install`]); `PreToolUse` alone
+    // with `--keep-reviewer`.
+    hooks: HookFile {
+        needs: Needs::First,
+        notes: &[
+            "Codex runs the hooks because config.toml now trusts them; editing the hook entries \
+             by hand makes Codex skip them until you run this again.",
+        ],
+        project_notes: &[
+            "Codex loads .codex/hooks.json only in a trusted project ([projects.\"<path>\"] \
+             trust_level = \"trusted\").",
+        ],
+        ..HookFile::groups(
+            Home::var("CODEX_HOME", "~/.codex"),
+            &[
+                (Scope::User, "hooks.json"),
+                (Scope::Project, ".codex/hooks.json"),
+            ],
+        )
+    },
 };
 
-const VERIFIED: Source = Source::Verified("Codex 0.169.0");
-
-/// `PreToolUse` then `PermissionRequest`, as [`CodexEvent`] orders them.
-static EVENTS: [EventSpec; 2] = [
-    EventSpec {
-        name: "PreToolUse",
-        stage: Stage::Question,
-        caps: Caps {
-            allow: AllowEffect::Pass,
-            note: NoteEffect::Model,
-            reason: true,
-        },
-        fail: FailMode::Open,
-        source: VERIFIED,
-    },
-    EventSpec {
-        name: "PermissionRequest",
-        stage: Stage::Question,
-        caps: Caps {
-            allow: AllowEffect::Grant,
-            note: NoteEffect::None,
-            reason: true,
-        },
-        fail: FailMode::ToAgent,
-        source: VERIFIED,
-    },
-];
-
-/// Codex's tool names as its hooks send them.
-const TOOLS: &[(&str, ToolKind)] = &[("Bash", ToolKind::Shell), ("apply_patch", ToolKind::Edit)];
-
-/// The Codex hook events gatehouse answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CodexEvent {
-    PreToolUse,
-    PermissionRequest,
-}
-
-impl CodexEvent {
-    /// Codex's own name, as in `hook_event_name` and `hooks.json`.
-    pub fn codex_name(self) -> &'static str {
-        self.spec().name
-    }
-
-    /// The name Codex uses in its trust keys and hashes (`pre_tool_use`).
-    pub fn snake_name(self) -> &'static str {
-        match self {
-            CodexEvent::PreToolUse => "pre_tool_use",
-            CodexEvent::PermissionRequest => "permission_request",
-        }
-    }
-
-    /// This event's row of the capability table.
-    pub fn spec(self) -> &'static EventSpec {
-        match self {
-            CodexEvent::PreToolUse => &EVENTS[0],
-            CodexEvent::PermissionRequest => &EVENTS[1],
-        }
-    }
-
-    fn of(spec: &EventSpec) -> CodexEvent {
-        if spec.name == EVENTS[1].name {
-            CodexEvent::PermissionRequest
-        } else {
-            CodexEvent::PreToolUse
-        }
-    }
-}
-
 impl Dialect for Codex {
-    fn names(&self) -> &'static Names {
-        &NAMES
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
-        TOOLS
+    fn table(&self) -> &'static Table {
+        &TABLE
     }
 
     fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
         let (event, call) = parse(stdin)?;
-        Ok(Parsed {
-            event: event.spec(),
-            call,
-        })
+        Ok(Parsed { event, call })
     }
 
+    /// Nothing on a defer, and nothing on a plain `PreToolUse` allow, which cannot grant
+    /// (see the module docs).
     fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
-        render(CodexEvent::of(event), decision)
+        let output = match (event.name, decision) {
+            (_, Decision::Defer { .. }) => return None,
+            ("PreToolUse", Decision::Allow { note }) => {
+                let note = note.as_deref().filter(|n| !n.is_empty())?;
+                json!({"hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "additionalContext": note,
+                }})
+            }
+            ("PreToolUse", Decision::Deny { reason }) => json!({"hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }}),
+            // The other event, PermissionRequest.
+            (_, Decision::Allow { note }) => {
+                let mut out = json!({"hookSpecificOutput": {
+                    "hookEventName": "PermissionRequest",
+                    "decision": {"behavior": "allow"},
+                }});
+                if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
+                    out["systemMessage"] = json!(format!("gatehouse note: {note}"));
+                }
+                out
+            }
+            (_, Decision::Deny { reason }) => json!({"hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": reason},
+            }}),
+        };
+        Some(output.to_string())
     }
 
-    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
-        None
-    }
-
+    /// The hooks and their trust entries; says when Codex's config routes approvals to its
+    /// automatic reviewer.
     fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
         install::install_for(request)
     }
@@ -153,41 +150,23 @@ impl Dialect for Codex {
         install::uninstall_for(request)
     }
 
+    /// Active only where Codex trusts each hook by its hash.
     fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
         install::places(project)
     }
 }
 
-/// Reads Codex's hook input: which event fired, and the call it is about.
-pub fn parse(stdin: &[u8]) -> Result<(CodexEvent, Call), StdinError> {
-    let input = input::object(stdin)?;
-    let event = match input::required(&input, "hook_event_name")?.as_str() {
-        "PreToolUse" => CodexEvent::PreToolUse,
-        "PermissionRequest" => CodexEvent::PermissionRequest,
-        other => return Err(StdinError::UnknownEvent(other.to_string())),
-    };
-    let tool = input::required(&input, "tool_name")?;
-    let mut tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
+/// Reads Codex's hook input: which event fired, and the call it is about. The table's plain
+/// shape, but for a patch, whose raw text becomes `{"patch", "files", "file_path"}`.
+pub fn parse(stdin: &[u8]) -> Result<(&'static EventSpec, Call), StdinError> {
+    let hook = TABLE.read(stdin)?;
+    let tool = hook.tool()?;
+    let mut input = hook.tool_input();
     if tool == "apply_patch" {
-        let patch = tool_input.get("command").and_then(Value::as_str);
-        tool_input = patch_input(patch.unwrap_or(""));
+        input = patch_input(input.get("command").and_then(Value::as_str).unwrap_or(""));
     }
-    let call = Call {
-        agent: Agent::new(NAMES.agent),
-        kind: Some(Codex.kind_of(&tool)),
-        // A patch's input is built here, its first file under `file_path`.
-        path_key: (tool == "apply_patch").then(|| "file_path".to_string()),
-        subagent: None,
-        session: input::string(&input, "session_id").unwrap_or_default(),
-        cwd: input::string(&input, "cwd").unwrap_or_default(),
-        tool,
-        input: tool_input,
-        tool_use_id: input::string(&input, "tool_use_id"),
-        stage: event.spec().stage,
-        caps: event.spec().caps,
-        transcript_path: input::string(&input, "transcript_path"),
-    };
-    Ok((event, call))
+    let parsed = hook.call(tool, input);
+    Ok((parsed.event, parsed.call))
 }
 
 /// The call input for a patch: the text itself, the files it touches in order, and the first
@@ -220,42 +199,6 @@ pub fn patch_files(patch: &str) -> Vec<String> {
         }
     }
     files
-}
-
-/// The stdout for `decision` on `event`, or `None` to print nothing.
-pub fn render(event: CodexEvent, decision: &Decision) -> Option<String> {
-    let output = match (event, decision) {
-        (_, Decision::Defer { .. }) => return None,
-        (CodexEvent::PreToolUse, Decision::Allow { note }) => {
-            let note = note.as_deref().filter(|n| !n.is_empty())?;
-            json!({"hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "additionalContext": note,
-            }})
-        }
-        (CodexEvent::PreToolUse, Decision::Deny { reason }) => json!({"hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }}),
-        (CodexEvent::PermissionRequest, Decision::Allow { note }) => {
-            let mut out = json!({"hookSpecificOutput": {
-                "hookEventName": "PermissionRequest",
-                "decision": {"behavior": "allow"},
-            }});
-            if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
-                out["systemMessage"] = json!(format!("gatehouse note: {note}"));
-            }
-            out
-        }
-        (CodexEvent::PermissionRequest, Decision::Deny { reason }) => {
-            json!({"hookSpecificOutput": {
-                "hookEventName": "PermissionRequest",
-                "decision": {"behavior": "deny", "message": reason},
-            }})
-        }
-    };
-    Some(output.to_string())
 }
 
 #[cfg(test)]

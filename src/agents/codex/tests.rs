@@ -1,33 +1,21 @@
 use super::*;
+use crate::agents::testing::decisions;
+use crate::core::call::{Agent, Stage};
 use crate::core::caps::{AllowEffect, NoteEffect};
 
-macro_rules! fixture {
-    ($name:literal) => {
-        include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/codex/",
-            $name
-        ))
-    };
-}
+static PRE_TOOL_USE: &EventSpec = &TABLE.events[0];
+static PERMISSION_REQUEST: &EventSpec = &TABLE.events[1];
 
-fn decisions() -> Vec<Decision> {
-    vec![
-        Decision::allow(),
-        Decision::Allow {
-            note: Some("run the tests after".into()),
-        },
-        Decision::deny("use make clean"),
-        Decision::defer("no console"),
-    ]
+fn render(event: &EventSpec, decision: &Decision) -> Option<String> {
+    Codex.render(event, decision, "")
 }
 
 /// The answers the README records as failing open or being rejected by Codex 0.169.0.
-fn assert_never_fails_open(event: CodexEvent, out: &Option<String>) {
+fn assert_never_fails_open(event: &EventSpec, out: &Option<String>) {
     let Some(text) = out else { return };
     let value: Value = serde_json::from_str(text).unwrap();
     let specific = &value["hookSpecificOutput"];
-    assert_eq!(specific["hookEventName"], event.codex_name(), "{text}");
+    assert_eq!(specific["hookEventName"], event.name, "{text}");
     let decision = specific["permissionDecision"].as_str();
     assert!(
         !matches!(decision, Some("allow" | "ask")),
@@ -38,7 +26,7 @@ fn assert_never_fails_open(event: CodexEvent, out: &Option<String>) {
     assert!(specific.get("updatedInput").is_none(), "{text}");
     assert!(specific["decision"].get("interrupt").is_none(), "{text}");
     assert!(specific["decision"].get("updatedInput").is_none(), "{text}");
-    if event == CodexEvent::PermissionRequest {
+    if event == PERMISSION_REQUEST {
         assert!(specific.get("additionalContext").is_none(), "{text}");
         assert!(specific.get("permissionDecision").is_none(), "{text}");
     }
@@ -48,56 +36,56 @@ fn assert_never_fails_open(event: CodexEvent, out: &Option<String>) {
 fn every_codex_fixture_becomes_a_codex_call_with_its_events_caps() {
     for (bytes, event, tool) in [
         (
-            &fixture!("pretooluse-bash.json")[..],
-            CodexEvent::PreToolUse,
+            &fixture!("codex", "pretooluse-bash.json")[..],
+            PRE_TOOL_USE,
             "Bash",
         ),
         (
-            &fixture!("pretooluse-apply_patch.json")[..],
-            CodexEvent::PreToolUse,
+            &fixture!("codex", "pretooluse-apply_patch.json")[..],
+            PRE_TOOL_USE,
             "apply_patch",
         ),
         (
-            &fixture!("pretooluse-mcp.json")[..],
-            CodexEvent::PreToolUse,
+            &fixture!("codex", "pretooluse-mcp.json")[..],
+            PRE_TOOL_USE,
             "mcp__labsrv__write_note",
         ),
         (
-            &fixture!("permissionrequest-bash.json")[..],
-            CodexEvent::PermissionRequest,
+            &fixture!("codex", "permissionrequest-bash.json")[..],
+            PERMISSION_REQUEST,
             "Bash",
         ),
         (
-            &fixture!("permissionrequest-bash-escalated.json")[..],
-            CodexEvent::PermissionRequest,
+            &fixture!("codex", "permissionrequest-bash-escalated.json")[..],
+            PERMISSION_REQUEST,
             "Bash",
         ),
         (
-            &fixture!("permissionrequest-apply_patch.json")[..],
-            CodexEvent::PermissionRequest,
+            &fixture!("codex", "permissionrequest-apply_patch.json")[..],
+            PERMISSION_REQUEST,
             "apply_patch",
         ),
         (
-            &fixture!("permissionrequest-mcp.json")[..],
-            CodexEvent::PermissionRequest,
+            &fixture!("codex", "permissionrequest-mcp.json")[..],
+            PERMISSION_REQUEST,
             "mcp__labsrv__write_note",
         ),
     ] {
         let (parsed, call) = parse(bytes).unwrap();
-        assert_eq!(parsed, event);
+        assert_eq!(parsed.name, event.name);
         assert_eq!(call.agent, Agent::new("codex"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.cwd, "/home/dev/project");
         assert!(call.session.starts_with("01a22bd2"));
         let caps = call.caps;
-        match event {
-            CodexEvent::PreToolUse => {
+        match event.name {
+            "PreToolUse" => {
                 assert_eq!(call.tool_use_id.as_deref(), Some("call_e2e_1"));
                 assert_eq!(call.stage, Stage::Question);
                 assert_eq!(caps.allow, AllowEffect::Pass);
                 assert_eq!(caps.note, NoteEffect::Model);
             }
-            CodexEvent::PermissionRequest => {
+            _ => {
                 assert_eq!(call.tool_use_id, None);
                 assert_eq!(call.stage, Stage::Question);
                 assert_eq!(caps.allow, AllowEffect::Grant);
@@ -105,18 +93,18 @@ fn every_codex_fixture_becomes_a_codex_call_with_its_events_caps() {
             }
         }
     }
-    let (_, bash) = parse(fixture!("pretooluse-bash.json")).unwrap();
+    let (_, bash) = parse(fixture!("codex", "pretooluse-bash.json")).unwrap();
     assert_eq!(bash.shell_line(), Some("rm -rf build"));
 }
 
 #[test]
 fn a_patch_names_its_files_and_keeps_its_text_for_the_diff() {
-    let (_, call) = parse(fixture!("pretooluse-apply_patch.json")).unwrap();
+    let (_, call) = parse(fixture!("codex", "pretooluse-apply_patch.json")).unwrap();
     assert_eq!(call.input["files"], json!(["notes.txt"]));
     assert_eq!(call.file_path(), Some("notes.txt"));
     assert!(call.input["patch"].as_str().unwrap().contains("+goodbye"));
     assert_eq!(call.shell_line(), None, "a patch is not a shell line");
-    let (_, outside) = parse(fixture!("permissionrequest-apply_patch.json")).unwrap();
+    let (_, outside) = parse(fixture!("codex", "permissionrequest-apply_patch.json")).unwrap();
     assert_eq!(outside.file_path(), Some("/home/dev/outside/p.txt"));
 }
 
@@ -130,19 +118,18 @@ fn patch_files_lists_added_updated_deleted_and_moved_files_once() {
 
 #[test]
 fn pre_tool_use_blocks_with_the_reason_and_never_claims_to_grant() {
-    let deny = render(CodexEvent::PreToolUse, &Decision::deny("use make clean")).unwrap();
+    let deny = render(PRE_TOOL_USE, &Decision::deny("use make clean")).unwrap();
     let value: Value = serde_json::from_str(&deny).unwrap();
     assert_eq!(
         value,
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "deny", "permissionDecisionReason": "use make clean"}})
     );
-    assert_eq!(render(CodexEvent::PreToolUse, &Decision::allow()), None);
+    assert_eq!(render(PRE_TOOL_USE, &Decision::allow()), None);
     let noted = Decision::Allow {
         note: Some("mind the tests".into()),
     };
-    let value: Value =
-        serde_json::from_str(&render(CodexEvent::PreToolUse, &noted).unwrap()).unwrap();
+    let value: Value = serde_json::from_str(&render(PRE_TOOL_USE, &noted).unwrap()).unwrap();
     assert_eq!(
         value,
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
@@ -152,13 +139,13 @@ fn pre_tool_use_blocks_with_the_reason_and_never_claims_to_grant() {
 
 #[test]
 fn permission_request_grants_and_refuses_with_a_message_and_sends_no_note_to_the_model() {
-    let allow = render(CodexEvent::PermissionRequest, &Decision::allow()).unwrap();
+    let allow = render(PERMISSION_REQUEST, &Decision::allow()).unwrap();
     assert_eq!(
         serde_json::from_str::<Value>(&allow).unwrap(),
         json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
             "decision": {"behavior": "allow"}}})
     );
-    let deny = render(CodexEvent::PermissionRequest, &Decision::deny("no")).unwrap();
+    let deny = render(PERMISSION_REQUEST, &Decision::deny("no")).unwrap();
     assert_eq!(
         serde_json::from_str::<Value>(&deny).unwrap(),
         json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
@@ -167,14 +154,13 @@ fn permission_request_grants_and_refuses_with_a_message_and_sends_no_note_to_the
     let noted = Decision::Allow {
         note: Some("n".into()),
     };
-    let value: Value =
-        serde_json::from_str(&render(CodexEvent::PermissionRequest, &noted).unwrap()).unwrap();
+    let value: Value = serde_json::from_str(&render(PERMISSION_REQUEST, &noted).unwrap()).unwrap();
     assert_eq!(value["systemMessage"], "gatehouse note: n");
 }
 
 #[test]
 fn no_decision_on_any_event_prints_an_answer_codex_discards_or_fails_open_on() {
-    for event in [CodexEvent::PreToolUse, CodexEvent::PermissionRequest] {
+    for event in [PRE_TOOL_USE, PERMISSION_REQUEST] {
         for decision in decisions() {
             let out = render(event, &decision);
             assert_never_fails_open(event, &out);
@@ -188,7 +174,7 @@ fn no_decision_on_any_event_prints_an_answer_codex_discards_or_fails_open_on() {
 
 #[test]
 fn events_codex_sends_that_gatehouse_does_not_answer_are_errors() {
-    let err = parse(fixture!("posttooluse-bash.json")).unwrap_err();
+    let err = parse(fixture!("codex", "posttooluse-bash.json")).unwrap_err();
     assert_eq!(err, StdinError::UnknownEvent("PostToolUse".into()));
     assert!(matches!(parse(b"[]"), Err(StdinError::NotJson(_))));
     assert_eq!(

@@ -1,5 +1,5 @@
 //! GitHub Copilot CLI's hook dialect, in Copilot's own hooks format (verified against Copilot
-//! CLI 1.0.102, `shared/realclients/README.md`), and its installer ([`install`]).
+//! CLI 1.0.102, `shared/realclients/README.md`).
 //!
 //! Copilot's payloads are camelCase and name no event on `preToolUse`:
 //!
@@ -30,188 +30,154 @@
 //!   (the model reads `Permission denied by a PermissionRequest hook: <message>`); no note
 //!   channel; defer: nothing, the normal flow. `interrupt` is never sent (it ends the turn).
 //! - `ask` is never printed: `copilot -p` turns it into a refusal.
-
-pub mod install;
-
-use std::path::Path;
+//!
+//! The hooks go in gatehouse's own hooks file in Copilot's format, `gatehouse.json` in the
+//! user's hooks folder (`$COPILOT_HOME/hooks/`, else `~/.copilot/hooks/`) or the project's
+//! `.github/hooks/`, with `preToolUse` (gates and grants every call) and `permissionRequest`
+//! (answers what reaches Copilot's own permission check when `preToolUse` left it to Copilot):
+//!
+//! ```json
+//! {"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"… hook copilot","timeoutSec":N}],
+//!                       "permissionRequest":[{"type":"command","bash":"… hook copilot","timeoutSec":N}]}}
+//! ```
+//!
+//! Copilot format, never Claude Code's: the dialect answers only in Copilot's flat shape, which
+//! a Claude-format file would ignore. Copilot lets a `preToolUse` call run when it kills a hook
+//! at `timeoutSec`, so the timeout is longer than the console's ask timeout. Uninstall removes
+//! gatehouse's entries and, when nothing else is left in the file, the file.
 
 use serde_json::{Map, Value, json};
 
-use super::dialect::{
-    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
-    UninstallRequest,
-};
+use super::dialect::{Dialect, EventSpec, FailMode, Names, Parsed, Scope, Source, Table};
+use super::hook_file::{Home, HookFile, Layout, Needs};
 use super::input::{self, StdinError};
-use super::install_file::InstallError;
-use crate::core::call::{Agent, Call, Stage, ToolKind};
+use super::table::{Keys, caps};
+use super::tools::Tools;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
 /// Copilot CLI's dialect, as the registry lists it.
 pub struct Copilot;
 
-const NAMES: Names = Names {
-    cli: "copilot",
-    aliases: &["copilot-cli"],
-    agent: "copilot-cli",
-    display: "Copilot CLI",
-    program: "copilot",
+/// Copilot CLI's facts.
+pub static TABLE: Table = Table {
+    names: Names {
+        cli: "copilot",
+        aliases: &["copilot-cli"],
+        agent: "copilot-cli",
+        display: "Copilot CLI",
+        program: "copilot",
+    },
+    source: Source::Verified("Copilot CLI 1.0.102"),
+    events: &[
+        // A crash blocks, but nothing, garbage or a timeout lets the call run.
+        EventSpec::question("preToolUse", Caps::FULL, FailMode::Open),
+        // Nothing or a timeout: Copilot's own flow; a crash or garbage: refused.
+        EventSpec::question(
+            "permissionRequest",
+            caps(AllowEffect::Grant, NoteEffect::None),
+            FailMode::ToAgent,
+        ),
+    ],
+    // The tool's input is under `toolArgs` on `preToolUse`, `toolInput` on
+    // `permissionRequest`.
+    keys: Keys {
+        event: "hookName",
+        tool: "toolName",
+        input: "toolArgs",
+        session: "sessionId",
+        tool_use_id: None,
+        transcript: None,
+    },
+    // The tools as `parse` renames them, which also says where each names its file.
+    tools: Tools {
+        shell: &["Bash"],
+        read: &["Read", "Grep", "Glob"],
+        edit: &["Write", "Edit"],
+        ..Tools::NONE
+    },
+    // Active with `preToolUse`, which gates every call (`permissionRequest` alone sees only
+    // what reaches Copilot's own check).
+    hooks: HookFile {
+        layout: Layout::Flat { version: true },
+        needs: Needs::First,
+        owned: true,
+        notes: &[GRANTS],
+        project_notes: &[PROJECT_TRUST],
+        ..HookFile::flat(
+            Home::var("COPILOT_HOME", "~/.copilot"),
+            &[
+                (Scope::User, "hooks/gatehouse.json"),
+                (Scope::Project, ".github/hooks/gatehouse.json"),
+            ],
+            |command, timeout_secs| json!({"type": "command", "bash": command, "timeoutSec": timeout_secs}),
+        )
+    },
 };
 
-const VERIFIED: Source = Source::Verified("Copilot CLI 1.0.102");
+/// Told after every install: what an allow means in Copilot.
+pub const GRANTS: &str = "an allow from gatehouse grants the call in Copilot CLI, even one \
+your --deny-tool rules refuse.";
 
-/// `preToolUse`, then `permissionRequest`, as [`CopilotEvent`] orders them.
-static EVENTS: [EventSpec; 2] = [
-    EventSpec {
-        name: "preToolUse",
-        stage: Stage::Question,
-        caps: Caps::FULL,
-        // A crash blocks, but nothing, garbage or a timeout lets the call run.
-        fail: FailMode::Open,
-        source: VERIFIED,
-    },
-    EventSpec {
-        name: "permissionRequest",
-        stage: Stage::Question,
-        caps: Caps {
-            allow: AllowEffect::Grant,
-            note: NoteEffect::None,
-            reason: true,
-        },
-        // Nothing or a timeout: Copilot's own flow; a crash or garbage: refused.
-        fail: FailMode::ToAgent,
-        source: VERIFIED,
-    },
-];
-
-/// Copilot's tools as [`parse`] renames them, and what each does.
-const TOOLS: &[(&str, ToolKind)] = &[
-    ("Bash", ToolKind::Shell),
-    ("Read", ToolKind::Read),
-    ("Grep", ToolKind::Read),
-    ("Glob", ToolKind::Read),
-    ("Write", ToolKind::Edit),
-    ("Edit", ToolKind::Edit),
-];
-
-/// The Copilot CLI hook events gatehouse answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CopilotEvent {
-    PreToolUse,
-    PermissionRequest,
-}
-
-impl CopilotEvent {
-    /// Every event, in the order the installer writes them.
-    pub const ALL: [CopilotEvent; 2] = [CopilotEvent::PreToolUse, CopilotEvent::PermissionRequest];
-
-    /// Copilot's own name, as in its hooks file.
-    pub fn copilot_name(self) -> &'static str {
-        self.spec().name
-    }
-
-    /// This event's row of the capability table.
-    pub fn spec(self) -> &'static EventSpec {
-        match self {
-            CopilotEvent::PreToolUse => &EVENTS[0],
-            CopilotEvent::PermissionRequest => &EVENTS[1],
-        }
-    }
-
-    /// What a decision can do on this event.
-    pub fn caps(self) -> Caps {
-        self.spec().caps
-    }
-
-    fn of(spec: &EventSpec) -> CopilotEvent {
-        if spec.name == EVENTS[1].name {
-            CopilotEvent::PermissionRequest
-        } else {
-            CopilotEvent::PreToolUse
-        }
-    }
-}
+/// Told after a project install.
+pub const PROJECT_TRUST: &str = "`copilot -p` loads .github/hooks only with --trust-folder (or \
+GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true); without it the calls run ungated.";
 
 impl Dialect for Copilot {
-    fn names(&self) -> &'static Names {
-        &NAMES
+    fn table(&self) -> &'static Table {
+        &TABLE
     }
 
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
-        TOOLS
-    }
-
+    /// The event is `hookName` where Copilot sends one, else `preToolUse` for a call that has
+    /// not run (`toolArgs` and no `toolResult`); the tool is renamed to Claude Code's.
     fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
-        let (event, call) = parse(stdin)?;
-        Ok(Parsed {
-            event: event.spec(),
-            call,
-        })
-    }
-
-    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
-        render(CopilotEvent::of(event), decision)
-    }
-
-    /// Nothing: Copilot's own permission flow decides, as with no hook. (An answer in the
-    /// wrong one of Copilot's two formats would be ignored anyway.)
-    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
-        None
-    }
-
-    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
-        install::install_for(request)
-    }
-
-    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
-        install::uninstall_for(request)
-    }
-
-    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
-        install::places(project)
-    }
-}
-
-/// Reads Copilot CLI's hook input: which event fired, and the call it is about. The event is
-/// `hookName` where Copilot sends one, else `preToolUse` for a call that has not run
-/// (`toolArgs` and no `toolResult`).
-pub fn parse(stdin: &[u8]) -> Result<(CopilotEvent, Call), StdinError> {
-    let input = input::object(stdin)?;
-    if let Some(event) = input::string(&input, "hook_event_name") {
-        return Err(StdinError::ClaudeFormat(event));
-    }
-    let (event, args) = match input::string(&input, "hookName").as_deref() {
-        Some("permissionRequest") => (CopilotEvent::PermissionRequest, "toolInput"),
-        Some(other) => return Err(StdinError::UnknownEvent(other.to_string())),
-        None if input.contains_key("toolResult") => {
-            return Err(StdinError::UnknownEvent("postToolUse".into()));
+        let fields = input::object(stdin)?;
+        if let Some(event) = input::string(&fields, "hook_event_name") {
+            return Err(StdinError::ClaudeFormat(event));
         }
-        None => (CopilotEvent::PreToolUse, "toolArgs"),
-    };
-    let name = input::required(&input, "toolName")?;
-    let Some(Value::Object(args)) = input.get(args) else {
-        return Err(StdinError::Missing(args));
-    };
-    let (tool, tool_input, path_key) = normalise(&name, args.clone());
-    let call = Call {
-        path_key,
-        transcript_path: None,
-        agent: Agent::new(NAMES.agent),
-        kind: Some(Copilot.kind_of(&tool)),
-        session: input::string(&input, "sessionId").unwrap_or_default(),
-        cwd: input::string(&input, "cwd").unwrap_or_default(),
-        tool,
-        input: tool_input,
-        tool_use_id: None,
-        stage: event.spec().stage,
-        caps: event.caps(),
-        subagent: None,
-    };
-    Ok((event, call))
+        let (event, args) = match input::string(&fields, TABLE.keys.event).as_deref() {
+            Some("permissionRequest") => (&TABLE.events[1], "toolInput"),
+            Some(other) => return Err(StdinError::UnknownEvent(other.to_string())),
+            None if fields.contains_key("toolResult") => {
+                return Err(StdinError::UnknownEvent("postToolUse".into()));
+            }
+            None => (&TABLE.events[0], TABLE.keys.input),
+        };
+        let hook = TABLE.input(fields, event);
+        let name = hook.tool()?;
+        let Some(Value::Object(args)) = hook.fields.get(args) else {
+            return Err(StdinError::Missing(args));
+        };
+        let (tool, tool_input, path_key) = normalise(&name, args.clone());
+        let mut parsed = hook.call(tool, tool_input);
+        parsed.call.path_key = path_key;
+        Ok(parsed)
+    }
+
+    /// Nothing on a defer; always Copilot's flat answer (see the module docs).
+    fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
+        let output = match (event.name, decision) {
+            (_, Decision::Defer { .. }) => return None,
+            ("preToolUse", Decision::Allow { note }) => {
+                let mut out = json!({"permissionDecision": "allow"});
+                if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
+                    out["additionalContext"] = json!(note);
+                }
+                out
+            }
+            ("preToolUse", Decision::Deny { reason }) => json!({
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }),
+            // The other event, permissionRequest.
+            (_, Decision::Allow { .. }) => json!({"behavior": "allow"}),
+            (_, Decision::Deny { reason }) => json!({"behavior": "deny", "message": reason}),
+        };
+        Some(output.to_string())
+    }
+
+    // Unreadable input prints nothing: Copilot's own permission flow decides, as with no
+    // hook. (An answer in the wrong one of Copilot's two formats would be ignored anyway.)
 }
 
 /// Copilot's tool as the core's: its name, its arguments under Claude Code's keys, and the key
@@ -252,30 +218,6 @@ fn normalise(name: &str, mut args: Map<String, Value>) -> (String, Value, Option
         }
     }
     (tool.to_string(), Value::Object(args), path_key)
-}
-
-/// The stdout for `decision` on `event`, or `None` to print nothing (defer): always Copilot's
-/// flat answer (see the module docs).
-pub fn render(event: CopilotEvent, decision: &Decision) -> Option<String> {
-    let output = match (event, decision) {
-        (_, Decision::Defer { .. }) => return None,
-        (CopilotEvent::PreToolUse, Decision::Allow { note }) => {
-            let mut out = json!({"permissionDecision": "allow"});
-            if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
-                out["additionalContext"] = json!(note);
-            }
-            out
-        }
-        (CopilotEvent::PreToolUse, Decision::Deny { reason }) => json!({
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }),
-        (CopilotEvent::PermissionRequest, Decision::Allow { .. }) => json!({"behavior": "allow"}),
-        (CopilotEvent::PermissionRequest, Decision::Deny { reason }) => {
-            json!({"behavior": "deny", "message": reason})
-        }
-    };
-    Some(output.to_string())
 }
 
 #[cfg(test)]

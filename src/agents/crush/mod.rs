@@ -13,144 +13,89 @@
 //! to the tool's output, so a note reaches the model. Any other exit, output Crush cannot read,
 //! or a timeout is no opinion: the call goes on to Crush's own permission flow, so `defer`
 //! prints nothing.
+//!
+//! The hook goes in Crush's `crush.json` (user: `$XDG_CONFIG_HOME/crush/crush.json`, else
+//! `~/.config/crush/crush.json`; project: `crush.json`) as a `hooks.PreToolUse[]` entry
+//! `{"matcher":".*","command","timeout"}`, the matcher a regular expression over the tool name
+//! and the timeout in seconds (Crush's default, 30 s, is shorter than the console's ask
+//! timeout).
 
-use std::path::Path;
+use serde_json::json;
 
-use serde_json::{Value, json};
-
-use super::dialect::{
-    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
-    UninstallRequest,
-};
-use super::input::{self, StdinError};
-use super::install_file::InstallError;
-use super::tools;
-use crate::core::call::{Agent, Call, Stage, ToolKind};
+use super::dialect::{Dialect, EventSpec, FailMode, Names, Scope, Source, Table};
+use super::hook_file::{Home, HookFile};
+use super::table::Keys;
+use super::tools::Tools;
 use crate::core::caps::Caps;
 use crate::core::decision::Decision;
-
-pub mod install;
 
 /// Crush's dialect, as the registry lists it.
 pub struct Crush;
 
-const NAMES: Names = Names {
-    cli: "crush",
-    aliases: &[],
-    agent: "crush",
-    display: "Crush",
-    program: "crush",
+/// Crush's facts.
+pub static TABLE: Table = Table {
+    names: Names {
+        cli: "crush",
+        aliases: &[],
+        agent: "crush",
+        display: "Crush",
+        program: "crush",
+    },
+    source: Source::Documented,
+    // `PreToolUse`, Crush's one hook event: it grants, notes and refuses with a reason.
+    events: &[EventSpec::question(
+        "PreToolUse",
+        Caps::FULL,
+        FailMode::ToAgent,
+    )],
+    keys: Keys {
+        event: "event",
+        tool_use_id: None,
+        transcript: None,
+        ..Keys::CLAUDE_CODE
+    },
+    tools: Tools {
+        shell: &["bash"],
+        read: &["view", "ls", "glob", "grep"],
+        edit: &["write", "edit", "multiedit"],
+        web: &["fetch"],
+        internal: &[],
+        paths: &[
+            ("file_path", &["view", "write", "edit", "multiedit"]),
+            ("path", &["ls", "glob", "grep"]),
+        ],
+    },
+    hooks: HookFile {
+        notes: &[
+            "built from Crush's documented hook format; not tested against a Crush client. \
+             `crush run` approves every permission of its session, so headless only a deny \
+             shows.",
+        ],
+        ..HookFile::flat(
+            Home::under("XDG_CONFIG_HOME", "crush", "~/.config/crush"),
+            &[(Scope::User, "crush.json"), (Scope::Project, "crush.json")],
+            |command, timeout_secs| json!({"matcher": ".*", "command": command, "timeout": timeout_secs}),
+        )
+    },
 };
 
-/// `PreToolUse`, Crush's one hook event: it grants, notes and refuses with a reason.
-static EVENTS: [EventSpec; 1] = [EventSpec {
-    name: "PreToolUse",
-    stage: Stage::Question,
-    caps: Caps::FULL,
-    fail: FailMode::ToAgent,
-    source: Source::Documented,
-}];
-
-/// Crush's tool names and what each does.
-const TOOLS: &[(&str, ToolKind)] = &[
-    ("bash", ToolKind::Shell),
-    ("view", ToolKind::Read),
-    ("ls", ToolKind::Read),
-    ("glob", ToolKind::Read),
-    ("grep", ToolKind::Read),
-    ("write", ToolKind::Edit),
-    ("edit", ToolKind::Edit),
-    ("multiedit", ToolKind::Edit),
-    ("fetch", ToolKind::Web),
-];
-
-/// The key each of Crush's file tools names its file under.
-const PATHS: &[(&str, &str)] = &[
-    ("view", "file_path"),
-    ("write", "file_path"),
-    ("edit", "file_path"),
-    ("multiedit", "file_path"),
-    ("ls", "path"),
-    ("glob", "path"),
-    ("grep", "path"),
-];
-
 impl Dialect for Crush {
-    fn names(&self) -> &'static Names {
-        &NAMES
+    fn table(&self) -> &'static Table {
+        &TABLE
     }
 
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
-        TOOLS
-    }
-
-    fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
-        Ok(Parsed {
-            event: &EVENTS[0],
-            call: parse(stdin)?,
-        })
-    }
-
+    /// Nothing on a defer: Crush's own permission flow decides.
     fn render(&self, _event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
-        render(decision)
+        let output = match decision {
+            Decision::Defer { .. } => return None,
+            Decision::Allow { note } => match note.as_deref().filter(|n| !n.is_empty()) {
+                Some(note) => json!({"decision": "allow", "context": note}),
+                None => json!({"decision": "allow"}),
+            },
+            Decision::Deny { reason } => json!({"decision": "deny", "reason": reason}),
+        };
+        Some(output.to_string())
     }
-
-    fn unreadable(&self, _why: &str, _stdin: &[u8]) -> Option<String> {
-        None
-    }
-
-    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
-        install::install_for(request)
-    }
-
-    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
-        install::uninstall_for(request)
-    }
-
-    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
-        install::places(project)
-    }
-}
-
-/// Reads Crush's hook input into the call it is about.
-pub fn parse(stdin: &[u8]) -> Result<Call, StdinError> {
-    let input = input::object(stdin)?;
-    let event = input::required(&input, "event")?;
-    if event != EVENTS[0].name {
-        return Err(StdinError::UnknownEvent(event));
-    }
-    let tool = input::required(&input, "tool_name")?;
-    Ok(Call {
-        transcript_path: None,
-        path_key: tools::path_key_in(PATHS, &tool),
-        agent: Agent::new(NAMES.agent),
-        session: input::string(&input, "session_id").unwrap_or_default(),
-        cwd: input::string(&input, "cwd").unwrap_or_default(),
-        kind: Some(Crush.kind_of(&tool)),
-        subagent: None,
-        tool,
-        input: input.get("tool_input").cloned().unwrap_or(Value::Null),
-        tool_use_id: None,
-        stage: EVENTS[0].stage,
-        caps: EVENTS[0].caps,
-    })
-}
-
-/// The stdout for `decision`, or `None` (defer: Crush's own permission flow decides).
-pub fn render(decision: &Decision) -> Option<String> {
-    let output = match decision {
-        Decision::Defer { .. } => return None,
-        Decision::Allow { note } => match note.as_deref().filter(|n| !n.is_empty()) {
-            Some(note) => json!({"decision": "allow", "context": note}),
-            None => json!({"decision": "allow"}),
-        },
-        Decision::Deny { reason } => json!({"decision": "deny", "reason": reason}),
-    };
-    Some(output.to_string())
 }
 
 #[cfg(test)]

@@ -1,34 +1,34 @@
-use super::*;
+use serde_json::Value;
 
-macro_rules! fixture {
-    ($name:literal) => {
-        include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/crush/",
-            $name
-        ))
-    };
+use super::*;
+use crate::agents::hook_file;
+use crate::agents::input::StdinError;
+use crate::core::call::{Call, Stage, ToolKind};
+
+fn parse(stdin: &[u8]) -> Result<Call, StdinError> {
+    Crush.parse(stdin).map(|parsed| parsed.call)
 }
 
 fn output(decision: Decision) -> Option<Value> {
-    render(&decision).map(|s| serde_json::from_str(&s).unwrap())
+    let said = Crush.render(&TABLE.events[0], &decision, "");
+    said.map(|s| serde_json::from_str(&s).unwrap())
 }
 
 #[test]
 fn the_fixtures_become_crush_calls_of_their_kind() {
     for (bytes, tool, kind) in [
         (
-            &fixture!("pretooluse-bash.json")[..],
+            &fixture!("crush", "pretooluse-bash.json")[..],
             "bash",
             ToolKind::Shell,
         ),
         (
-            &fixture!("pretooluse-view.json")[..],
+            &fixture!("crush", "pretooluse-view.json")[..],
             "view",
             ToolKind::Read,
         ),
         (
-            &fixture!("pretooluse-edit.json")[..],
+            &fixture!("crush", "pretooluse-edit.json")[..],
             "edit",
             ToolKind::Edit,
         ),
@@ -42,7 +42,7 @@ fn the_fixtures_become_crush_calls_of_their_kind() {
         assert_eq!(call.session, "0b6a2f3e-5c1d-4e8f-9a7b-2c4d6e8f0a1b");
     }
     assert_eq!(
-        parse(fixture!("pretooluse-bash.json"))
+        parse(fixture!("crush", "pretooluse-bash.json"))
             .unwrap()
             .shell_line(),
         Some("rm -rf build")
@@ -81,4 +81,17 @@ fn decisions_print_crushs_documented_shape_and_defer_prints_nothing() {
     );
     assert_eq!(output(Decision::defer("no console")), None);
     assert_eq!(Crush.unreadable("bad", b""), None);
+}
+
+#[test]
+fn the_hook_is_one_pre_tool_use_entry_matching_every_tool_with_the_timeout_in_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crush.json");
+    let command = "/bin/gatehouse hook crush";
+    hook_file::add(&TABLE, &path, &["PreToolUse"], command, 180, false).unwrap();
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        file,
+        json!({"hooks": {"PreToolUse": [{"matcher": ".*", "command": command, "timeout": 180}]}})
+    );
 }

@@ -17,215 +17,132 @@
 //! always printed: a defer is `ask` where Cursor enforces it (shell and MCP) and a deny that
 //! says why elsewhere (`ask` is reported to act as allow on `preToolUse`).
 
-use std::path::Path;
-
 use serde_json::{Map, Value, json};
 
-use super::dialect::{
-    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
-    UninstallRequest,
-};
+use super::dialect::{Dialect, EventSpec, FailMode, Names, Parsed, Scope, Source, Table};
+use super::hook_file::{Home, HookFile, Layout, Needs};
 use super::input::{self, StdinError};
-use super::install_file::InstallError;
-use super::tools;
-use crate::core::call::{Agent, Call, Stage, ToolKind};
+use super::table::{Keys, caps};
+use super::tools::Tools;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
-
-pub mod install;
 
 /// Cursor's dialect, as the registry lists it.
 pub struct Cursor;
 
-const NAMES: Names = Names {
-    cli: "cursor",
-    aliases: &[],
-    agent: "cursor",
-    display: "Cursor",
-    program: "cursor-agent",
-};
-
-const GRANTS: Caps = Caps {
-    allow: AllowEffect::Grant,
-    note: NoteEffect::None,
-    reason: true,
-};
-
+/// Every event grants, carries no note, and blocks the call when the hook fails (the
+/// installer sets `failClosed`).
 const fn event(name: &'static str, caps: Caps) -> EventSpec {
-    EventSpec {
-        name,
-        stage: Stage::Question,
-        caps,
-        fail: FailMode::Closed,
-        source: Source::Documented,
-    }
+    EventSpec::question(name, caps, FailMode::Closed)
 }
 
-/// The events in [`CursorEvent::ALL`]'s order.
-static EVENTS: [EventSpec; 4] = [
-    event("beforeShellExecution", GRANTS),
-    event("beforeMCPExecution", GRANTS),
-    event(
-        "beforeReadFile",
-        Caps {
-            reason: false,
-            ..GRANTS
-        },
-    ),
-    event("preToolUse", GRANTS),
-];
+const GRANTS: Caps = caps(AllowEffect::Grant, NoteEffect::None);
 
-/// The tool names Cursor's calls carry once [`parse`] has renamed them.
-const TOOLS: &[(&str, ToolKind)] = &[
-    ("Bash", ToolKind::Shell),
-    ("Read", ToolKind::Read),
-    ("Glob", ToolKind::Read),
-    ("Grep", ToolKind::Read),
-    ("Write", ToolKind::Edit),
-    ("Edit", ToolKind::Edit),
-];
-
-/// The key each of Cursor's file tools names its file under, once [`parse`] has renamed them.
-const PATHS: &[(&str, &str)] = &[
-    ("Read", "file_path"),
-    ("Write", "file_path"),
-    ("Edit", "file_path"),
-];
-
-/// The Cursor hook events gatehouse answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CursorEvent {
-    BeforeShellExecution,
-    BeforeMcpExecution,
-    BeforeReadFile,
-    PreToolUse,
-}
-
-impl CursorEvent {
-    /// Every event, in the order the installer writes them.
-    pub const ALL: [CursorEvent; 4] = [
-        CursorEvent::BeforeShellExecution,
-        CursorEvent::BeforeMcpExecution,
-        CursorEvent::BeforeReadFile,
-        CursorEvent::PreToolUse,
-    ];
-
-    /// Cursor's own name, as in `hook_event_name` and `hooks.json`.
-    pub fn cursor_name(self) -> &'static str {
-        self.spec().name
-    }
-
-    /// This event's row of the capability table.
-    pub fn spec(self) -> &'static EventSpec {
-        &EVENTS[self as usize]
-    }
-
-    fn of(spec: &EventSpec) -> CursorEvent {
-        CursorEvent::ALL
-            .into_iter()
-            .find(|e| e.spec().name == spec.name)
-            .unwrap_or(CursorEvent::PreToolUse)
-    }
-
-    /// Whether Cursor honours `ask` here (documented for shell and MCP only).
-    fn can_ask(self) -> bool {
-        matches!(
-            self,
-            CursorEvent::BeforeShellExecution | CursorEvent::BeforeMcpExecution
+/// Cursor's facts.
+pub static TABLE: Table = Table {
+    names: Names {
+        cli: "cursor",
+        aliases: &[],
+        agent: "cursor",
+        display: "Cursor",
+        program: "cursor-agent",
+    },
+    source: Source::Documented,
+    events: &[
+        event("beforeShellExecution", GRANTS),
+        event("beforeMCPExecution", GRANTS),
+        event(
+            "beforeReadFile",
+            Caps {
+                reason: false,
+                ..GRANTS
+            },
+        ),
+        event("preToolUse", GRANTS),
+    ],
+    keys: Keys {
+        session: "conversation_id",
+        transcript: None,
+        ..Keys::CLAUDE_CODE
+    },
+    // The tool names once `parse` has renamed them.
+    tools: Tools {
+        shell: &["Bash"],
+        read: &["Read", "Glob", "Grep"],
+        edit: &["Write", "Edit"],
+        paths: &[("file_path", &["Read", "Write", "Edit"])],
+        ..Tools::NONE
+    },
+    // Each entry with `failClosed: true`: Cursor lets a call run when a hook crashes or times
+    // out unless that is set.
+    hooks: HookFile {
+        layout: Layout::Flat { version: true },
+        needs: Needs::All,
+        notes: &["built from Cursor's documented hook format; not tested against a Cursor client."],
+        ..HookFile::flat(
+            Home::at("~/.cursor"),
+            &[
+                (Scope::User, "hooks.json"),
+                (Scope::Project, ".cursor/hooks.json"),
+            ],
+            |command, timeout_secs| json!({"command": command, "timeout": timeout_secs, "failClosed": true}),
         )
-    }
-}
+    },
+};
 
 impl Dialect for Cursor {
-    fn names(&self) -> &'static Names {
-        &NAMES
+    fn table(&self) -> &'static Table {
+        &TABLE
     }
 
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
-        TOOLS
-    }
-
+    /// Each event names its call in its own fields: a shell line, an MCP tool and its server,
+    /// a file read, or a tool of Cursor's own.
     fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
-        let (event, call) = parse(stdin)?;
-        Ok(Parsed {
-            event: event.spec(),
-            call,
-        })
+        let hook = TABLE.read(stdin)?;
+        let (tool, tool_input) = match hook.event.name {
+            "beforeShellExecution" => (
+                "Bash".to_string(),
+                json!({"command": hook.required("command")?}),
+            ),
+            "beforeMCPExecution" => {
+                let tool = hook.tool()?;
+                let server = mcp_server(&hook.fields);
+                (
+                    format!("mcp__{server}__{tool}"),
+                    arguments(hook.fields.get("tool_input")),
+                )
+            }
+            "beforeReadFile" => (
+                "Read".to_string(),
+                json!({"file_path": hook.required("file_path")?}),
+            ),
+            _ => (
+                core_tool_name(&hook.tool()?),
+                arguments(hook.fields.get("tool_input")),
+            ),
+        };
+        let mut parsed = hook.call(tool, tool_input);
+        if hook.string("cwd").is_none() {
+            // The first workspace root, where the event names no folder.
+            let roots = hook.fields.get("workspace_roots").and_then(Value::as_array);
+            let root = roots.and_then(|r| r.first()?.as_str());
+            parsed.call.cwd = root.unwrap_or_default().to_string();
+        }
+        Ok(parsed)
     }
 
     fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
-        Some(render(CursorEvent::of(event), decision))
+        Some(render(event, decision))
     }
 
     fn unreadable(&self, why: &str, _stdin: &[u8]) -> Option<String> {
         Some(unreadable(why))
     }
-
-    fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
-        install::install_for(request)
-    }
-
-    fn uninstall(&self, request: &UninstallRequest) -> Result<Installed, InstallError> {
-        install::uninstall_for(request)
-    }
-
-    fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
-        install::places(project)
-    }
 }
 
-/// Reads Cursor's hook input: which event fired, and the call it is about.
-pub fn parse(stdin: &[u8]) -> Result<(CursorEvent, Call), StdinError> {
-    let input = input::object(stdin)?;
-    let name = input::required(&input, "hook_event_name")?;
-    let event = CursorEvent::ALL
-        .into_iter()
-        .find(|e| e.cursor_name() == name)
-        .ok_or(StdinError::UnknownEvent(name))?;
-    let (tool, tool_input) = match event {
-        CursorEvent::BeforeShellExecution => (
-            "Bash".to_string(),
-            json!({"command": input::required(&input, "command")?}),
-        ),
-        CursorEvent::BeforeMcpExecution => {
-            let tool = input::required(&input, "tool_name")?;
-            (
-                format!("mcp__{}__{tool}", mcp_server(&input)),
-                arguments(input.get("tool_input")),
-            )
-        }
-        CursorEvent::BeforeReadFile => (
-            "Read".to_string(),
-            json!({"file_path": input::required(&input, "file_path")?}),
-        ),
-        CursorEvent::PreToolUse => {
-            let tool = input::required(&input, "tool_name")?;
-            (core_tool_name(&tool), arguments(input.get("tool_input")))
-        }
-    };
-    let cwd = input::string(&input, "cwd").or_else(|| {
-        let roots = input.get("workspace_roots")?.as_array()?;
-        roots.first()?.as_str().map(str::to_string)
-    });
-    let call = Call {
-        agent: Agent::new(NAMES.agent),
-        kind: Some(Cursor.kind_of(&tool)),
-        path_key: tools::path_key_in(PATHS, &tool),
-        subagent: None,
-        session: input::string(&input, "conversation_id").unwrap_or_default(),
-        cwd: cwd.unwrap_or_default(),
-        tool,
-        input: tool_input,
-        tool_use_id: input::string(&input, "tool_use_id"),
-        stage: event.spec().stage,
-        caps: event.spec().caps,
-        transcript_path: None,
-    };
-    Ok((event, call))
+/// Whether Cursor honours `ask` on `event` (documented for shell and MCP only).
+fn can_ask(event: &EventSpec) -> bool {
+    matches!(event.name, "beforeShellExecution" | "beforeMCPExecution")
 }
 
 /// Tool arguments, which Cursor may send as a JSON string; a string that is not JSON is kept
@@ -273,9 +190,9 @@ fn core_tool_name(name: &str) -> String {
 }
 
 /// The stdout for `decision` on `event`: always an answer.
-pub fn render(event: CursorEvent, decision: &Decision) -> String {
+pub fn render(event: &EventSpec, decision: &Decision) -> String {
     let with_messages = |permission: &str, text: &str| {
-        if event == CursorEvent::BeforeReadFile {
+        if !event.caps.reason {
             json!({"permission": permission})
         } else {
             json!({"permission": permission, "user_message": text, "agent_message": text})
@@ -289,7 +206,7 @@ pub fn render(event: CursorEvent, decision: &Decision) -> String {
                 .as_deref()
                 .filter(|r| !r.is_empty())
                 .unwrap_or("no decision");
-            if event.can_ask() {
+            if can_ask(event) {
                 json!({"permission": "ask", "user_message": format!("gatehouse: {why}")})
             } else {
                 with_messages(

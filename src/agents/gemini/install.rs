@@ -10,14 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
-
-use crate::agents::dialect::{
-    HookPlace, HookState, InstallRequest, Installed, Scope, UninstallRequest,
-};
-use crate::agents::install_file::{
-    self, Change, InstallError, Report, add_group_to_each, io_error, replace,
-};
+use super::TABLE;
+use crate::agents::dialect::{HookPlace, HookState, InstallRequest, Installed, UninstallRequest};
+use crate::agents::hook_file;
+use crate::agents::install_file::{self, Change, InstallError, Report, io_error, replace};
 
 /// The policy file's text.
 pub const POLICY: &str = r#"# Written by `gatehouse install gemini`: Gemini CLI allows every tool call in these modes,
@@ -39,112 +35,49 @@ write_file and replace on build files (Cargo.toml, package.json, Makefile, Docke
 pyproject.toml, go.mod, ...) need its own confirmation, which `gemini -p` cannot give; a shell \
 line its parser cannot read is refused outside yolo mode; plan mode stays read-only.";
 
-/// The user's Gemini folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`.
-pub fn gemini_dir() -> Option<PathBuf> {
-    match std::env::var_os("GEMINI_CLI_HOME").filter(|d| !d.is_empty()) {
-        Some(home) => Some(PathBuf::from(home).join(".gemini")),
-        None => directories::BaseDirs::new().map(|b| b.home_dir().join(".gemini")),
-    }
-}
-
-/// The hooks to install, and where.
-#[derive(Debug, Clone)]
-pub struct GeminiHook {
-    pub settings_path: PathBuf,
-    pub policy_path: PathBuf,
-    pub command: String,
-    /// Gemini's hook timeout, in milliseconds.
-    pub timeout_ms: u64,
-}
-
-/// Gemini CLI's `settings.json` for `scope` and the user's policy file.
-fn paths(scope: Scope, project: &Path) -> Result<(PathBuf, PathBuf), InstallError> {
-    let dir = gemini_dir().ok_or(InstallError::NoHome("~/.gemini"))?;
-    let settings_path = match scope {
-        Scope::User => dir.join("settings.json"),
-        Scope::Project => project.join(".gemini/settings.json"),
-        Scope::Local => {
-            return Err(InstallError::Usage(
-                "Gemini CLI has no local scope; use --scope user or project".into(),
-            ));
-        }
-    };
-    Ok((settings_path, dir.join("policies/gatehouse.toml")))
+/// The user's policy file, which leaves the hook as Gemini CLI's only gate.
+fn policy_path() -> Result<PathBuf, InstallError> {
+    Ok(TABLE.hooks.home.find()?.join("policies/gatehouse.toml"))
 }
 
 /// `gatehouse install gemini`: both hooks (timeout in milliseconds) and the policy file.
 pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> {
-    if request.event.is_some() || request.keep_reviewer {
-        return Err(InstallError::Usage(
-            "--event and --keep-reviewer are not options for Gemini CLI".into(),
-        ));
-    }
-    let (settings_path, policy_path) = paths(request.scope, &request.project)?;
-    let hook = GeminiHook {
-        settings_path,
-        policy_path,
-        command: request.command.for_agent("gemini"),
-        timeout_ms: request.timeout_secs * 1000,
-    };
-    Ok(Installed {
-        reports: install(&hook, request.dry_run)?,
-        notes: vec![STILL_REFUSED.to_string()],
-    })
+    let policy = policy_path()?;
+    let mut installed = hook_file::install(&TABLE, request)?;
+    installed
+        .reports
+        .push(write_file(&policy, Some(POLICY), request.dry_run)?);
+    Ok(installed)
 }
 
 /// `gatehouse uninstall gemini`: the hooks and the policy file.
 pub fn uninstall_for(request: &UninstallRequest) -> Result<Installed, InstallError> {
-    let (settings_path, policy_path) = paths(request.scope, &request.project)?;
-    Ok(Installed {
-        reports: uninstall(&settings_path, &policy_path, request.dry_run)?,
-        notes: Vec::new(),
-    })
+    let policy = policy_path()?;
+    let mut removed = hook_file::uninstall(&TABLE, request)?;
+    removed
+        .reports
+        .push(write_file(&policy, None, request.dry_run)?);
+    Ok(removed)
 }
 
 /// Each `settings.json`, and whether its hook is active: it needs the policy file too, or
 /// Gemini's own policy refuses the shell and writes that the hook allows.
 pub fn places(project: &Path) -> Vec<HookPlace> {
-    [Scope::User, Scope::Project]
-        .into_iter()
-        .filter_map(|scope| {
-            let (path, policy) = paths(scope, project).ok()?;
-            let held = install_file::events_holding(&path, "gemini");
-            let state = if !held.iter().any(|e| e == "BeforeTool") {
-                HookState::Absent
-            } else if std::fs::read_to_string(&policy).ok().as_deref() != Some(POLICY) {
-                HookState::Inactive(format!(
-                    "the policy file {} is missing or changed, so Gemini's own policy still \
-                     refuses what the hook allows; run `gatehouse install gemini` again",
-                    policy.display()
-                ))
-            } else {
-                HookState::Active
-            };
-            Some(HookPlace { scope, path, state })
-        })
-        .collect()
-}
-
-/// Installs both hooks and the policy file.
-pub fn install(hook: &GeminiHook, dry_run: bool) -> Result<Vec<Report>, InstallError> {
-    let entry = json!({"type": "command", "command": hook.command, "timeout": hook.timeout_ms});
-    let group = json!({"matcher": "*", "hooks": [entry]});
-    let settings = install_file::edit(&hook.settings_path, dry_run, None, |settings| {
-        add_group_to_each(settings, &["BeforeTool", "AfterTool"], &group, "gemini")
-    })?;
-    let policy = write_file(&hook.policy_path, Some(POLICY), dry_run)?;
-    Ok(vec![settings, policy])
-}
-
-/// Removes gatehouse's gemini hooks and the policy file.
-pub fn uninstall(
-    settings_path: &Path,
-    policy_path: &Path,
-    dry_run: bool,
-) -> Result<Vec<Report>, InstallError> {
-    let settings = install_file::uninstall(settings_path, dry_run, "gemini")?;
-    let policy = write_file(policy_path, None, dry_run)?;
-    Ok(vec![settings, policy])
+    let Ok(policy) = policy_path() else {
+        return Vec::new();
+    };
+    let written = std::fs::read_to_string(&policy).ok();
+    let mut places = hook_file::places(&TABLE, project);
+    for place in &mut places {
+        if place.state == HookState::Active && written.as_deref() != Some(POLICY) {
+            place.state = HookState::Inactive(format!(
+                "the policy file {} is missing or changed, so Gemini's own policy still \
+                 refuses what the hook allows; run `gatehouse install gemini` again",
+                policy.display()
+            ));
+        }
+    }
+    places
 }
 
 /// Writes `text` to `path` (backing up a different file), or removes it with `None`.
@@ -179,37 +112,39 @@ fn write_file(path: &Path, text: Option<&str>, dry_run: bool) -> Result<Report, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
+    use serde_json::{Value, json};
 
-    fn hook(dir: &Path) -> GeminiHook {
-        GeminiHook {
-            settings_path: dir.join(".gemini/settings.json"),
-            policy_path: dir.join(".gemini/policies/gatehouse.toml"),
-            command: "/bin/gatehouse hook gemini".into(),
-            timeout_ms: 600_000,
-        }
+    const COMMAND: &str = "/bin/gatehouse hook gemini";
+
+    /// What `install_for` writes: the hooks in `dir`'s settings and the policy file.
+    fn install(dir: &Path) -> Vec<Report> {
+        let events = hook_file::event_names(&TABLE);
+        let settings = dir.join(".gemini/settings.json");
+        vec![
+            hook_file::add(&TABLE, &settings, &events, COMMAND, 600, false).unwrap(),
+            write_file(&dir.join("gatehouse.toml"), Some(POLICY), false).unwrap(),
+        ]
+    }
+
+    fn read(path: &Path) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     }
 
     #[test]
     fn install_adds_before_and_after_tool_hooks_in_milliseconds_and_the_policy() {
         let dir = tempfile::tempdir().unwrap();
-        let hook = hook(dir.path());
+        let settings = dir.path().join(".gemini/settings.json");
         std::fs::create_dir_all(dir.path().join(".gemini")).unwrap();
-        std::fs::write(
-            &hook.settings_path,
-            r#"{"security":{"auth":{"selectedType":"x"}}}"#,
-        )
-        .unwrap();
-        install(&hook, false).unwrap();
-        let settings: Value =
-            serde_json::from_str(&std::fs::read_to_string(&hook.settings_path).unwrap()).unwrap();
+        std::fs::write(&settings, r#"{"security":{"auth":{"selectedType":"x"}}}"#).unwrap();
+        install(dir.path());
+        let settings = read(&settings);
         assert_eq!(settings["security"]["auth"]["selectedType"], "x");
         for event in ["BeforeTool", "AfterTool"] {
             let entry = &settings["hooks"][event][0]["hooks"][0];
-            assert_eq!(entry["command"], hook.command, "{event}");
+            assert_eq!(entry["command"], COMMAND, "{event}");
             assert_eq!(entry["timeout"], 600_000, "{event}");
         }
-        let policy = std::fs::read_to_string(&hook.policy_path).unwrap();
+        let policy = std::fs::read_to_string(dir.path().join("gatehouse.toml")).unwrap();
         let table: toml::Table = policy.parse().unwrap();
         let rule = &table["rule"][0];
         assert_eq!(rule["argsPattern"].as_str(), Some("."));
@@ -220,26 +155,28 @@ mod tests {
     #[test]
     fn installing_twice_changes_nothing_and_uninstall_removes_hooks_and_policy() {
         let dir = tempfile::tempdir().unwrap();
-        let hook = hook(dir.path());
-        install(&hook, false).unwrap();
-        let again = install(&hook, false).unwrap();
+        let (settings, policy) = (
+            dir.path().join(".gemini/settings.json"),
+            dir.path().join("gatehouse.toml"),
+        );
+        install(dir.path());
+        let again = install(dir.path());
         assert!(
             again.iter().all(|r| r.change == Change::Unchanged),
             "{again:?}"
         );
-        let dry = uninstall(&hook.settings_path, &hook.policy_path, true).unwrap();
-        assert_eq!(dry[0].change, Change::Removed(2));
-        let said = dry[1].to_string();
+        let dry = hook_file::remove(&TABLE, &settings, true).unwrap();
+        assert_eq!(dry.change, Change::Removed(2));
+        let said = write_file(&policy, None, true).unwrap().to_string();
         assert!(
             said.starts_with("would have removed the gatehouse policy file ")
                 && !said.contains("hook"),
             "the policy file is called one: {said}"
         );
-        assert!(hook.policy_path.exists());
-        uninstall(&hook.settings_path, &hook.policy_path, false).unwrap();
-        assert!(!hook.policy_path.exists());
-        let left: Value =
-            serde_json::from_str(&std::fs::read_to_string(&hook.settings_path).unwrap()).unwrap();
-        assert_eq!(left, json!({}));
+        assert!(policy.exists());
+        hook_file::remove(&TABLE, &settings, false).unwrap();
+        write_file(&policy, None, false).unwrap();
+        assert!(!policy.exists());
+        assert_eq!(read(&settings), json!({}));
     }
 }

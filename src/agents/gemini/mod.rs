@@ -25,14 +25,16 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::dialect::{
-    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Source,
-    UninstallRequest,
+    Dialect, EventSpec, FailMode, HookPlace, InstallRequest, Installed, Names, Parsed, Scope,
+    Source, Table, UninstallRequest,
 };
-use super::input::{self, StdinError};
+use super::hook_file::{self, Home, HookFile, Needs};
+use super::input::StdinError;
 use super::install_file::InstallError;
-use super::tools;
-use crate::core::call::{Agent, Call, Stage, ToolKind};
-use crate::core::caps::{AllowEffect, Caps, NoteEffect};
+use super::table::{Keys, caps};
+use super::tools::Tools;
+use crate::core::call::{Call, Stage};
+use crate::core::caps::{AllowEffect, NoteEffect};
 use crate::core::decision::Decision;
 
 pub mod install;
@@ -40,115 +42,99 @@ pub mod install;
 /// Gemini CLI's dialect, as the registry lists it.
 pub struct Gemini;
 
-const NAMES: Names = Names {
-    cli: "gemini",
-    aliases: &["gemini-cli"],
-    agent: "gemini-cli",
-    display: "Gemini CLI",
-    program: "gemini",
+/// Gemini CLI's facts.
+pub static TABLE: Table = Table {
+    names: Names {
+        cli: "gemini",
+        aliases: &["gemini-cli"],
+        agent: "gemini-cli",
+        display: "Gemini CLI",
+        program: "gemini",
+    },
+    source: Source::Verified("Gemini CLI 0.61.0"),
+    events: &[
+        EventSpec::question(
+            "BeforeTool",
+            caps(AllowEffect::Pass, NoteEffect::AfterTool),
+            FailMode::Open,
+        ),
+        EventSpec::after_tool("AfterTool"),
+    ],
+    keys: Keys {
+        tool_use_id: None,
+        ..Keys::CLAUDE_CODE
+    },
+    // Its listing and search tools have named their folder differently across versions; the
+    // core reads the first path key present.
+    tools: Tools {
+        shell: &["run_shell_command"],
+        read: &[
+            "read_file",
+            "read_many_files",
+            "list_directory",
+            "glob",
+            "grep_search",
+        ],
+        edit: &["write_file", "replace"],
+        web: &["web_fetch", "google_web_search"],
+        internal: &[],
+        paths: &[("file_path", &["read_file", "write_file", "replace"])],
+    },
+    // The timeout in milliseconds, and the user policy file besides ([`install`]).
+    hooks: HookFile {
+        entry: hook_file::command_entry_ms,
+        needs: Needs::First,
+        notes: &[install::STILL_REFUSED],
+        ..HookFile::groups(
+            Home::under("GEMINI_CLI_HOME", ".gemini", "~/.gemini"),
+            &[
+                (Scope::User, "settings.json"),
+                (Scope::Project, ".gemini/settings.json"),
+            ],
+        )
+    },
 };
 
-const VERIFIED: Source = Source::Verified("Gemini CLI 0.61.0");
-
-/// `BeforeTool` then `AfterTool`, as [`GeminiEvent`] orders them.
-static EVENTS: [EventSpec; 2] = [
-    EventSpec {
-        name: "BeforeTool",
-        stage: Stage::Question,
-        caps: Caps {
-            allow: AllowEffect::Pass,
-            note: NoteEffect::AfterTool,
-            reason: true,
-        },
-        fail: FailMode::Open,
-        source: VERIFIED,
-    },
-    EventSpec {
-        name: "AfterTool",
-        stage: Stage::AfterTool,
-        caps: Caps::FULL,
-        fail: FailMode::Open,
-        source: VERIFIED,
-    },
-];
-
-/// Gemini CLI's built-in tool names and what each does.
-const TOOLS: &[(&str, ToolKind)] = &[
-    ("run_shell_command", ToolKind::Shell),
-    ("read_file", ToolKind::Read),
-    ("read_many_files", ToolKind::Read),
-    ("list_directory", ToolKind::Read),
-    ("glob", ToolKind::Read),
-    ("grep_search", ToolKind::Read),
-    ("write_file", ToolKind::Edit),
-    ("replace", ToolKind::Edit),
-    ("web_fetch", ToolKind::Web),
-    ("google_web_search", ToolKind::Web),
-];
-
-/// The Gemini CLI hook events gatehouse answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GeminiEvent {
-    BeforeTool,
-    AfterTool,
-}
-
-impl GeminiEvent {
-    /// Gemini's own name, as in `hook_event_name` and `settings.json`.
-    pub fn gemini_name(self) -> &'static str {
-        self.spec().name
-    }
-
-    /// This event's row of the capability table.
-    pub fn spec(self) -> &'static EventSpec {
-        match self {
-            GeminiEvent::BeforeTool => &EVENTS[0],
-            GeminiEvent::AfterTool => &EVENTS[1],
-        }
-    }
-
-    fn of(spec: &EventSpec) -> GeminiEvent {
-        if spec.name == EVENTS[1].name {
-            GeminiEvent::AfterTool
-        } else {
-            GeminiEvent::BeforeTool
-        }
-    }
-}
-
 impl Dialect for Gemini {
-    fn names(&self) -> &'static Names {
-        &NAMES
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn tools(&self) -> &'static [(&'static str, ToolKind)] {
-        TOOLS
+    fn table(&self) -> &'static Table {
+        &TABLE
     }
 
     fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
         let (event, call) = parse(stdin)?;
-        Ok(Parsed {
-            event: event.spec(),
-            call,
-        })
+        Ok(Parsed { event, call })
     }
 
+    /// On `BeforeTool` always an answer (see the module docs); on `AfterTool`, only a note.
     fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
-        render(GeminiEvent::of(event), decision)
+        let output = match (event.stage, decision) {
+            (Stage::AfterTool, Decision::Allow { note }) => {
+                let note = note.as_deref().filter(|n| !n.is_empty())?;
+                json!({"hookSpecificOutput": {
+                    "hookEventName": "AfterTool",
+                    "additionalContext": note,
+                }})
+            }
+            (Stage::AfterTool, _) => return None,
+            (_, Decision::Allow { .. }) => json!({"decision": "allow"}),
+            (_, Decision::Deny { reason }) => json!({"decision": "deny", "reason": reason}),
+            (_, Decision::Defer { reason }) => json!({
+                "decision": "deny",
+                "reason": deferred_reason(reason.as_deref()),
+            }),
+        };
+        Some(output.to_string())
     }
 
     /// An `AfterTool` input gatehouse cannot read only loses a note; anything else might be a
     /// `BeforeTool`, which runs unless it is refused.
     fn unreadable(&self, why: &str, stdin: &[u8]) -> Option<String> {
         let after_tool = serde_json::from_slice::<Value>(stdin)
-            .is_ok_and(|v| v["hook_event_name"] == EVENTS[1].name);
+            .is_ok_and(|v| v["hook_event_name"] == "AfterTool");
         (!after_tool).then(|| unreadable(why))
     }
 
+    /// The hooks and the policy file that leaves them the only gate.
     fn install(&self, request: &InstallRequest) -> Result<Installed, InstallError> {
         install::install_for(request)
     }
@@ -157,43 +143,19 @@ impl Dialect for Gemini {
         install::uninstall_for(request)
     }
 
+    /// Active only with the policy file in place.
     fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
         install::places(project)
     }
 }
 
-/// The key each of Gemini CLI's file tools names its file under (its listing and search
-/// tools have named theirs differently across versions; the core reads the first present).
-const PATHS: &[(&str, &str)] = &[
-    ("read_file", "file_path"),
-    ("write_file", "file_path"),
-    ("replace", "file_path"),
-];
-
-/// Reads Gemini CLI's hook input: which event fired, and the call it is about.
-pub fn parse(stdin: &[u8]) -> Result<(GeminiEvent, Call), StdinError> {
-    let input = input::object(stdin)?;
-    let event = match input::required(&input, "hook_event_name")?.as_str() {
-        "BeforeTool" => GeminiEvent::BeforeTool,
-        "AfterTool" => GeminiEvent::AfterTool,
-        other => return Err(StdinError::UnknownEvent(other.to_string())),
-    };
-    let tool = tool_name(&input, input::required(&input, "tool_name")?);
-    let call = Call {
-        agent: Agent::new(NAMES.agent),
-        kind: Some(Gemini.kind_of(&tool)),
-        path_key: tools::path_key_in(PATHS, &tool),
-        subagent: None,
-        session: input::string(&input, "session_id").unwrap_or_default(),
-        cwd: input::string(&input, "cwd").unwrap_or_default(),
-        tool,
-        input: input.get("tool_input").cloned().unwrap_or(Value::Null),
-        tool_use_id: None,
-        stage: event.spec().stage,
-        caps: event.spec().caps,
-        transcript_path: input::string(&input, "transcript_path"),
-    };
-    Ok((event, call))
+/// Reads Gemini CLI's hook input: which event fired, and the call it is about. The table's
+/// plain shape, an MCP tool's name aside.
+pub fn parse(stdin: &[u8]) -> Result<(&'static EventSpec, Call), StdinError> {
+    let hook = TABLE.read(stdin)?;
+    let tool = tool_name(&hook.fields, hook.tool()?);
+    let parsed = hook.call(tool, hook.tool_input());
+    Ok((parsed.event, parsed.call))
 }
 
 /// `mcp_<server>_<tool>` as the core's `mcp__<server>__<tool>`; other names unchanged.
@@ -219,30 +181,6 @@ fn tool_name(input: &Map<String, Value>, name: String) -> String {
         }
         _ => name,
     }
-}
-
-/// The stdout for `decision` on `event`. On `BeforeTool` there is always an answer (see the
-/// module docs); on `AfterTool`, only a note.
-pub fn render(event: GeminiEvent, decision: &Decision) -> Option<String> {
-    let output = match (event, decision) {
-        (GeminiEvent::BeforeTool, Decision::Allow { .. }) => json!({"decision": "allow"}),
-        (GeminiEvent::BeforeTool, Decision::Deny { reason }) => {
-            json!({"decision": "deny", "reason": reason})
-        }
-        (GeminiEvent::BeforeTool, Decision::Defer { reason }) => json!({
-            "decision": "deny",
-            "reason": deferred_reason(reason.as_deref()),
-        }),
-        (GeminiEvent::AfterTool, Decision::Allow { note }) => {
-            let note = note.as_deref().filter(|n| !n.is_empty())?;
-            json!({"hookSpecificOutput": {
-                "hookEventName": "AfterTool",
-                "additionalContext": note,
-            }})
-        }
-        (GeminiEvent::AfterTool, _) => return None,
-    };
-    Some(output.to_string())
 }
 
 /// What the model reads when gatehouse could not decide: Gemini has no prompt to defer to.

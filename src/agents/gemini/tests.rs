@@ -1,15 +1,12 @@
 use super::*;
-use crate::core::call::ToolKind;
+use crate::core::call::{Agent, ToolKind};
 use crate::core::caps::{AllowEffect, NoteEffect};
 
-macro_rules! fixture {
-    ($name:literal) => {
-        include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/gemini-cli/",
-            $name
-        ))
-    };
+static BEFORE_TOOL: &EventSpec = &TABLE.events[0];
+static AFTER_TOOL: &EventSpec = &TABLE.events[1];
+
+fn render(event: &EventSpec, decision: &Decision) -> Option<String> {
+    Gemini.render(event, decision, "")
 }
 
 /// Every answer the README records as letting a `BeforeTool` call run without our say, or as
@@ -33,28 +30,28 @@ fn assert_binding_before_tool_answer(out: &Option<String>) -> Value {
 fn every_gemini_fixture_becomes_a_gemini_call_of_the_right_kind() {
     for (bytes, tool, kind) in [
         (
-            &fixture!("beforetool-run_shell_command.json")[..],
+            &fixture!("gemini-cli", "beforetool-run_shell_command.json")[..],
             "run_shell_command",
             ToolKind::Shell,
         ),
         (
-            &fixture!("beforetool-read_file.json")[..],
+            &fixture!("gemini-cli", "beforetool-read_file.json")[..],
             "read_file",
             ToolKind::Read,
         ),
         (
-            &fixture!("beforetool-write_file.json")[..],
+            &fixture!("gemini-cli", "beforetool-write_file.json")[..],
             "write_file",
             ToolKind::Edit,
         ),
         (
-            &fixture!("beforetool-replace.json")[..],
+            &fixture!("gemini-cli", "beforetool-replace.json")[..],
             "replace",
             ToolKind::Edit,
         ),
     ] {
         let (event, call) = parse(bytes).unwrap();
-        assert_eq!(event, GeminiEvent::BeforeTool);
+        assert_eq!(event, BEFORE_TOOL);
         assert_eq!(call.agent, Agent::new("gemini-cli"));
         assert_eq!(call.tool, tool);
         assert_eq!(call.kind, Some(kind));
@@ -64,21 +61,21 @@ fn every_gemini_fixture_becomes_a_gemini_call_of_the_right_kind() {
         assert_eq!(call.caps.note, NoteEffect::AfterTool);
         assert!(!call.session.is_empty());
     }
-    let (_, shell) = parse(fixture!("beforetool-run_shell_command.json")).unwrap();
+    let (_, shell) = parse(fixture!("gemini-cli", "beforetool-run_shell_command.json")).unwrap();
     assert_eq!(shell.shell_line(), Some("rm -rf build"));
-    let (_, read) = parse(fixture!("beforetool-read_file.json")).unwrap();
+    let (_, read) = parse(fixture!("gemini-cli", "beforetool-read_file.json")).unwrap();
     assert_eq!(read.file_path(), Some("/home/dev/project/notes.txt"));
 }
 
 #[test]
 fn an_after_tool_call_carries_the_same_session_tool_and_input_as_its_before_tool() {
-    let before = fixture!("beforetool-run_shell_command.json");
+    let before = fixture!("gemini-cli", "beforetool-run_shell_command.json");
     let mut after: Value = serde_json::from_slice(before).unwrap();
     after["hook_event_name"] = json!("AfterTool");
     after["tool_response"] = json!({"llmContent": "done"});
     let (_, b) = parse(before).unwrap();
     let (event, a) = parse(after.to_string().as_bytes()).unwrap();
-    assert_eq!(event, GeminiEvent::AfterTool);
+    assert_eq!(event, AFTER_TOOL);
     assert_eq!(a.stage, Stage::AfterTool);
     assert_eq!(
         (&a.session, &a.tool, &a.input),
@@ -114,16 +111,14 @@ fn mcp_tools_become_the_cores_mcp_names() {
 #[test]
 fn before_tool_allows_and_denies_with_the_reason_the_model_reads() {
     let allow = assert_binding_before_tool_answer(&render(
-        GeminiEvent::BeforeTool,
+        BEFORE_TOOL,
         &Decision::Allow {
             note: Some("kept for AfterTool".into()),
         },
     ));
     assert_eq!(allow, json!({"decision": "allow"}));
-    let deny = assert_binding_before_tool_answer(&render(
-        GeminiEvent::BeforeTool,
-        &Decision::deny("use make clean"),
-    ));
+    let deny =
+        assert_binding_before_tool_answer(&render(BEFORE_TOOL, &Decision::deny("use make clean")));
     assert_eq!(
         deny,
         json!({"decision": "deny", "reason": "use make clean"})
@@ -132,10 +127,7 @@ fn before_tool_allows_and_denies_with_the_reason_the_model_reads() {
 
 #[test]
 fn a_defer_on_before_tool_is_a_deny_because_nothing_else_stops_the_call() {
-    let out = render(
-        GeminiEvent::BeforeTool,
-        &Decision::defer("console not running"),
-    );
+    let out = render(BEFORE_TOOL, &Decision::defer("console not running"));
     let value = assert_binding_before_tool_answer(&out);
     assert_eq!(value["decision"], "deny");
     assert!(
@@ -144,7 +136,7 @@ fn a_defer_on_before_tool_is_a_deny_because_nothing_else_stops_the_call() {
             .unwrap()
             .contains("console not running")
     );
-    let bare = render(GeminiEvent::BeforeTool, &Decision::Defer { reason: None });
+    let bare = render(BEFORE_TOOL, &Decision::Defer { reason: None });
     assert_binding_before_tool_answer(&bare);
     let unreadable: Value = serde_json::from_str(&unreadable("not JSON")).unwrap();
     assert_eq!(unreadable["decision"], "deny");
@@ -155,15 +147,15 @@ fn after_tool_prints_only_a_kept_note_as_additional_context() {
     let note = Decision::Allow {
         note: Some("run the tests next".into()),
     };
-    let out: Value = serde_json::from_str(&render(GeminiEvent::AfterTool, &note).unwrap()).unwrap();
+    let out: Value = serde_json::from_str(&render(AFTER_TOOL, &note).unwrap()).unwrap();
     assert_eq!(
         out,
         json!({"hookSpecificOutput": {"hookEventName": "AfterTool",
             "additionalContext": "run the tests next"}})
     );
-    assert_eq!(render(GeminiEvent::AfterTool, &Decision::allow()), None);
-    assert_eq!(render(GeminiEvent::AfterTool, &Decision::deny("x")), None);
-    assert_eq!(render(GeminiEvent::AfterTool, &Decision::defer("x")), None);
+    assert_eq!(render(AFTER_TOOL, &Decision::allow()), None);
+    assert_eq!(render(AFTER_TOOL, &Decision::deny("x")), None);
+    assert_eq!(render(AFTER_TOOL, &Decision::defer("x")), None);
 }
 
 #[test]

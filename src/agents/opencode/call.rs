@@ -13,6 +13,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::event::Permission;
+use crate::agents::tools::Tools;
 use crate::core::call::{Agent, Call, Stage, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::{Decider, Decision};
@@ -123,19 +124,16 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
 /// What each of OpenCode's permissions does. `external_directory` (reaching outside the
 /// project), `todowrite`, `task`, `question` and any permission not listed are
 /// [`ToolKind::Other`]: they ask.
-pub const TOOLS: &[(&str, ToolKind)] = &[
-    ("bash", ToolKind::Shell),
-    ("edit", ToolKind::Edit),
-    ("read", ToolKind::Read),
-    ("glob", ToolKind::Read),
-    ("grep", ToolKind::Read),
-    ("list", ToolKind::Read),
-    ("webfetch", ToolKind::Web),
-    ("websearch", ToolKind::Web),
-];
+pub const TOOLS: Tools = Tools {
+    shell: &["bash"],
+    read: &["read", "glob", "grep", "list"],
+    edit: &["edit"],
+    web: &["webfetch", "websearch"],
+    ..Tools::NONE
+};
 
 fn kind_of(permission: &str) -> ToolKind {
-    crate::agents::tools::kind_in(TOOLS, permission)
+    TOOLS.kind_of(permission)
 }
 
 /// The request as OpenCode states it, for tools the core has no fields for.

@@ -7,17 +7,17 @@ use std::fmt::Write as _;
 
 use super::call::CAPS;
 use crate::agents::dialect::{EventSpec, FailMode, Source};
-use crate::core::call::Stage;
 
 /// The events OpenCode asks on, as the capability table shows them. With no console attached,
 /// OpenCode's own prompt decides (its request waits for whoever answers).
-pub const EVENTS: &[EventSpec] = &[EventSpec {
-    name: "permission.asked",
-    stage: Stage::Question,
-    caps: CAPS,
-    fail: FailMode::ToAgent,
-    source: Source::Verified("OpenCode 1.18.33"),
-}];
+pub const EVENTS: &[EventSpec] = &[EventSpec::question(
+    "permission.asked",
+    CAPS,
+    FailMode::ToAgent,
+)];
+
+/// Where its row comes from.
+pub const SOURCE: Source = Source::Verified("OpenCode 1.18.33");
 
 /// The name people read.
 pub const DISPLAY: &str = "OpenCode";

@@ -29,10 +29,7 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
             ),
             Line::raw(""),
             Line::raw("To connect an agent, run in another terminal one of:"),
-            Line::styled("  gatehouse install claude", theme::key()),
-            Line::styled("  gatehouse install codex", theme::key()),
-            Line::styled("  gatehouse install gemini", theme::key()),
-            Line::styled("  gatehouse install cursor", theme::key()),
+            Line::styled(format!("  {}", registry::install_hint()), theme::key()),
             Line::styled(
                 "then start the agent; ? lists the keys, q quits.",
                 theme::dim(),
