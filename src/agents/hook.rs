@@ -246,10 +246,12 @@ pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decisio
             assessment.explanation,
             without.words()
         )),
-        Class::Unverified | Class::Risky(_) | Class::Writer => Decision::defer(format!(
-            "gatehouse decided without {} and static analysis cannot prove the call safe",
-            without.words()
-        )),
+        Class::Unverified | Class::Risky(_) | Class::Writer | Class::Tamper => {
+            Decision::defer(format!(
+                "gatehouse decided without {} and static analysis cannot prove the call safe",
+                without.words()
+            ))
+        }
     }
 }
 

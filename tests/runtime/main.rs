@@ -25,5 +25,6 @@ mod session_rules;
 mod socket;
 mod socket_flag;
 mod start;
+mod tamper;
 mod two_agents;
 mod web;
