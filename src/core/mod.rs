@@ -18,6 +18,7 @@ pub mod mode;
 pub mod policy;
 pub mod policy_file;
 pub mod policy_load;
+pub mod policy_read;
 pub mod route;
 pub mod rule;
 pub mod rules;

@@ -16,6 +16,7 @@ mod headless;
 mod hook;
 mod install;
 mod opencode_attach;
+mod policy_files;
 mod qwen_hook;
 mod rules;
 mod rules_files;
