@@ -129,12 +129,12 @@ pub fn policy_paths(source: Option<&Path>) -> PolicyPaths {
         .and_then(Path::parent)
         .map(Path::to_path_buf)
         .or_else(paths::config_dir);
-    let floor = std::env::var_os(FLOOR_ENV)
+    let named = std::env::var_os(FLOOR_ENV)
         .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(FLOOR_FILE));
+        .map(PathBuf::from);
     PolicyPaths {
-        floor: Some(floor),
+        floor_required: named.is_some(),
+        floor: Some(named.unwrap_or_else(|| PathBuf::from(FLOOR_FILE))),
         saved: folder.as_ref().map(|f| f.join("rules.toml")),
         trust: folder.as_ref().map(|f| f.join("trusted.toml")),
         home: paths::home(),

@@ -29,6 +29,9 @@ pub const FLOOR_FILE: &str = "/etc/gatehouse/policy.toml";
 #[derive(Debug, Clone, Default)]
 pub struct PolicyPaths {
     pub floor: Option<PathBuf>,
+    /// The floor was named (`GATEHOUSE_POLICY`) rather than looked for at its usual place:
+    /// then a missing file is an error, not a machine without a floor.
+    pub floor_required: bool,
     /// The saved rules (`$XDG_CONFIG_HOME/gatehouse/rules.toml`).
     pub saved: Option<PathBuf>,
     /// The trusted project files and their hashes (`…/gatehouse/trusted.toml`).
@@ -89,13 +92,21 @@ impl Policy {
         edit_tools: Vec<String>,
     ) -> Result<Policy, PolicyError> {
         let floor = match &paths.floor {
-            Some(path) if path.exists() => Some(Arc::new(read(
-                path,
-                Layer::Floor,
-                Trust::FloorOnly,
-                &edit_tools,
-            )?)),
-            _ => None,
+            Some(path) => match std::fs::metadata(path) {
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    match paths.floor_required {
+                        true => return Err(missing_floor(path)),
+                        false => None,
+                    }
+                }
+                _ => Some(Arc::new(read(
+                    path,
+                    Layer::Floor,
+                    Trust::FloorOnly,
+                    &edit_tools,
+                )?)),
+            },
+            None => None,
         };
         let user = (!user.is_empty())
             .then(|| Arc::new(RuleFile::new(Layer::User, user_path, Trust::Own, user)));
@@ -341,6 +352,19 @@ fn read(
         trust,
         internal,
     )
+}
+
+fn missing_floor(path: &Path) -> PolicyError {
+    PolicyError {
+        path: path.to_path_buf(),
+        line: None,
+        message: "the machine-wide floor named by GATEHOUSE_POLICY does not exist, and \
+                  gatehouse will not run without the floor it was told to keep"
+            .into(),
+        fix: "create the file (it may be empty), or unset GATEHOUSE_POLICY to use \
+              /etc/gatehouse/policy.toml"
+            .into(),
+    }
 }
 
 fn unwritable(path: &Path, err: std::io::Error) -> PolicyError {

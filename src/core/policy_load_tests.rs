@@ -16,6 +16,7 @@ fn git_repo() -> tempfile::TempDir {
 fn policy_in(config: &Path) -> Policy {
     let paths = PolicyPaths {
         floor: None,
+        floor_required: false,
         saved: Some(config.join("rules.toml")),
         trust: Some(config.join("trusted.toml")),
         home: None,
@@ -281,4 +282,21 @@ fn measure_parsing_big_policy_files() {
             file.rules.len()
         );
     }
+}
+
+#[test]
+fn a_missing_floor_is_no_floor_at_its_usual_place_and_an_error_where_it_was_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let floor = dir.path().join("policy.toml");
+    let paths = |floor_required| PolicyPaths {
+        floor: Some(floor.clone()),
+        floor_required,
+        ..PolicyPaths::default()
+    };
+    assert!(Policy::load(paths(false), Vec::new(), None, Vec::new()).is_ok());
+    let err = Policy::load(paths(true), Vec::new(), None, Vec::new()).unwrap_err();
+    assert_eq!(err.path, floor);
+    assert!(err.message.contains("does not exist"), "{err}");
+    std::fs::write(&floor, "").unwrap();
+    assert!(Policy::load(paths(true), Vec::new(), None, Vec::new()).is_ok());
 }

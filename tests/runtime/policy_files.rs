@@ -53,3 +53,50 @@ fn a_policy_file_over_the_size_bound_is_refused_at_once_and_a_denied_command_els
     assert_eq!(decision, "deny", "{out} {err}");
     assert!(reason.contains("denied command"), "{reason}");
 }
+
+#[test]
+fn a_floor_that_gatehouse_policy_names_but_is_missing_stops_serve_and_the_hook_says_so() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let place = Place::new("");
+    let floor = place.path().join("missing-floor.toml");
+    let child = place
+        .command(&["serve"])
+        .env("GATEHOUSE_POLICY", &floor)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, exited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output().unwrap()));
+    let Ok(out) = exited.recv_timeout(std::time::Duration::from_secs(30)) else {
+        // SAFETY: kill with a pid we spawned; its waiter thread has not reaped it.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+        panic!("serve ran without the floor it was told to keep");
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains(floor.to_str().unwrap()), "{err}");
+    assert!(err.contains("GATEHOUSE_POLICY"), "{err}");
+
+    // The hook, with no console, cannot know what the floor denies: it defers and says why.
+    let mut hook = place
+        .command(&["hook", "claude"])
+        .env("GATEHOUSE_POLICY", &floor)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(&fixture("claude-code/pretooluse-read.json"))
+        .unwrap();
+    let out = hook.wait_with_output().unwrap();
+    assert!(out.stdout.iter().all(u8::is_ascii_whitespace), "deferred");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("GATEHOUSE_POLICY"), "{err}");
+}
