@@ -29,3 +29,4 @@ mod start;
 mod tamper;
 mod two_agents;
 mod web;
+mod web_limits;
