@@ -51,11 +51,12 @@ pub(super) fn recognise(argv: &[Word]) -> Option<Judgement> {
     if name.is_some() {
         return None;
     }
-    if first.text.rsplit('/').next() == Some(NAME) {
-        // Only what it tampers with is known of a program at a path.
-        return Some(judge(args)).filter(|j| j.safety == Safety::Tamper);
+    // Only what it tampers with is known of a program at a path.
+    match first.text.rsplit('/').next() {
+        Some(NAME) => Some(judge(args)).filter(|j| j.safety == Safety::Tamper),
+        Some("cargo") => cargo(args),
+        _ => spelled_out(args, false).map(spelled),
     }
-    spelled_out(args, false).map(spelled)
 }
 
 /// An unknown program by its bare name (a renamed copy, say) whose arguments spell one of
@@ -71,7 +72,7 @@ fn spelled(command: String) -> Judgement {
 }
 
 /// The words gatehouse's command line would act on: `--config FILE` (a global option that
-/// only names the file to read) left out, up to a `--`.
+/// only names the file to read) left out before a `--`, and every word after it kept.
 fn acted_on(args: &[Word]) -> Vec<&Word> {
     let mut out = Vec::new();
     let mut words = args.iter();
@@ -81,6 +82,11 @@ fn acted_on(args: &[Word]) -> Vec<&Word> {
                 words.next();
             }
             Some(text) if text.starts_with("--config=") => {}
+            Some("--") => {
+                out.push(word);
+                out.extend(words);
+                break;
+            }
             _ => out.push(word),
         }
     }

@@ -166,6 +166,7 @@ fn cargo_run_of_gatehouse_tampers_when_gatehouse_would() {
             "cargo run --bin $B -- serve",
             "cargo --locked run --weird x rules trust",
             "cargo run -- --config /tmp/c rules trust",
+            "~/.cargo/bin/cargo run -- rules trust",
         ],
         Safety::Tamper,
     );
