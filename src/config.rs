@@ -14,6 +14,7 @@ use crate::core::barrier::{Fallback, Settings};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::policy_file::{PolicyError, RawRule, rules_of};
 use crate::core::policy_load::{FLOOR_FILE, Policy, PolicyPaths};
+use crate::core::policy_read::read_bounded;
 use crate::core::rules::{Pattern, Rules};
 use crate::plumbing::paths;
 use crate::server;
@@ -128,12 +129,12 @@ pub fn policy_paths(source: Option<&Path>) -> PolicyPaths {
         .and_then(Path::parent)
         .map(Path::to_path_buf)
         .or_else(paths::config_dir);
-    let floor = std::env::var_os(FLOOR_ENV)
+    let named = std::env::var_os(FLOOR_ENV)
         .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(FLOOR_FILE));
+        .map(PathBuf::from);
     PolicyPaths {
-        floor: Some(floor),
+        floor_required: named.is_some(),
+        floor: Some(named.unwrap_or_else(|| PathBuf::from(FLOOR_FILE))),
         saved: folder.as_ref().map(|f| f.join("rules.toml")),
         trust: folder.as_ref().map(|f| f.join("trusted.toml")),
         home: paths::home(),
@@ -157,13 +158,22 @@ impl Config {
                 _ => return Config::from_raw(RawConfig::default(), None, ""),
             },
         };
-        let text = std::fs::read_to_string(&path).map_err(|err| ConfigError {
+        let bytes = read_bounded(&path).map_err(|err| ConfigError {
             path: path.clone(),
             line: None,
-            message: format!("cannot read the config file: {err}"),
-            fix: "check the path given to --config, or create the file from `gatehouse config \
-                  example` (the documented example)"
-                .into(),
+            message: err.message.replace("the rules file", "the config file"),
+            fix: match path.exists() {
+                true => err.fix,
+                false => "check the path given to --config, or create the file from \
+                          `gatehouse config example` (the documented example)"
+                    .into(),
+            },
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| ConfigError {
+            path: path.clone(),
+            line: None,
+            message: "the config file is not UTF-8 text".into(),
+            fix: "save it as UTF-8".into(),
         })?;
         Config::parse(&text, &path)
     }

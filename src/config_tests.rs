@@ -272,3 +272,14 @@ fn opencode_servers_are_listed_with_where_their_password_is_but_never_the_passwo
     assert_eq!(err.line, Some(2), "{err}");
     assert!(err.message.contains("not the address"), "{err}");
 }
+
+#[test]
+fn a_config_file_larger_than_policy_files_may_be_is_refused_naming_the_file_and_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let line = "# a comment that pads the file out\n";
+    std::fs::write(&path, line.repeat(2 * 1024 * 1024 / line.len())).unwrap();
+    let err = Config::load(Some(&path)).unwrap_err().to_string();
+    assert!(err.contains(path.to_str().unwrap()), "{err}");
+    assert!(err.contains("1 MiB"), "{err}");
+}

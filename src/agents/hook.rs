@@ -7,7 +7,9 @@
 //!   doomed → deny, everything else → defer to the agent's own prompt;
 //! - console refused the request (too long, malformed, another user's): the same static
 //!   fallback, with one line on stderr, so a denied call stays denied;
-//! - console reached but lost before answering, or an answer it cannot read: defer;
+//! - console reached but lost before answering (gone, too busy to answer before the ask
+//!   timeout), or an answer it cannot read: a call static analysis denies is denied, every
+//!   other deferred (never allowed: the console may have been asking the human about it);
 //! - stdin it cannot read: defer, with one line on stderr.
 //!
 //! Each dialect renders `defer` in the form that really leaves the call to the agent's own
@@ -169,11 +171,11 @@ fn decide(
             );
             (decision, Without::Untrusted.allow_reason(), vec![line])
         }
-        Err(lost @ AskError::Lost { .. }) => (
-            Decision::defer(lost.to_string()),
-            String::new(),
-            vec![format!("{prefix} {lost}; deferring")],
-        ),
+        Err(lost @ AskError::Lost { .. }) => {
+            let decision = lost_decision(call, setup, &lost);
+            let line = format!("{prefix} {lost}; decided without it: {}", decision.name());
+            (decision, String::new(), vec![line])
+        }
     }
 }
 
@@ -224,6 +226,26 @@ fn static_decision(call: &Call, setup: &HookSetup, without: Without) -> Decision
     }
 }
 
+/// The decision when the console took the call and gave no answer: the static class still
+/// denies what it denies (a busy or stalled console never turns a deny into a defer), and
+/// everything else is deferred, a read included.
+fn lost_decision(call: &Call, setup: &HookSetup, lost: &AskError) -> Decision {
+    let denied = match &setup.rules {
+        Ok(rules) => std::panic::catch_unwind(|| assess_bounded(call, rules, &[]))
+            .ok()
+            .filter(|a| matches!(a.class, Class::Denied | Class::Doomed)),
+        Err(_) => None,
+    };
+    match denied {
+        Some(assessment) => Decision::deny(format!(
+            "gatehouse: {} (decided without the console, which took the call and gave no \
+             answer)",
+            assessment.explanation
+        )),
+        None => Decision::defer(lost.to_string()),
+    }
+}
+
 /// What static analysis alone decides when no console is running: read-only → allow, denied
 /// or doomed → deny, everything else → defer. A panic in the analysis is a defer.
 pub fn fallback(call: &Call, rules: &Rules) -> Decision {
@@ -246,10 +268,12 @@ pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decisio
             assessment.explanation,
             without.words()
         )),
-        Class::Unverified | Class::Risky(_) | Class::Writer => Decision::defer(format!(
-            "gatehouse decided without {} and static analysis cannot prove the call safe",
-            without.words()
-        )),
+        Class::Unverified | Class::Risky(_) | Class::Writer | Class::Tamper => {
+            Decision::defer(format!(
+                "gatehouse decided without {} and static analysis cannot prove the call safe",
+                without.words()
+            ))
+        }
     }
 }
 

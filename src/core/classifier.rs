@@ -129,6 +129,7 @@ fn label(safety: Safety) -> &'static str {
         Safety::ReadOnly => "proven to only read",
         Safety::Unverified => "not proven",
         Safety::Writer => "known to change state",
+        Safety::Tamper => "changes what the approval gate allows",
     }
 }
 

@@ -220,7 +220,10 @@ fn assess_unruled(
     }
     if let Some(hit) = strictest.filter(|h| h.rule.ruling == Ruling::Ask) {
         // An ask outranks every allow: the human sees it, and the classifier never races it.
-        a.row = Row::WriterOrOther;
+        // A tamper is asked in every mode already, allow-all included: it keeps its row.
+        if a.row != Row::Tamper {
+            a.row = Row::WriterOrOther;
+        }
         a.listed_by = None;
         if a.class == Class::ReadOnly {
             a.class = Class::Unverified;
@@ -318,9 +321,12 @@ fn assess_shell(
             Some(Obstacle::Unknown) | None => (Class::Unverified, Row::UnverifiedShell),
         },
         Safety::Writer => (Class::Writer, Row::WriterOrOther),
+        Safety::Tamper => (Class::Tamper, Row::Tamper),
     };
     let mut a = Assessment::new(class, row, kind, explanation);
-    if class != Class::ReadOnly
+    // Nothing lists a change of gatehouse's own policy: not a safe command, a session's
+    // "always" or an allow rule (a trusted project's, say).
+    if !matches!(class, Class::ReadOnly | Class::Tamper)
         && let Some((by, why, hit)) = listing(&analysis, rules, session, judgement)
     {
         a = a.listed(by, why);

@@ -262,3 +262,61 @@ fn a_patch_is_judged_by_every_file_it_touches_not_only_the_first() {
     );
     assert_eq!(assess(&one, &Rules::default(), &allows).row, Row::Listed);
 }
+
+/// Rules whose user file holds `[[rule]]` tables for prefix `gatehouse` with `verdict`.
+fn gatehouse_rule(verdict: &str) -> Rules {
+    let text = format!("[[rule]]\nprefix = \"gatehouse\"\nverdict = \"{verdict}\"\n");
+    let user = crate::core::policy_file::parse_file(
+        &text,
+        Path::new("/u/rules.toml"),
+        crate::core::policy::Layer::User,
+        crate::core::policy::Trust::Own,
+        &[],
+    )
+    .unwrap();
+    Rules {
+        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        ..Rules::default()
+    }
+}
+
+#[test]
+fn a_gatehouse_command_that_changes_its_policy_is_asked_in_every_mode_and_nothing_lists_it() {
+    let line = "ls && gatehouse rules trust";
+    let bare = assess(&bash(line), &Rules::default(), &[]);
+    assert_eq!((bare.class, bare.row), (Class::Tamper, Row::Tamper));
+    for mode in Mode::ALL {
+        let expected = if mode == Mode::Plan {
+            Route::Reject
+        } else {
+            Route::Ask
+        };
+        assert_eq!(bare.route(mode), expected, "{mode}");
+    }
+    let safe = rules(&["gatehouse"], &[]);
+    let session = [SessionAllow::ShellPrefix(Pattern::new("gatehouse rules"))];
+    for (r, allows) in [
+        (&safe, &[][..]),
+        (&Rules::default(), &session[..]),
+        (&gatehouse_rule("allow"), &[][..]),
+        (&gatehouse_rule("ask"), &[][..]),
+    ] {
+        let a = assess(&bash(line), r, allows);
+        assert_eq!(
+            (a.row, a.listed_by),
+            (Row::Tamper, None),
+            "{}",
+            a.explanation
+        );
+        assert_eq!(a.route(Mode::AllowAll), Route::Ask);
+    }
+    // A deny still refuses it, and gatehouse's reading commands pass as any read does.
+    let denied = assess(&bash(line), &gatehouse_rule("deny"), &[]);
+    assert_eq!(denied.row, Row::Denied);
+    let explain = assess(
+        &bash("gatehouse explain 'rm -rf /'"),
+        &Rules::default(),
+        &[],
+    );
+    assert_eq!(explain.row, Row::ReadOnly);
+}

@@ -19,6 +19,7 @@ pub mod offer;
 pub mod policy;
 pub mod policy_file;
 pub mod policy_load;
+pub mod policy_read;
 pub mod route;
 pub mod rule;
 pub mod rules;

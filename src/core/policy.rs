@@ -43,7 +43,7 @@ impl fmt::Display for Layer {
 }
 
 /// Whether a file's allow rules apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Trust {
     /// The user's own files: every rule applies.
     Own,

@@ -3,6 +3,7 @@
 //! line kept, so that a bad entry is reported with its file, line and a fix; and written back
 //! (the saved rules and `gatehouse rules add --scope project`).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -71,9 +72,11 @@ pub fn rules_of(
     text: &str,
     edit_tools: &[String],
 ) -> Result<Vec<Rule>, PolicyError> {
+    let lines = Lines::of(text);
+    let mut ids = HashSet::new();
     let mut rules: Vec<Rule> = Vec::new();
     for (n, spanned) in raw.into_iter().enumerate() {
-        let line = line_of(text, spanned.span().start);
+        let line = lines.line(spanned.span().start);
         let error = |message: String, fix: &str| PolicyError {
             path: path.to_path_buf(),
             line: Some(line),
@@ -88,7 +91,7 @@ pub fn rules_of(
                 "use a short id of letters, digits and dashes, or leave `id` out",
             ));
         }
-        if rules.iter().any(|r| r.id == id) {
+        if !ids.insert(id.clone()) {
             return Err(error(
                 format!("two rules have the id {id:?}"),
                 "give each rule its own id",
@@ -172,9 +175,10 @@ pub fn parse_file(
              [[rule]] tables; {RULE_FIX}"
         ),
     })?;
+    let lines = Lines::of(text);
     let mut rules = Vec::new();
     for (n, entry) in raw.denied_commands.unwrap_or_default().iter().enumerate() {
-        rules.push(listed(entry, n, "denied", Ruling::Deny, path, text)?);
+        rules.push(listed(entry, n, "denied", Ruling::Deny, path, &lines)?);
     }
     rules.extend(rules_of(
         raw.rule.unwrap_or_default(),
@@ -183,7 +187,7 @@ pub fn parse_file(
         edit_tools,
     )?);
     for (n, entry) in raw.safe_commands.unwrap_or_default().iter().enumerate() {
-        let rule = listed(entry, n, "safe", Ruling::Allow, path, text)?;
+        let rule = listed(entry, n, "safe", Ruling::Allow, path, &lines)?;
         if edit_tools.iter().any(|e| e == entry.get_ref().trim()) {
             return Err(PolicyError {
                 path: path.to_path_buf(),
@@ -203,7 +207,7 @@ pub fn parse_file(
             line: raw
                 .mode_ceiling
                 .as_ref()
-                .map(|c| line_of(text, c.span().start)),
+                .map(|c| lines.line(c.span().start)),
             message: "the saved rules cannot set a mode ceiling".into(),
             fix: "set `mode_ceiling` in a project's .gatehouse.toml or the machine-wide floor"
                 .into(),
@@ -221,9 +225,9 @@ fn listed(
     what: &str,
     ruling: Ruling,
     path: &Path,
-    text: &str,
+    lines: &Lines,
 ) -> Result<Rule, PolicyError> {
-    let line = line_of(text, entry.span().start);
+    let line = lines.line(entry.span().start);
     let pattern = Pattern::new(entry.get_ref());
     if pattern.as_str().is_empty() {
         return Err(PolicyError {
@@ -282,7 +286,31 @@ pub fn render(rules: &[Rule]) -> String {
     )
 }
 
-/// The 1-based line of byte offset `at` in `text`.
+/// The 1-based line of byte offset `at` in `text`. For one offset; [`Lines`] for many.
 pub fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+/// Where each line of a text starts, to find the line of many offsets in linear time (one
+/// scan of the text, then a binary search each), not one scan per offset.
+pub struct Lines {
+    newlines: Vec<usize>,
+}
+
+impl Lines {
+    pub fn of(text: &str) -> Lines {
+        Lines {
+            newlines: text
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(at, _)| at)
+                .collect(),
+        }
+    }
+
+    /// The 1-based line of byte offset `at`.
+    pub fn line(&self, at: usize) -> usize {
+        self.newlines.partition_point(|&newline| newline < at) + 1
+    }
 }

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::policy::{Hit, Judgement, Layer, RuleFile, Trust, judge};
 use super::policy_file::{PolicyError, parse_file, render};
+use super::policy_read::{Parsed, read_bounded};
 use super::rule::{Rule, Subject};
 pub use super::rules_write::write_atomic;
 use super::rules_write::{lock as lock_file, write_private};
@@ -28,6 +29,9 @@ pub const FLOOR_FILE: &str = "/etc/gatehouse/policy.toml";
 #[derive(Debug, Clone, Default)]
 pub struct PolicyPaths {
     pub floor: Option<PathBuf>,
+    /// The floor was named (`GATEHOUSE_POLICY`) rather than looked for at its usual place:
+    /// then a missing file is an error, not a machine without a floor.
+    pub floor_required: bool,
     /// The saved rules (`$XDG_CONFIG_HOME/gatehouse/rules.toml`).
     pub saved: Option<PathBuf>,
     /// The trusted project files and their hashes (`…/gatehouse/trusted.toml`).
@@ -64,6 +68,7 @@ pub struct Policy {
     user: Option<Arc<RuleFile>>,
     saved: Mutex<Option<(Stamp, Loaded)>>,
     projects: Mutex<HashMap<PathBuf, CachedProject>>,
+    parsed: Parsed,
     hits: Mutex<HashMap<String, u64>>,
 }
 
@@ -87,13 +92,21 @@ impl Policy {
         edit_tools: Vec<String>,
     ) -> Result<Policy, PolicyError> {
         let floor = match &paths.floor {
-            Some(path) if path.exists() => Some(Arc::new(read(
-                path,
-                Layer::Floor,
-                Trust::FloorOnly,
-                &edit_tools,
-            )?)),
-            _ => None,
+            Some(path) => match std::fs::metadata(path) {
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    match paths.floor_required {
+                        true => return Err(missing_floor(path)),
+                        false => None,
+                    }
+                }
+                _ => Some(Arc::new(read(
+                    path,
+                    Layer::Floor,
+                    Trust::FloorOnly,
+                    &edit_tools,
+                )?)),
+            },
+            None => None,
         };
         let user = (!user.is_empty())
             .then(|| Arc::new(RuleFile::new(Layer::User, user_path, Trust::Own, user)));
@@ -127,46 +140,53 @@ impl Policy {
     fn saved(&self) -> Option<Loaded> {
         let path = self.paths.saved.as_ref()?;
         let stamp = Stamp::of(path);
-        let mut saved = lock(&self.saved);
-        if stamp.0.is_none() {
-            *saved = None;
-            return None;
-        }
-        if let Some((old, loaded)) = saved.as_ref()
-            && *old == stamp
         {
-            return Some(loaded.clone());
+            let mut saved = lock(&self.saved);
+            if stamp.0.is_none() {
+                *saved = None;
+                return None;
+            }
+            if let Some((old, loaded)) = saved.as_ref()
+                && *old == stamp
+            {
+                return Some(loaded.clone());
+            }
         }
-        let loaded = read(path, Layer::Saved, Trust::Own, &self.edit_tools).map(Arc::new);
-        *saved = Some((stamp, loaded.clone()));
+        let loaded = read_bounded(path).and_then(|bytes| {
+            let digest = hash(&bytes);
+            let how = (Layer::Saved, Trust::Own);
+            self.parsed
+                .parse(path, (&bytes, &digest), how, &self.edit_tools, |_| {})
+        });
+        *lock(&self.saved) = Some((stamp, loaded.clone()));
         Some(loaded)
     }
 
-    /// A project file, read again if it or the trust list changed.
+    /// A project file, read again if it or the trust list changed (and parsed again only if
+    /// its content or its trust did). No lock is held while it is read and parsed.
     fn project(&self, path: &Path) -> Loaded {
         let stamps = (
             Stamp::of(path),
             self.paths.trust.as_deref().map_or(Stamp(None), Stamp::of),
         );
-        let mut projects = lock(&self.projects);
-        if let Some((old, loaded)) = projects.get(path)
+        if let Some((old, loaded)) = lock(&self.projects).get(path)
             && *old == stamps
         {
             return loaded.clone();
         }
-        let loaded = std::fs::read(path)
-            .map_err(|err| unreadable(path, err))
-            .and_then(|bytes| {
-                let trust = match self.paths.trust.as_deref() {
-                    Some(list) if trusted(list, path, &bytes) => Trust::Trusted,
-                    _ => Trust::Untrusted,
-                };
-                let text = String::from_utf8_lossy(&bytes);
-                let mut file = parse_file(&text, path, Layer::Project, trust, &self.edit_tools)?;
-                file.root = path.parent().map(Path::to_path_buf);
-                Ok(Arc::new(file))
-            });
-        projects.insert(path.to_path_buf(), (stamps, loaded.clone()));
+        let loaded = read_bounded(path).and_then(|bytes| {
+            let digest = hash(&bytes);
+            let trust = match self.paths.trust.as_deref() {
+                Some(list) if trusted_digest(list, path, &digest) => Trust::Trusted,
+                _ => Trust::Untrusted,
+            };
+            let how = (Layer::Project, trust);
+            self.parsed
+                .parse(path, (&bytes, &digest), how, &self.edit_tools, |file| {
+                    file.root = path.parent().map(Path::to_path_buf);
+                })
+        });
+        lock(&self.projects).insert(path.to_path_buf(), (stamps, loaded.clone()));
         loaded
     }
 
@@ -324,16 +344,26 @@ fn read(
     trust: Trust,
     internal: &[String],
 ) -> Result<RuleFile, PolicyError> {
-    let text = std::fs::read_to_string(path).map_err(|err| unreadable(path, err))?;
-    parse_file(&text, path, layer, trust, internal)
+    let bytes = read_bounded(path)?;
+    parse_file(
+        &String::from_utf8_lossy(&bytes),
+        path,
+        layer,
+        trust,
+        internal,
+    )
 }
 
-fn unreadable(path: &Path, err: std::io::Error) -> PolicyError {
+fn missing_floor(path: &Path) -> PolicyError {
     PolicyError {
         path: path.to_path_buf(),
         line: None,
-        message: format!("cannot read the rules file: {err}"),
-        fix: "make the file readable, or remove it".into(),
+        message: "the machine-wide floor named by GATEHOUSE_POLICY does not exist, and \
+                  gatehouse will not run without the floor it was told to keep"
+            .into(),
+        fix: "create the file (it may be empty), or unset GATEHOUSE_POLICY to use \
+              /etc/gatehouse/policy.toml"
+            .into(),
     }
 }
 
@@ -406,23 +436,38 @@ struct TrustList {
     trusted: BTreeMap<String, String>,
 }
 
-fn trust_list(list: &Path) -> TrustList {
-    std::fs::read_to_string(list)
-        .ok()
-        .and_then(|text| toml::from_str(&text).ok())
-        .unwrap_or_default()
+/// The trust list at `list`: none when there is no file; an error when it is too large to
+/// read (or not a file), so that trusting more never drops what it holds.
+fn trust_list(list: &Path) -> Result<TrustList, PolicyError> {
+    if !list.exists() {
+        return Ok(TrustList::default());
+    }
+    let bytes = read_bounded(list)?;
+    Ok(toml::from_str(&String::from_utf8_lossy(&bytes)).unwrap_or_default())
 }
 
 /// True when the trust list records exactly these bytes for the project file at `path`.
 pub fn trusted(list: &Path, path: &Path, bytes: &[u8]) -> bool {
-    trust_list(list).trusted.get(&path.display().to_string()) == Some(&hash(bytes))
+    trusted_digest(list, path, &hash(bytes))
+}
+
+/// True when the trust list records the hash `digest` for the project file at `path`. A list
+/// that cannot be read trusts nothing.
+fn trusted_digest(list: &Path, path: &Path, digest: &str) -> bool {
+    trust_list(list).is_ok_and(|trusts| {
+        trusts
+            .trusted
+            .get(&path.display().to_string())
+            .map(String::as_str)
+            == Some(digest)
+    })
 }
 
 /// Records the project file at `path`, as it is now, in the trust list; returns its hash.
 pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
-    let bytes = std::fs::read(path)?;
+    let bytes = read_bounded(path).map_err(std::io::Error::other)?;
     let _locked = lock_file(list)?;
-    let mut trusts = trust_list(list);
+    let mut trusts = trust_list(list).map_err(std::io::Error::other)?;
     let digest = hash(&bytes);
     trusts
         .trusted

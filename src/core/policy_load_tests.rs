@@ -16,6 +16,7 @@ fn git_repo() -> tempfile::TempDir {
 fn policy_in(config: &Path) -> Policy {
     let paths = PolicyPaths {
         floor: None,
+        floor_required: false,
         saved: Some(config.join("rules.toml")),
         trust: Some(config.join("trusted.toml")),
         home: None,
@@ -173,4 +174,129 @@ fn saved_rules_are_written_atomically_with_a_backup_and_read_back_when_changed()
     assert_eq!(back.len(), 1);
     assert_eq!(back[0].reason.as_deref(), Some("not here"));
     let _ = ToolKind::Edit;
+}
+
+/// A project file of `entries` denied commands and as many `[[rule]]` tables: the kind of file
+/// a repository can ship to stall a console that parses it slowly.
+fn big_policy(entries: usize) -> String {
+    let mut text = String::from("denied_commands = [\n");
+    for n in 0..entries {
+        text.push_str(&format!("  \"tool-{n} --flag\",\n"));
+    }
+    text.push_str("]\n");
+    for n in 0..entries {
+        text.push_str(&format!(
+            "[[rule]]\nid = \"r-{n}\"\nprefix = \"other-{n}\"\nverdict = \"deny\"\n"
+        ));
+    }
+    text
+}
+
+/// The least of a few timings of parsing `text` as a project file.
+fn parse_time(text: &str) -> std::time::Duration {
+    (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let path = Path::new("/p/.gatehouse.toml");
+            parse_file(text, path, Layer::Project, Trust::Untrusted, &[]).unwrap();
+            start.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn parsing_a_policy_file_takes_time_in_proportion_to_its_size() {
+    // Eight times the entries: about eight times the time when linear, sixty-four when each
+    // entry's line is counted from the start of the file (as it was: 96 s for 1.3 MB).
+    let small = parse_time(&big_policy(1_000));
+    let large = parse_time(&big_policy(8_000));
+    let ratio = large.as_secs_f64() / small.as_secs_f64();
+    assert!(ratio < 24.0, "{small:?} then {large:?}: {ratio:.1} times");
+}
+
+#[test]
+fn a_project_file_over_the_size_bound_refuses_every_call_under_it_and_names_the_bound() {
+    let repo = git_repo();
+    let text = big_policy(16_000);
+    assert!(text.len() > crate::core::policy_read::MAX_POLICY_BYTES);
+    std::fs::write(repo.path().join(PROJECT_FILE), &text).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let rules = rules(policy_in(config.path()));
+    let a = assess(&bash_in(repo.path(), "ls"), &rules, &[]);
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    assert!(a.explanation.contains(PROJECT_FILE), "{}", a.explanation);
+    assert!(a.explanation.contains("1 MiB"), "{}", a.explanation);
+}
+
+#[test]
+fn a_project_file_touched_or_rewritten_with_the_same_bytes_is_not_parsed_again() {
+    let repo = git_repo();
+    let path = repo.path().join(PROJECT_FILE);
+    std::fs::write(&path, "denied_commands = [\"make deploy\"]\n").unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let policy = policy_in(config.path());
+    let cwd = repo.path().display().to_string();
+    let first = policy.in_force(&cwd).files.pop().unwrap();
+    // A new inode with the same bytes: the stamp changed, the content did not.
+    let moved = repo.path().join("moved");
+    std::fs::write(&moved, std::fs::read(&path).unwrap()).unwrap();
+    std::fs::rename(&moved, &path).unwrap();
+    let again = policy.in_force(&cwd).files.pop().unwrap();
+    assert!(Arc::ptr_eq(&first, &again), "parsed again");
+    std::fs::write(&path, "denied_commands = [\"make release\"]\n").unwrap();
+    let changed = policy.in_force(&cwd).files.pop().unwrap();
+    assert!(!Arc::ptr_eq(&first, &changed));
+    assert_eq!(changed.rules.len(), 1);
+}
+
+#[test]
+fn a_project_file_that_is_a_fifo_is_refused_without_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("policy.toml");
+    let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid, NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let err = crate::core::policy_read::read_bounded(&fifo).unwrap_err();
+    assert!(err.message.contains("not a regular file"), "{err}");
+}
+
+#[test]
+#[ignore = "measures; run with --ignored --nocapture"]
+fn measure_parsing_big_policy_files() {
+    for entries in [1_000, 4_000, 16_000] {
+        let text = big_policy(entries);
+        let start = std::time::Instant::now();
+        let file = parse_file(
+            &text,
+            Path::new("/p/.gatehouse.toml"),
+            Layer::Project,
+            Trust::Untrusted,
+            &[],
+        )
+        .unwrap();
+        println!(
+            "{entries} entries, {} bytes: {:?} ({} rules)",
+            text.len(),
+            start.elapsed(),
+            file.rules.len()
+        );
+    }
+}
+
+#[test]
+fn a_missing_floor_is_no_floor_at_its_usual_place_and_an_error_where_it_was_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let floor = dir.path().join("policy.toml");
+    let paths = |floor_required| PolicyPaths {
+        floor: Some(floor.clone()),
+        floor_required,
+        ..PolicyPaths::default()
+    };
+    assert!(Policy::load(paths(false), Vec::new(), None, Vec::new()).is_ok());
+    let err = Policy::load(paths(true), Vec::new(), None, Vec::new()).unwrap_err();
+    assert_eq!(err.path, floor);
+    assert!(err.message.contains("does not exist"), "{err}");
+    std::fs::write(&floor, "").unwrap();
+    assert!(Policy::load(paths(true), Vec::new(), None, Vec::new()).is_ok());
 }

@@ -26,6 +26,9 @@ pub enum Class {
     Denied,
     /// Cannot succeed (an Edit whose text is not in the file): refused with guidance.
     Doomed,
+    /// Changes what gatehouse itself allows (its rules, trust, hooks, devices or console):
+    /// asked in every mode, never raced or listed.
+    Tamper,
 }
 
 impl Class {
@@ -43,6 +46,7 @@ impl Class {
             Class::Writer => "writer",
             Class::Denied => "denied",
             Class::Doomed => "doomed",
+            Class::Tamper => "tamper",
         }
     }
 }
@@ -69,10 +73,12 @@ pub enum Row {
     UnverifiedMcp,
     /// Writers, and every other tool that is neither read-only nor a shell or MCP call.
     WriterOrOther,
+    /// Calls that change what gatehouse itself allows.
+    Tamper,
 }
 
 impl Row {
-    pub const ALL: [Row; 12] = [
+    pub const ALL: [Row; 13] = [
         Row::Denied,
         Row::Doomed,
         Row::ReadOnly,
@@ -85,6 +91,7 @@ impl Row {
         Row::Risky(Risk::Network),
         Row::UnverifiedMcp,
         Row::WriterOrOther,
+        Row::Tamper,
     ];
 
     /// The row's name in the route table.
@@ -104,6 +111,7 @@ impl Row {
             },
             Row::UnverifiedMcp => "unverified-mcp",
             Row::WriterOrOther => "writer-or-other",
+            Row::Tamper => "tamper",
         }
     }
 }
@@ -186,6 +194,12 @@ pub fn route(mode: Mode, row: Row) -> Route {
             Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
             Mode::Plan => Reject,
         },
+        // The gate's own policy is the human's to change, whatever the mode: allow-all lets
+        // agents work unwatched, not rewrite what is watched.
+        Row::Tamper => match mode {
+            Mode::AllowAll | Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
+            Mode::Plan => Reject,
+        },
     }
 }
 
@@ -229,7 +243,8 @@ risky-git-elsewhere  allow     ask        ask    ask      ask       reject
 risky-runs-code      allow     ask        ask    ask      ask       reject
 risky-network        allow     ask        ask    ask      ask       reject
 unverified-mcp       allow     ask        ask    race     ask       reject
-writer-or-other      allow     ask        ask    ask      ask       reject";
+writer-or-other      allow     ask        ask    ask      ask       reject
+tamper               ask       ask        ask    ask      ask       reject";
 
     #[test]
     fn every_mode_and_row_routes_as_the_design_table_says() {

@@ -5,21 +5,18 @@
 //! rebinding. No response carries CORS headers, and the page's content security policy lets
 //! it load nothing from elsewhere.
 
-use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::Router;
-use axum::extract::connect_info::Connected;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::IncomingStream;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -27,7 +24,6 @@ use super::Hub;
 pub use super::hosts::{Hosts, link_host};
 use super::pairing::Redeemed;
 use super::snapshot::{Snapshot, snapshot};
-use super::tls::Certificate;
 use crate::core::call::CallId;
 use crate::core::mode::Mode;
 use crate::core::prompter::HumanAnswer;
@@ -45,19 +41,9 @@ const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 #[derive(Debug, Clone, Copy)]
 pub struct Peer(pub SocketAddr);
 
-impl Connected<IncomingStream<'_, tokio::net::TcpListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, tokio::net::TcpListener>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
-impl Connected<IncomingStream<'_, super::tls::Listener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, super::tls::Listener>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
-pub fn router(hub: Arc<Hub>) -> Router {
+/// The page and its API; each request's body and answer within `request` (a live update
+/// stream once answered excepted).
+pub fn router(hub: Arc<Hub>, request: Duration) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(script))
@@ -68,44 +54,17 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/answer", post(answer))
         .route("/api/claim", post(claim))
         .route("/api/mode", post(mode))
-        .layer(middleware::from_fn_with_state(hub.clone(), guard))
+        .layer(middleware::from_fn_with_state(
+            (hub.clone(), request),
+            guard,
+        ))
         .with_state(hub)
 }
 
-/// Serves `router` on `listener` (over TLS with `tls`) until `shutdown` completes.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    tls: Option<Certificate>,
-    router: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) {
-    let app = router.into_make_service_with_connect_info::<Peer>();
-    let result = match tls {
-        None => {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(shutdown)
-                .await
-        }
-        Some(cert) => match super::tls::Listener::new(listener, &cert) {
-            Ok(listener) => {
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(shutdown)
-                    .await
-            }
-            Err(err) => {
-                tracing::error!("web: {err}");
-                return;
-            }
-        },
-    };
-    if let Err(err) = result {
-        tracing::error!("web: the server stopped: {err}");
-    }
-}
-
-/// Every request: the `Host` check first, then the security headers on every response.
+/// Every request: the `Host` check first, then the request within its time, then the
+/// security headers on every response.
 async fn guard(
-    State(hub): State<Arc<Hub>>,
+    State((hub, within)): State<(Arc<Hub>, Duration)>,
     ConnectInfo(Peer(from)): ConnectInfo<Peer>,
     request: Request,
     next: Next,
@@ -115,10 +74,18 @@ async fn guard(
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
+    let path = request.uri().path().to_string();
     let mut response = if hub.hosts.allows(host) {
-        next.run(request).await
+        // Cancellation: a request past its time is dropped, its body unread or its handler
+        // stopped at an await; nothing it did is half-applied (answers settle atomically).
+        match tokio::time::timeout(within, next.run(request)).await {
+            Ok(response) => response,
+            Err(_) => {
+                hub.refused(408, "the request took too long", &path, from);
+                refusal(StatusCode::REQUEST_TIMEOUT, "the request took too long")
+            }
+        }
     } else {
-        let path = request.uri().path().to_string();
         hub.refused(421, "the Host header names another site", &path, from);
         refusal(
             StatusCode::MISDIRECTED_REQUEST,
@@ -211,7 +178,10 @@ async fn pair(
     ConnectInfo(Peer(from)): ConnectInfo<Peer>,
     Json(request): Json<PairRequest>,
 ) -> Response {
-    match hub.codes.redeem(request.code.trim(), Instant::now()) {
+    match hub
+        .codes
+        .redeem(request.code.trim(), from.ip(), Instant::now())
+    {
         Redeemed::Paired => {}
         Redeemed::Refused => {
             hub.refused(
@@ -229,7 +199,7 @@ async fn pair(
             hub.refused(429, "too many pairing attempts", "/api/pair", from);
             return refusal(
                 StatusCode::TOO_MANY_REQUESTS,
-                "too many pairing attempts: wait a minute and use a new link",
+                "too many wrong pairing codes from here: wait a minute, or use a new link",
             );
         }
     }
@@ -297,6 +267,11 @@ async fn events(
         .unwrap_or("")
         .trim()
         .to_string();
+    let Some(open) = hub.open_stream(&name) else {
+        let why = "too many live update streams for this device";
+        hub.refused(429, why, "/api/events", from);
+        return refusal(StatusCode::TOO_MANY_REQUESTS, why);
+    };
     let changed = hub.changed.subscribe();
     let stopping = hub.stopping.subscribe();
     let state = (hub, changed, stopping, true);
@@ -304,6 +279,8 @@ async fn events(
         futures_util::stream::unfold(state, move |(hub, mut changed, mut stopping, first)| {
             let name = name.clone();
             let token = token.clone();
+            // The count is the stream's: it closes when the stream is dropped.
+            let _open = &open;
             async move {
                 if *stopping.borrow() {
                     return None;
@@ -447,9 +424,10 @@ async fn mode(
     headers: HeaderMap,
     Json(request): Json<ModeRequest>,
 ) -> Response {
-    if let Err(refused) = device(&hub, &headers, "/api/mode", from) {
-        return refused.into_response();
-    }
+    let name = match device(&hub, &headers, "/api/mode", from) {
+        Ok(name) => name,
+        Err(refused) => return refused.into_response(),
+    };
     if request.mode == Mode::AllowAll && !request.confirm {
         let why = "allow-all lets every call through but denied ones: confirm to switch";
         return (
@@ -458,6 +436,17 @@ async fn mode(
         )
             .into_response();
     }
+    let before = hub.responder.mode();
     let settled = hub.responder.set_mode(request.mode);
+    // Who changed what every later call is routed by, as for the decisions themselves.
+    hub.note(&json!({
+        "time": crate::core::audit::now_rfc3339(),
+        "web": "mode",
+        "device": name,
+        "from": from.to_string(),
+        "mode": request.mode.name(),
+        "was": before.name(),
+        "settled": settled,
+    }));
     Json(json!({ "mode": request.mode.name(), "settled": settled })).into_response()
 }

@@ -15,9 +15,11 @@
 pub mod devices;
 pub mod hosts;
 pub mod http;
+pub mod listen;
 pub mod notify;
 pub mod pairing;
 pub mod qr;
+pub mod refusals;
 pub mod snapshot;
 pub mod tls;
 
@@ -68,6 +70,8 @@ pub struct Settings {
     pub url: Option<String>,
     /// Serve plain HTTP on an address that is not loopback.
     pub allow_plain_http: bool,
+    /// How many connections, and how long each step of one may take.
+    pub limits: listen::Limits,
 }
 
 impl Default for Settings {
@@ -76,6 +80,7 @@ impl Default for Settings {
             listen: DEFAULT_LISTEN.parse().expect("a socket address"),
             url: None,
             allow_plain_http: false,
+            limits: listen::Limits::default(),
         }
     }
 }
@@ -113,23 +118,15 @@ pub struct Hub {
     base: String,
     hosts: http::Hosts,
     fingerprint: Option<String>,
+    refusals: refusals::Refusals,
+    /// Live update streams open per device.
+    streams: Mutex<HashMap<String, usize>>,
 }
 
 #[derive(Default)]
 struct Live {
     previews: Previews,
     classifier: HashMap<CallId, ClassifierState>,
-}
-
-/// A record of a web request that was refused, for the audit log.
-#[derive(Serialize)]
-struct Refused<'a> {
-    time: String,
-    web: &'static str,
-    status: u16,
-    why: &'a str,
-    path: &'a str,
-    from: String,
 }
 
 impl Hub {
@@ -147,17 +144,39 @@ impl Hub {
         &self.devices
     }
 
-    /// Notes a refused request in the audit log. A failed write is logged, not fatal: the
-    /// request was refused either way.
+    /// Notes a refused request in the audit log, within [`refusals`]' bounds (a connection
+    /// refused before any request has status 0 and no path). A failed write is logged, not
+    /// fatal: the request was refused either way.
     fn refused(&self, status: u16, why: &str, path: &str, from: SocketAddr) {
-        self.note(&Refused {
-            time: crate::core::audit::now_rfc3339(),
-            web: "refused",
-            status,
-            why,
-            path,
-            from: from.to_string(),
-        });
+        match self.refusals.note(status, why, path, from, Instant::now()) {
+            refusals::Note::Write(summaries, refused) => {
+                summaries.iter().for_each(|s| self.note(s));
+                self.note(&refused);
+            }
+            refusals::Note::Counted(summaries) => summaries.iter().for_each(|s| self.note(s)),
+        }
+    }
+
+    /// Writes the summaries of the refusals' windows that are over (all of them at `None`).
+    fn flush_refusals(&self, now: Option<Instant>) {
+        for summary in self.refusals.flush(now) {
+            self.note(&summary);
+        }
+    }
+
+    /// Counts one more live update stream of `device`, or `None` when it holds
+    /// [`STREAMS_PER_DEVICE`] already.
+    fn open_stream(self: &Arc<Self>, device: &str) -> Option<Stream> {
+        let mut streams = self.streams.lock().unwrap_or_else(|p| p.into_inner());
+        let open = streams.entry(device.to_string()).or_default();
+        if *open >= STREAMS_PER_DEVICE {
+            return None;
+        }
+        *open += 1;
+        Some(Stream {
+            hub: self.clone(),
+            device: device.to_string(),
+        })
     }
 
     fn note(&self, what: &impl Serialize) {
@@ -173,6 +192,28 @@ impl Hub {
     }
 }
 
+/// Live update streams one paired device may hold open at once (a phone and a laptop's tab or
+/// two, reconnecting): enough for a person, not for a device that opens them by the thousand.
+pub const STREAMS_PER_DEVICE: usize = 4;
+
+/// One open live update stream of a device; dropping it closes the count.
+struct Stream {
+    hub: Arc<Hub>,
+    device: String,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        let mut streams = self.hub.streams.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(open) = streams.get_mut(&self.device) {
+            *open -= 1;
+            if *open == 0 {
+                streams.remove(&self.device);
+            }
+        }
+    }
+}
+
 /// A running web console. Stop it with [`Running::stop`].
 pub struct Running {
     pub hub: Arc<Hub>,
@@ -180,6 +221,7 @@ pub struct Running {
     stop: oneshot::Sender<()>,
     served: tokio::task::JoinHandle<()>,
     followed: tokio::task::JoinHandle<()>,
+    flushing: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
@@ -201,6 +243,8 @@ impl Running {
             self.served.abort();
         }
         self.followed.abort();
+        self.flushing.abort();
+        self.hub.flush_refusals(None);
     }
 }
 
@@ -263,19 +307,43 @@ pub async fn start(start: Start) -> Result<Running, WebError> {
         hosts: http::Hosts::new(addr, settings.url.as_deref()),
         base,
         fingerprint: tls.as_ref().map(|c| c.fingerprint.clone()),
+        refusals: refusals::Refusals::default(),
+        streams: Mutex::new(HashMap::new()),
     });
+    let acceptor = match &tls {
+        Some(cert) => Some(cert.acceptor()?),
+        None => None,
+    };
     let (stop, stopped) = oneshot::channel();
-    let router = http::router(hub.clone());
-    let served = tokio::spawn(http::serve(listener, tls, router, async {
-        let _ = stopped.await;
-    }));
+    let router = http::router(hub.clone(), settings.limits.request);
+    let served = tokio::spawn(listen::serve(
+        listener,
+        acceptor,
+        router,
+        settings.limits,
+        Some(hub.clone()),
+        async {
+            let _ = stopped.await;
+        },
+    ));
     let followed = tokio::spawn(follow(hub.clone(), start.tap));
+    let flushing = tokio::spawn({
+        let hub = hub.clone();
+        async move {
+            let mut every = tokio::time::interval(refusals::WINDOW);
+            loop {
+                every.tick().await;
+                hub.flush_refusals(Some(Instant::now()));
+            }
+        }
+    });
     Ok(Running {
         hub,
         addr,
         stop,
         served,
         followed,
+        flushing,
     })
 }
 

@@ -1,17 +1,14 @@
 //! TLS for a web console that listens beyond loopback: a self-signed certificate made once and
 //! kept in the state folder (so its fingerprint stays the same across runs, for the phone to
-//! check against the one shown beside the QR code), and a listener that does each handshake
-//! in its own task, so a client that stalls its handshake holds up nobody else.
+//! check against the one shown beside the QR code). Each handshake runs in its connection's
+//! own task, within the listener's bounds ([`super::listen`]), so a client that stalls its
+//! handshake holds up nobody else.
 
-use std::net::SocketAddr;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
@@ -22,9 +19,6 @@ use super::WebError;
 /// The certificate and key files in the state folder.
 pub const CERT_FILE: &str = "web-cert.pem";
 pub const KEY_FILE: &str = "web-key.pem";
-
-/// How long a client may take over its handshake.
-const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// The console's certificate, loaded from the state folder.
 #[derive(Debug, Clone)]
@@ -67,6 +61,11 @@ impl Certificate {
         })
     }
 
+    /// What does the handshakes with this certificate.
+    pub fn acceptor(&self) -> Result<TlsAcceptor, WebError> {
+        Ok(TlsAcceptor::from(Arc::new(self.server_config()?)))
+    }
+
     fn server_config(&self) -> Result<rustls::ServerConfig, WebError> {
         let error = |message: String| WebError::Certificate {
             path: self.cert.clone(),
@@ -101,70 +100,6 @@ pub fn fingerprint(der: &[u8]) -> String {
     pairs.join(":")
 }
 
-/// Accepts TCP connections and hands on those whose handshake completed.
-pub struct Listener {
-    ready: mpsc::Receiver<(tokio_rustls::server::TlsStream<TcpStream>, SocketAddr)>,
-    local: SocketAddr,
-    accepting: tokio::task::JoinHandle<()>,
-}
-
-impl Listener {
-    pub fn new(tcp: TcpListener, cert: &Certificate) -> Result<Listener, WebError> {
-        let acceptor = TlsAcceptor::from(Arc::new(cert.server_config()?));
-        let local = tcp.local_addr().map_err(|e| WebError::Certificate {
-            path: cert.cert.clone(),
-            message: e.to_string(),
-        })?;
-        let (send, ready) = mpsc::channel(64);
-        let accepting = tokio::spawn(async move {
-            loop {
-                let Ok((stream, from)) = tcp.accept().await else {
-                    // Out of descriptors, say: try again shortly rather than spin.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                };
-                let acceptor = acceptor.clone();
-                let send = send.clone();
-                tokio::spawn(async move {
-                    if let Ok(Ok(tls)) =
-                        tokio::time::timeout(HANDSHAKE, acceptor.accept(stream)).await
-                    {
-                        let _ = send.send((tls, from)).await;
-                    }
-                });
-            }
-        });
-        Ok(Listener {
-            ready,
-            local,
-            accepting,
-        })
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        self.accepting.abort();
-    }
-}
-
-impl axum::serve::Listener for Listener {
-    type Io = tokio_rustls::server::TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        match self.ready.recv().await {
-            Some(ready) => ready,
-            // The accepting task only ends when aborted by drop, so this never returns.
-            None => std::future::pending().await,
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        Ok(self.local)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,11 +121,15 @@ mod tests {
     async fn a_client_completes_a_handshake_and_trusts_only_this_certificate() {
         let dir = tempfile::tempdir().unwrap();
         let cert = Certificate::load_or_make(dir.path()).unwrap();
-        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = tcp.local_addr().unwrap().port();
-        let listener = Listener::new(tcp, &cert).unwrap();
         let app = axum::Router::new().route("/", axum::routing::get(|| async { "over tls" }));
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let limits = super::super::listen::Limits::default();
+        let acceptor = Some(cert.acceptor().unwrap());
+        let stop = std::future::pending();
+        tokio::spawn(super::super::listen::serve(
+            tcp, acceptor, app, limits, None, stop,
+        ));
         let url = format!("https://localhost:{port}/");
 
         let pem = std::fs::read(&cert.cert).unwrap();

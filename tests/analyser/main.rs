@@ -4,5 +4,6 @@
 mod adversarial;
 mod corpus;
 mod explain_escapes;
+mod own_commands;
 mod props;
 mod sed_oracle;

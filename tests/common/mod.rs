@@ -137,6 +137,7 @@ pub fn fixture(path: &str) -> Vec<u8> {
 pub fn policy_paths_in(config: &Path) -> gatehouse::core::policy_load::PolicyPaths {
     gatehouse::core::policy_load::PolicyPaths {
         floor: None,
+        floor_required: false,
         saved: Some(config.join("rules.toml")),
         trust: Some(config.join("trusted.toml")),
         home: None,

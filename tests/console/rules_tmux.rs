@@ -37,6 +37,7 @@ fn repeated_approvals_offer_a_rule_that_l_saves_and_the_panel_lists_and_deletes(
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "ask_timeout_secs = 30\nsuggest_after = 3\n").unwrap();
+    std::fs::write(dir.path().join("no-floor.toml"), "").unwrap();
     let line = format!(
         "env XDG_STATE_HOME={state} GATEHOUSE_POLICY={floor} {exe} --config {config} --socket {socket}; sleep 60",
         state = quoted(&dir.path().join("state")),

@@ -159,6 +159,32 @@ fn a_console_lost_mid_wait_makes_the_hook_defer() {
 }
 
 #[test]
+fn contract_11_a_console_that_takes_a_call_and_never_answers_still_gets_a_denied_command_denied() {
+    // A console too busy to answer (its descriptors taken, say): it accepts and says nothing.
+    let place = Place::new("ask_timeout_secs = 1\ndenied_commands = [\"git push\"]");
+    let listener = place.fake_console();
+    let console = std::thread::spawn(move || {
+        let held: Vec<_> = (0..2).map(|_| listener.accept().unwrap()).collect();
+        held
+    });
+    let (out, stderr) = place.hook(&pre_tool_use(
+        "Bash",
+        json!({"command": "cd x && git push --force"}),
+    ));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {stderr}");
+    assert!(reason.contains("denied command"), "{reason}");
+    assert!(
+        stderr.contains("no answer before the ask timeout"),
+        "{stderr}"
+    );
+    // Not a proven read, though: the console may have been asking the human about it.
+    let (out, _) = place.hook(&fixture("claude-code/pretooluse-read.json"));
+    assert_eq!(out, Value::Null);
+    drop(console.join());
+}
+
+#[test]
 fn the_hook_gives_up_after_the_ask_timeout_and_a_small_margin() {
     let place = Place::new("ask_timeout_secs = 1");
     let listener = place.fake_console();

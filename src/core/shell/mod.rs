@@ -59,6 +59,9 @@ pub enum Safety {
     Unverified,
     /// Known to change state (`rm`, `> file`, `sed -i`).
     Writer,
+    /// Changes what gatehouse itself allows (`gatehouse rules trust`, `gatehouse uninstall`):
+    /// asked in every mode.
+    Tamper,
 }
 
 /// One simple command found anywhere in the line, after wrappers were looked through.
@@ -176,6 +179,7 @@ impl fmt::Display for Safety {
             Safety::ReadOnly => "read-only",
             Safety::Unverified => "unverified",
             Safety::Writer => "writer",
+            Safety::Tamper => "tamper",
         })
     }
 }

@@ -15,6 +15,7 @@ mod dd;
 mod find;
 mod firewall;
 mod flags;
+mod gatehouse;
 mod git;
 mod git_format;
 mod git_tables;
@@ -101,6 +102,15 @@ impl Judgement {
         }
     }
 
+    /// Changes what gatehouse itself allows (see [`gatehouse`]).
+    pub fn tamper(why: impl Into<String>) -> Judgement {
+        Judgement {
+            safety: Safety::Tamper,
+            obstacle: Obstacle::Unknown,
+            why: why.into(),
+        }
+    }
+
     /// The less safe of two judgements; between two unverified ones, the riskier obstacle (the
     /// first on a tie).
     pub fn max(self, other: Judgement) -> Judgement {
@@ -130,6 +140,9 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Judgement {
     let Some(first) = argv.first() else {
         return Judgement::unverified("empty command");
     };
+    if let Some(judgement) = gatehouse::recognise(argv) {
+        return judgement;
+    }
     if !first.is_static {
         return Judgement::unverified("the command word is only known when the line runs");
     }
@@ -154,7 +167,9 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Judgement {
     }
     match judge_program(walker, name, args) {
         Some(Ok(judgement) | Err(judgement)) => judgement,
-        None => Judgement::unverified("unknown program"),
+        None => {
+            gatehouse::unknown(args).unwrap_or_else(|| Judgement::unverified("unknown program"))
+        }
     }
 }
 

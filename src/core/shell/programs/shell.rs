@@ -229,8 +229,16 @@ fn alias(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         if !word.is_static {
             return Err(Judgement::unverified("dynamic alias"));
         }
-        if let Some((name, _)) = word.text.split_once('=') {
+        if let Some((name, value)) = word.text.split_once('=') {
             walker.define_alias(name);
+            if value
+                .split_whitespace()
+                .any(|w| w.rsplit('/').next() == Some(super::gatehouse::NAME))
+            {
+                return Err(Judgement::tamper(
+                    "an alias for gatehouse, whose commands may change what it allows",
+                ));
+            }
         }
     }
     Ok(Judgement::read_only(

@@ -1,0 +1,102 @@
+//! A repository's policy file cannot stall the console: one over the size bound refuses the
+//! calls made under it at once, naming the file and the bound, and a call elsewhere is judged
+//! as ever. (A 1.3 MB file once took 96 s to parse, and every hook waiting on it deferred.)
+
+use crate::common;
+
+use common::fixture;
+use common::place::Place;
+use serde_json::{Value, json};
+
+/// A Bash hook input for `line`, made in `cwd`.
+fn bash_in(cwd: &std::path::Path, line: &str) -> Vec<u8> {
+    let mut value: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
+    value["cwd"] = json!(cwd);
+    value["tool_input"] = json!({ "command": line });
+    serde_json::to_vec(&value).unwrap()
+}
+
+fn decision_of(out: &Value) -> (String, String) {
+    let specific = &out["hookSpecificOutput"];
+    let text = |key: &str| specific[key].as_str().unwrap_or("").to_string();
+    (text("permissionDecision"), text("permissionDecisionReason"))
+}
+
+#[test]
+fn a_policy_file_over_the_size_bound_is_refused_at_once_and_a_denied_command_elsewhere_stays_denied()
+ {
+    // A short ask timeout: a hook whose answer is late gives up after it (and 5 s more).
+    let place = Place::new("ask_timeout_secs = 1\ndenied_commands = [\"git push\"]");
+    let project = place.path().join("repo");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let mut text = String::from("denied_commands = [\n");
+    let mut n = 0;
+    while text.len() < 3 * 1024 * 1024 {
+        text.push_str(&format!("  \"tool-{n} --flag\",\n"));
+        n += 1;
+    }
+    text.push_str("]\n");
+    std::fs::write(project.join(".gatehouse.toml"), text).unwrap();
+    let elsewhere = place.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let _serve = place.serve(&[]);
+
+    let (out, err) = place.hook(&bash_in(&project, "ls"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains(".gatehouse.toml"), "{reason}");
+    assert!(reason.contains("1 MiB"), "{reason}");
+
+    let (out, err) = place.hook(&bash_in(&elsewhere, "git push origin main"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains("denied command"), "{reason}");
+}
+
+#[test]
+fn a_floor_that_gatehouse_policy_names_but_is_missing_stops_serve_and_the_hook_says_so() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let place = Place::new("");
+    let floor = place.path().join("missing-floor.toml");
+    let child = place
+        .command(&["serve"])
+        .env("GATEHOUSE_POLICY", &floor)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, exited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output().unwrap()));
+    let Ok(out) = exited.recv_timeout(std::time::Duration::from_secs(30)) else {
+        // SAFETY: kill with a pid we spawned; its waiter thread has not reaped it.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+        panic!("serve ran without the floor it was told to keep");
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains(floor.to_str().unwrap()), "{err}");
+    assert!(err.contains("GATEHOUSE_POLICY"), "{err}");
+
+    // The hook, with no console, cannot know what the floor denies: it defers and says why.
+    let mut hook = place
+        .command(&["hook", "claude"])
+        .env("GATEHOUSE_POLICY", &floor)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(&fixture("claude-code/pretooluse-read.json"))
+        .unwrap();
+    let out = hook.wait_with_output().unwrap();
+    assert!(out.stdout.iter().all(u8::is_ascii_whitespace), "deferred");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("GATEHOUSE_POLICY"), "{err}");
+}
