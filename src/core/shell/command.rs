@@ -4,6 +4,7 @@
 
 use tree_sitter::Node;
 
+use super::kind::{Kind, KindOf};
 use super::programs::{self, Judgement};
 use super::walk::{MAX_WRAPPERS, Walker};
 use super::words::{Word, word_of};
@@ -12,21 +13,20 @@ use super::{Command, Safety};
 impl Walker<'_> {
     /// A simple command; `outer` holds the redirections of its `redirected_statement`.
     pub(super) fn command(&mut self, node: Node, outer: &[Node]) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut name_node = None;
         let mut args: Vec<Node> = Vec::new();
         let mut redirects: Vec<Node> = Vec::new();
         let mut prefixes = Vec::new();
         let mut keyword_time_subshell = false;
-        for child in children {
-            match child.kind() {
-                "variable_assignment" => prefixes.push(child),
-                "command_name" => name_node = Some(child),
-                "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind_of() {
+                Kind::VariableAssignment => prefixes.push(child),
+                Kind::CommandName => name_node = Some(child),
+                Kind::FileRedirect | Kind::HerestringRedirect | Kind::HeredocRedirect => {
                     redirects.push(child)
                 }
-                "subshell" => {
+                Kind::Subshell => {
                     self.visit(child);
                     keyword_time_subshell = true;
                 }

@@ -8,8 +8,9 @@
 //!
 //! # Layout
 //!
-//! - `parse`: the per-thread tree-sitter parser, the node kinds the walker knows, and the
-//!   check that every `$(`, `${` and backtick bash would expand has a node.
+//! - `parse`: the per-thread tree-sitter parser, and the check that every `$(`, `${` and
+//!   backtick bash would expand has a node.
+//! - `kind`: the node kinds the walker knows, told apart by number.
 //! - `walk`: the walk over the tree; functions, aliases, nested scripts.
 //! - `command`: simple commands and the order in which a name is looked up.
 //! - `words`: quote removal and what can be known about a word before the line runs.
@@ -30,6 +31,7 @@ mod command;
 mod conditions;
 mod env;
 mod heredoc;
+mod kind;
 mod obstacle;
 mod parse;
 mod programs;

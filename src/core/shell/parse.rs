@@ -1,4 +1,5 @@
-//! Parsing: one tree-sitter parser per thread, and the node kinds the walker knows.
+//! Parsing: one tree-sitter parser per thread, and the checks made of a tree before it is
+//! walked.
 //!
 //! tree-sitter-bash's external scanner hands characters beyond ASCII to the C `isdigit`
 //! family, which may read out of bounds; bash treats those characters as word characters, so
@@ -14,25 +15,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Parser, Tree};
 
-/// Kinds that only hold other nodes; the walker checks their children.
-#[rustfmt::skip]
-pub(super) const CONTAINERS: &[&str] = &[
-    "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "else_clause",
-    "elif_clause", "negated_command", "if_statement", "while_statement", "case_statement",
-    "case_item", "c_style_for_statement", "command_substitution", "process_substitution",
-    "binary_expression", "unary_expression", "ternary_expression", "postfix_expression",
-    "parenthesized_expression", "arithmetic_expansion", "expansion", "simple_expansion", "string",
-    "concatenation", "array", "subscript", "number", "brace_expression", "translated_string",
-    "command_name",
-];
-
-/// Kinds that hold no command and need no judgement.
-#[rustfmt::skip]
-pub(super) const LEAVES: &[&str] = &[
-    "word", "raw_string", "ansi_c_string", "string_content", "variable_name",
-    "special_variable_name", "test_operator", "regex", "extglob_pattern", "comment",
-    "file_descriptor", "heredoc_content", "heredoc_start", "heredoc_end",
-];
+use super::kind::{Kind, KindOf};
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
@@ -133,28 +116,32 @@ pub(super) fn too_deep(root: Node) -> bool {
 /// bash never expands: single-quoted and `$'…'` strings, comments, heredoc delimiters and the
 /// bodies of quoted heredocs.
 fn collect(node: Node, src: &str, seen: &mut Vec<usize>, literal: &mut Vec<Range<usize>>) {
-    match node.kind() {
-        "command_substitution" | "arithmetic_expansion" | "expansion" => {
+    match node.kind_of() {
+        Kind::CommandSubstitution | Kind::ArithmeticExpansion | Kind::Expansion => {
             seen.push(node.start_byte());
             if src.as_bytes().get(node.start_byte()) == Some(&b'`') {
                 seen.push(node.end_byte().saturating_sub(1));
             }
         }
-        "raw_string" | "ansi_c_string" | "comment" | "heredoc_start" | "heredoc_end" => {
+        Kind::RawString
+        | Kind::AnsiCString
+        | Kind::Comment
+        | Kind::HeredocStart
+        | Kind::HeredocEnd => {
             literal.push(node.byte_range());
             return;
         }
-        "heredoc_redirect" => {
+        Kind::HeredocRedirect => {
             let mut cursor = node.walk();
             let quoted = node.named_children(&mut cursor).any(|c| {
-                c.kind() == "heredoc_start"
+                c.kind_of() == Kind::HeredocStart
                     && slice(src, c.byte_range()).contains(['\'', '"', '\\'])
             });
             if quoted {
                 let mut cursor = node.walk();
                 for body in node
                     .named_children(&mut cursor)
-                    .filter(|c| c.kind() == "heredoc_body")
+                    .filter(|c| c.kind_of() == Kind::HeredocBody)
                 {
                     literal.push(body.byte_range());
                 }

@@ -12,6 +12,7 @@
 
 use tree_sitter::Node;
 
+use super::kind::{Kind, KindOf};
 use super::walk::Walker;
 use super::words::{Word, word_of};
 use super::{Risk, Safety};
@@ -223,9 +224,9 @@ impl Walker<'_> {
     /// a pipeline (`ls | grep x 2>/dev/null`) on the whole of it; bash hangs them on its last
     /// command, so they are applied there.
     fn redirected_body(&mut self, body: Node, redirects: &[Node]) {
-        match body.kind() {
-            "command" => self.command(body, redirects),
-            "list" | "pipeline" => {
+        match body.kind_of() {
+            Kind::Command => self.command(body, redirects),
+            Kind::List | Kind::Pipeline => {
                 let mut cursor = body.walk();
                 let children: Vec<Node> = body.named_children(&mut cursor).collect();
                 let Some((last, rest)) = children.split_last() else {
@@ -292,18 +293,19 @@ impl Walker<'_> {
     ) -> Vec<Node<'t>> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
-        if matches!(node.kind(), "heredoc_redirect" | "herestring_redirect") {
+        let kind = node.kind_of();
+        if matches!(kind, Kind::HeredocRedirect | Kind::HerestringRedirect) {
             let fd = children
                 .iter()
-                .find(|c| c.kind() == "file_descriptor")
+                .find(|c| c.kind_of() == Kind::FileDescriptor)
                 .map(|c| self.text(*c))
                 .or(descriptor)
                 .and_then(|t| t.parse().ok())
                 .unwrap_or(0);
             table.put(fd, Points::Elsewhere);
         }
-        match node.kind() {
-            "heredoc_redirect" => {
+        match kind {
+            Kind::HeredocRedirect => {
                 let quoted = match super::heredoc::check(node, self.src) {
                     Ok(delimiter) => delimiter.quoted,
                     Err(why) => {
@@ -312,14 +314,14 @@ impl Walker<'_> {
                     }
                 };
                 for child in children {
-                    if child.kind() == "heredoc_body" && quoted {
+                    if child.kind_of() == Kind::HeredocBody && quoted {
                         continue;
                     }
                     self.visit(child);
                 }
                 return Vec::new();
             }
-            "herestring_redirect" => {
+            Kind::HerestringRedirect => {
                 self.children(node);
                 return Vec::new();
             }
@@ -329,7 +331,7 @@ impl Walker<'_> {
         let mut operator = String::new();
         let mut targets = Vec::new();
         for child in children {
-            if child.kind() == "file_descriptor" {
+            if child.kind_of() == Kind::FileDescriptor {
                 fd = Some(self.text(child).to_string());
             } else if !child.is_named() {
                 operator.push_str(child.kind());
