@@ -56,6 +56,11 @@ pub(super) fn slice(src: &str, range: std::ops::Range<usize>) -> &str {
 /// (tree-sitter-bash misses substitutions in some heredoc bodies, such as `<<-` with tabs).
 /// Returns the byte offset of the first one.
 pub(super) fn unseen_substitution(root: Node, src: &str) -> Option<usize> {
+    // Most lines hold none of the three, and then there is nothing to look for in the tree.
+    let opens = src.contains('`') || src.contains("$(") || src.contains("${");
+    if !opens {
+        return None;
+    }
     let mut seen = Vec::new();
     let mut literal = Vec::new();
     collect(root, src, &mut seen, &mut literal);
@@ -90,6 +95,11 @@ const MAX_TREE_DEPTH: usize = 400;
 
 /// True when the tree nests deeper than the walker is willing to recurse.
 pub(super) fn too_deep(root: Node) -> bool {
+    // Each level down is another node, so a tree of no more nodes than the limit cannot nest
+    // deeper than it. Most lines are that small, and tree-sitter keeps the count.
+    if root.descendant_count() <= MAX_TREE_DEPTH {
+        return false;
+    }
     let mut cursor = root.walk();
     let mut depth = 0;
     loop {

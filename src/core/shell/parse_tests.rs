@@ -1,7 +1,10 @@
 //! Robustness of parsing: what tree-sitter-bash gets wrong or finds hard, and input made to
 //! exhaust the analyser.
 
+use tree_sitter::Node;
+
 use super::super::{Safety, analyse};
+use super::{MAX_TREE_DEPTH, parse, too_deep};
 use crate::core::shell::test_support::{assert_not_read_only, assert_read_only, safety};
 
 #[test]
@@ -40,6 +43,25 @@ fn a_long_chain_of_wrappers_is_refused_without_overflowing_the_stack() {
     let line = format!("{}ls", "nice ".repeat(10_000));
     assert_eq!(safety(&line), Safety::Unverified);
     assert_eq!(safety("nice timeout 5 env ls"), Safety::ReadOnly);
+}
+
+#[test]
+fn the_depth_limit_is_exact_for_small_and_large_trees() {
+    fn depth(node: Node) -> usize {
+        let mut cursor = node.walk();
+        let deepest = node.children(&mut cursor).map(depth).max();
+        deepest.map_or(0, |d| d + 1)
+    }
+    let mut seen = Vec::new();
+    for levels in [1, 390, 395, 396, 397, 398, 399, 400, 401] {
+        let line = format!("{}ls{}", "( ".repeat(levels), " )".repeat(levels));
+        let tree = parse(&line).expect("a tree");
+        let root = tree.root_node();
+        let deep = depth(root) > MAX_TREE_DEPTH;
+        assert_eq!(too_deep(root), deep, "{levels} levels");
+        seen.push(deep);
+    }
+    assert!(seen.contains(&true) && seen.contains(&false));
 }
 
 #[test]
