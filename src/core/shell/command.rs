@@ -91,7 +91,7 @@ impl Walker<'_> {
         }
         if keyword_time_subshell {
             if argv.len() == 1 && argv[0].text == "time" {
-                self.push_command(argv, Judgement::read_only("times a subshell"));
+                self.push_command(&argv, Judgement::read_only("times a subshell"));
             } else {
                 self.finding(
                     self.text(node),
@@ -114,16 +114,19 @@ impl Walker<'_> {
     /// A command as the shell looks it up: functions and aliases defined earlier in the line
     /// come before programs. Wrappers skip this and run programs directly.
     pub(super) fn run_top(&mut self, argv: &[Word]) {
-        let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
+        let name = argv
+            .first()
+            .filter(|w| w.is_static)
+            .map(|w| w.text.as_str());
         let judgement = match name {
             // The body was judged with the descriptors of its definition.
-            Some(name) if self.functions.contains(&name) && self.command_fds.rebinds_output() => {
+            Some(name) if self.functions.contains(name) && self.command_fds.rebinds_output() => {
                 Judgement::unverified("runs a function with its descriptors rebound")
             }
-            Some(name) if self.functions.contains(&name) => {
+            Some(name) if self.functions.contains(name) => {
                 Judgement::read_only("runs a function judged above")
             }
-            Some(name) if self.aliases.contains(&name) => {
+            Some(name) if self.aliases.contains(name) => {
                 Judgement::unverified("may run an alias defined above")
             }
             _ => {
@@ -131,7 +134,7 @@ impl Walker<'_> {
                 return;
             }
         };
-        self.push_command(argv.to_vec(), judgement);
+        self.push_command(argv, judgement);
     }
 
     /// Judges one program run and records it; wrappers call this for the command they run.
@@ -144,15 +147,14 @@ impl Walker<'_> {
             self.wrapped -= 1;
             judgement
         };
-        self.push_command(argv.to_vec(), judgement.clone());
+        self.push_command(argv, judgement.clone());
         judgement
     }
 
-    pub(super) fn push_command(&mut self, argv: Vec<Word>, judgement: Judgement) {
-        let is_static = argv.iter().all(|w| w.is_static);
+    pub(super) fn push_command(&mut self, argv: &[Word], judgement: Judgement) {
         self.commands.push(Command {
-            words: argv.into_iter().map(|w| w.text).collect(),
-            is_static,
+            words: argv.iter().map(|w| w.text.clone()).collect(),
+            is_static: argv.iter().all(|w| w.is_static),
             safety: judgement.safety,
             obstacle: judgement.obstacle,
             why: judgement.why,

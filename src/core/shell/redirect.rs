@@ -29,19 +29,20 @@ pub(super) enum Points {
 }
 
 /// The descriptor table of one command: descriptors 0 to 2 start inherited, others unknown.
+/// Most commands open no other descriptor, so most tables are copied without allocating.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct FdTable {
-    set: Vec<(u32, Points)>,
+    /// Where standard input, output and error point.
+    standard: [Points; 3],
+    /// Every other descriptor the line opened.
+    opened: Vec<(u32, Points)>,
 }
 
 impl Default for FdTable {
     fn default() -> Self {
         FdTable {
-            set: vec![
-                (0, Points::Inherited),
-                (1, Points::Inherited),
-                (2, Points::Inherited),
-            ],
+            standard: [Points::Inherited; 3],
+            opened: Vec::new(),
         }
     }
 }
@@ -49,17 +50,33 @@ impl Default for FdTable {
 impl FdTable {
     /// Where `fd` points; a descriptor the line never opened could be anything.
     pub fn get(&self, fd: u32) -> Points {
-        self.set
-            .iter()
-            .find(|(n, _)| *n == fd)
-            .map_or(Points::Elsewhere, |(_, p)| *p)
+        self.held(fd).unwrap_or(Points::Elsewhere)
+    }
+
+    /// Where `fd` points, if the table holds it: the standard descriptors and those the line
+    /// opened.
+    fn held(&self, fd: u32) -> Option<Points> {
+        match fd {
+            0..=2 => Some(self.standard[fd as usize]),
+            _ => self.opened.iter().find(|(n, _)| *n == fd).map(|(_, p)| *p),
+        }
     }
 
     fn put(&mut self, fd: u32, points: Points) {
-        match self.set.iter_mut().find(|(n, _)| *n == fd) {
-            Some(entry) => entry.1 = points,
-            None => self.set.push((fd, points)),
+        if let 0..=2 = fd {
+            self.standard[fd as usize] = points;
+            return;
         }
+        match self.opened.iter_mut().find(|(n, _)| *n == fd) {
+            Some(entry) => entry.1 = points,
+            None => self.opened.push((fd, points)),
+        }
+    }
+
+    /// Every descriptor the table holds, with where it points.
+    fn entries(&self) -> impl Iterator<Item = (u32, Points)> + '_ {
+        let standard = (0..).zip(self.standard);
+        standard.chain(self.opened.iter().copied())
     }
 
     /// True when opening `path` for writing touches no file: `/dev/null`, or a device that
@@ -84,11 +101,11 @@ impl FdTable {
     /// either.
     pub fn merge(&self, other: &FdTable) -> FdTable {
         let mut merged = self.clone();
-        for (fd, points) in &other.set {
-            if *points == Points::Elsewhere || merged.get(*fd) == Points::Elsewhere {
-                merged.put(*fd, Points::Elsewhere);
-            } else if merged.set.iter().all(|(n, _)| n != fd) {
-                merged.put(*fd, *points);
+        for (fd, points) in other.entries() {
+            if points == Points::Elsewhere || merged.get(fd) == Points::Elsewhere {
+                merged.put(fd, Points::Elsewhere);
+            } else if merged.held(fd).is_none() {
+                merged.put(fd, points);
             }
         }
         merged
@@ -97,9 +114,8 @@ impl FdTable {
     /// True when a descriptor other than standard input points at a file or something
     /// unknown.
     pub fn rebinds_output(&self) -> bool {
-        self.set
-            .iter()
-            .any(|(fd, points)| *fd != 0 && *points == Points::Elsewhere)
+        self.entries()
+            .any(|(fd, points)| fd != 0 && points == Points::Elsewhere)
     }
 
     /// What a write opening of `path` leaves the descriptor pointing at.
@@ -169,7 +185,7 @@ pub(super) fn judge(
             }
             let from = text.parse::<u32>().ok();
             let points = from.map_or(Points::Elsewhere, |from| table.get(from));
-            let opened_here = from.is_some_and(|from| table.set.iter().any(|(n, _)| *n == from));
+            let opened_here = from.is_some_and(|from| table.held(from).is_some());
             table.put(fd, points);
             if opened_here {
                 (Safety::ReadOnly, "duplicates a descriptor")

@@ -201,6 +201,11 @@ impl Builder {
 
     /// Unquoted text: backslash escapes are removed, globs and brace expansions end the prefix.
     fn unquoted(&mut self, text: &str) {
+        // Most words are plain: no escape to remove and nothing that ends the prefix.
+        if !text.contains(['\\', '*', '?', '[']) {
+            self.push(text);
+            return;
+        }
         let mut chars = text.chars().peekable();
         let mut out = String::new();
         while let Some(c) = chars.next() {
