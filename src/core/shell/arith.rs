@@ -18,6 +18,7 @@ use tree_sitter::Node;
 use super::Safety;
 use super::env::is_valid_name;
 use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::walk::Walker;
 use super::words::Word;
 
@@ -256,7 +257,7 @@ impl Walker<'_> {
 
     fn arith_expression(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         let operator = children
             .iter()
             .find(|c| !c.is_named())
@@ -325,7 +326,7 @@ impl Walker<'_> {
     /// `${x:off:len}`, `${a[i]}` and `${!x}`: the parts of an expansion bash evaluates.
     pub(super) fn expansion_arith(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         let mut substring = false;
         let mut indirect = false;
         let mut listing = false;

@@ -5,6 +5,7 @@
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::programs::{self, Judgement};
 use super::walk::{MAX_WRAPPERS, Walker};
 use super::words::{Word, word_of};
@@ -19,7 +20,7 @@ impl Walker<'_> {
         let mut prefixes = Vec::new();
         let mut keyword_time_subshell = false;
         let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
+        for child in child_nodes(node, &mut cursor) {
             match child.kind_of() {
                 Kind::VariableAssignment => prefixes.push(child),
                 Kind::CommandName => name_node = Some(child),

@@ -9,6 +9,7 @@
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::programs::Judgement;
 use super::walk::Walker;
 use super::words::word_of;
@@ -193,7 +194,7 @@ impl Walker<'_> {
     /// `declare`, `export`, `local`, `readonly`, `typeset`.
     pub(super) fn declaration(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         let mut words = Vec::new();
         let mut judgement = Judgement::read_only("declares variables");
         let integer = children.iter().any(|c| {
@@ -257,7 +258,7 @@ impl Walker<'_> {
     pub(super) fn arithmetic(&mut self, node: Node) {
         let outer = self.in_arithmetic;
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         for child in children {
             self.in_arithmetic =
                 !matches!(child.kind_of(), Kind::DoGroup | Kind::CompoundStatement);
@@ -278,7 +279,7 @@ impl Walker<'_> {
             );
         }
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         let assigns = children
             .iter()
             .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
@@ -295,7 +296,7 @@ impl Walker<'_> {
             "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
         ];
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         if !children
             .iter()
             .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
@@ -320,7 +321,7 @@ pub(super) fn has_substitution(node: Node) -> bool {
         return true;
     }
     let mut cursor = node.walk();
-    node.children(&mut cursor).any(has_substitution)
+    child_nodes(node, &mut cursor).any(has_substitution)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ mod tests;
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
-use super::parse::slice;
+use super::parse::{child_nodes, slice};
 
 /// The delimiter of one here-document as bash reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub(super) fn delimiter(word: &str) -> Option<Delimiter> {
 /// Checks one `heredoc_redirect` node; returns why bash could read it differently.
 pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
     let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
+    let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
     let strip_tabs = children
         .iter()
         .any(|c| c.kind_of() == Kind::HeredocStripTabs);

@@ -1,5 +1,5 @@
-//! Parsing: one tree-sitter parser per thread, and the checks made of a tree before it is
-//! walked.
+//! Parsing: one tree-sitter parser per thread, the checks made of a tree before it is walked,
+//! and the walk's way through a node's children.
 //!
 //! tree-sitter-bash's external scanner hands characters beyond ASCII to the C `isdigit`
 //! family, which may read out of bounds; bash treats those characters as word characters, so
@@ -13,7 +13,7 @@ mod tests;
 use std::cell::RefCell;
 use std::ops::Range;
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
 use super::kind::{Kind, KindOf};
 
@@ -43,6 +43,24 @@ pub(super) fn parse(source: &str) -> Option<Tree> {
                 .collect();
             slot.as_mut()?.parse(&ascii, None)
         }
+    })
+}
+
+/// The children of `node` in order, as [`Node::children`] gives them but without its step past
+/// the last child: that step climbs back through every hidden level tree-sitter keeps between
+/// a node and its children, and most nodes have only a child or two to step through before it.
+pub(super) fn child_nodes<'t>(
+    node: Node<'t>,
+    cursor: &mut TreeCursor<'t>,
+) -> impl Iterator<Item = Node<'t>> {
+    cursor.reset(node);
+    (0..node.child_count()).map(move |index| {
+        if index == 0 {
+            cursor.goto_first_child();
+        } else {
+            cursor.goto_next_sibling();
+        }
+        cursor.node()
     })
 }
 
@@ -160,7 +178,7 @@ fn collect(node: Node, src: &str, seen: &mut Vec<usize>, literal: &mut Vec<Range
         _ => {}
     }
     let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
+    for child in child_nodes(node, &mut cursor) {
         collect(child, src, seen, literal);
     }
 }

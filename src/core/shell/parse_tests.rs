@@ -4,8 +4,9 @@
 use tree_sitter::Node;
 
 use super::super::{Safety, analyse};
-use super::{MAX_TREE_DEPTH, parse, too_deep};
+use super::{MAX_TREE_DEPTH, child_nodes, parse, too_deep};
 use crate::core::shell::test_support::{assert_not_read_only, assert_read_only, safety};
+use crate::explain::decode_escaped;
 
 #[test]
 fn characters_beyond_ascii_do_not_crash_the_parser() {
@@ -102,4 +103,28 @@ fn a_line_continuation_inside_a_word_is_not_trusted() {
 fn a_quoted_heredoc_delimiter_in_any_form_keeps_the_body_literal() {
     assert_read_only(&["cat <<E\\OF\n$(rm x)\nEOF", "cat << \"EOF\"\n$(rm x)\nEOF"]);
     assert_not_read_only(&["cat <<-EOF\n\t$(rm x)\n\tEOF"]);
+}
+
+#[test]
+fn child_nodes_are_the_children_tree_sitter_gives() {
+    fn check(node: Node, line: &str) {
+        let mut cursor = node.walk();
+        let expected: Vec<Node> = node.children(&mut cursor).collect();
+        let mut cursor = node.walk();
+        let stepped: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        assert_eq!(stepped, expected, "{} in {line:?}", node.kind());
+        for child in expected {
+            check(child, line);
+        }
+    }
+    let files = [
+        include_str!("../../../tests/data/commands.tsv"),
+        include_str!("../../../tests/data/adversarial.tsv"),
+    ];
+    let lines = files.iter().flat_map(|file| file.lines().skip(1));
+    for line in lines.filter_map(|line| line.split('\t').next()) {
+        let line = decode_escaped(line);
+        let tree = parse(&line).expect("a tree");
+        check(tree.root_node(), &line);
+    }
 }

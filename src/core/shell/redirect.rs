@@ -13,6 +13,7 @@
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::walk::Walker;
 use super::words::{Word, word_of};
 use super::{Risk, Safety};
@@ -308,7 +309,7 @@ impl Walker<'_> {
         table: &mut FdTable,
     ) -> Vec<Node<'t>> {
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
         let kind = node.kind_of();
         if matches!(kind, Kind::HeredocRedirect | Kind::HerestringRedirect) {
             let fd = children

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
-use super::parse::{parse, slice, too_deep, unseen_substitution};
+use super::parse::{child_nodes, parse, slice, too_deep, unseen_substitution};
 use super::programs::Judgement;
 use super::redirect::FdTable;
 use super::{Command, Finding, Obstacle, Risk, Safety, escape};
@@ -334,7 +334,7 @@ impl<'s> Walker<'s> {
 
     pub(super) fn children(&mut self, node: Node) {
         let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
+        for child in child_nodes(node, &mut cursor) {
             self.visit_child(node, child);
         }
     }

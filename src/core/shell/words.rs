@@ -9,7 +9,7 @@
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
-use super::parse::slice;
+use super::parse::{child_nodes, slice};
 
 /// One shell word after quote removal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,7 +146,7 @@ impl Builder {
             Kind::Concatenation => {
                 let braces = is_brace_expansion(node, src);
                 let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
+                for child in child_nodes(node, &mut cursor) {
                     if braces && slice(src, child.byte_range()) == "{" {
                         self.many = true;
                         self.expansion();
@@ -157,7 +157,7 @@ impl Builder {
             Kind::StringContent => self.push(&unescape_double(text)),
             Kind::CommandName => {
                 let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
+                for child in child_nodes(node, &mut cursor) {
                     self.add(child, src);
                 }
             }
@@ -182,7 +182,7 @@ impl Builder {
     fn double_quoted(&mut self, node: Node, src: &str) {
         let mut cursor = node.walk();
         let mut last = node.start_byte() + 1;
-        for child in node.children(&mut cursor) {
+        for child in child_nodes(node, &mut cursor) {
             // Text between children that tree-sitter did not name (a lone `$`) is literal.
             let kind = child.kind_of();
             if child.start_byte() > last && kind != Kind::Quote {
@@ -231,8 +231,7 @@ impl Builder {
 /// words.
 fn is_brace_expansion(node: Node, src: &str) -> bool {
     let mut cursor = node.walk();
-    let parts: Vec<&str> = node
-        .children(&mut cursor)
+    let parts: Vec<&str> = child_nodes(node, &mut cursor)
         .filter(|c| c.kind_of() == Kind::Word)
         .map(|c| slice(src, c.byte_range()))
         .collect();
