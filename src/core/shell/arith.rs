@@ -256,8 +256,7 @@ impl Walker<'_> {
     }
 
     fn arith_expression(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let operator = children
             .iter()
             .find(|c| !c.is_named())
@@ -325,8 +324,7 @@ impl Walker<'_> {
 
     /// `${x:off:len}`, `${a[i]}` and `${!x}`: the parts of an expansion bash evaluates.
     pub(super) fn expansion_arith(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let mut substring = false;
         let mut indirect = false;
         let mut listing = false;

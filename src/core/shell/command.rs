@@ -19,8 +19,7 @@ impl Walker<'_> {
         let mut redirects: Vec<Node> = Vec::new();
         let mut prefixes = Vec::new();
         let mut keyword_time_subshell = false;
-        let mut cursor = node.walk();
-        for child in child_nodes(node, &mut cursor) {
+        for child in child_nodes(node) {
             match child.kind_of() {
                 Kind::VariableAssignment => prefixes.push(child),
                 Kind::CommandName => name_node = Some(child),

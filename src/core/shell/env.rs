@@ -193,8 +193,7 @@ impl Walker<'_> {
 
     /// `declare`, `export`, `local`, `readonly`, `typeset`.
     pub(super) fn declaration(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let mut words = Vec::new();
         let mut judgement = Judgement::read_only("declares variables");
         let integer = children.iter().any(|c| {
@@ -257,8 +256,7 @@ impl Walker<'_> {
     /// Walks an arithmetic node with `in_arithmetic` set, except a C-style `for`'s body.
     pub(super) fn arithmetic(&mut self, node: Node) {
         let outer = self.in_arithmetic;
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         for child in children {
             self.in_arithmetic =
                 !matches!(child.kind_of(), Kind::DoGroup | Kind::CompoundStatement);
@@ -278,8 +276,7 @@ impl Walker<'_> {
                 "prompt expansion can run commands",
             );
         }
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let assigns = children
             .iter()
             .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
@@ -295,8 +292,7 @@ impl Walker<'_> {
         const ASSIGNING: &[&str] = &[
             "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
         ];
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         if !children
             .iter()
             .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
@@ -320,8 +316,7 @@ pub(super) fn has_substitution(node: Node) -> bool {
     if node.kind_of() == Kind::CommandSubstitution || node.kind_of() == Kind::ProcessSubstitution {
         return true;
     }
-    let mut cursor = node.walk();
-    child_nodes(node, &mut cursor).any(has_substitution)
+    child_nodes(node).any(has_substitution)
 }
 
 #[cfg(test)]

@@ -77,8 +77,7 @@ pub(super) fn delimiter(word: &str) -> Option<Delimiter> {
 
 /// Checks one `heredoc_redirect` node; returns why bash could read it differently.
 pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
-    let mut cursor = node.walk();
-    let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+    let children: Vec<Node> = child_nodes(node).collect();
     let strip_tabs = children
         .iter()
         .any(|c| c.kind_of() == Kind::HeredocStripTabs);

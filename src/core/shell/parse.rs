@@ -13,7 +13,7 @@ mod tests;
 use std::cell::RefCell;
 use std::ops::Range;
 
-use tree_sitter::{Node, Parser, Tree, TreeCursor};
+use tree_sitter::{Node, Parser, Tree};
 
 use super::kind::{Kind, KindOf};
 
@@ -46,21 +46,23 @@ pub(super) fn parse(source: &str) -> Option<Tree> {
     })
 }
 
-/// The children of `node` in order, as [`Node::children`] gives them but without its step past
-/// the last child: that step climbs back through every hidden level tree-sitter keeps between
-/// a node and its children, and most nodes have only a child or two to step through before it.
-pub(super) fn child_nodes<'t>(
-    node: Node<'t>,
-    cursor: &mut TreeCursor<'t>,
-) -> impl Iterator<Item = Node<'t>> {
-    cursor.reset(node);
-    (0..node.child_count()).map(move |index| {
-        if index == 0 {
-            cursor.goto_first_child();
-        } else {
-            cursor.goto_next_sibling();
+/// The children of `node` in order, as [`Node::children`] gives them. A lone child is taken
+/// without a cursor, which allocates; and the cursor never steps past the last child, a step
+/// that climbs back through every hidden level tree-sitter keeps between a node and its
+/// children (on the corpus it was most of the sibling steps taken).
+pub(super) fn child_nodes<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let count = node.child_count();
+    let mut cursor = (count > 1).then(|| node.walk());
+    (0..count).filter_map(move |index| match cursor.as_mut() {
+        None => node.child(index),
+        Some(cursor) => {
+            if index == 0 {
+                cursor.goto_first_child();
+            } else {
+                cursor.goto_next_sibling();
+            }
+            Some(cursor.node())
         }
-        cursor.node()
     })
 }
 
@@ -177,8 +179,7 @@ fn collect(node: Node, src: &str, seen: &mut Vec<usize>, literal: &mut Vec<Range
         }
         _ => {}
     }
-    let mut cursor = node.walk();
-    for child in child_nodes(node, &mut cursor) {
+    for child in child_nodes(node) {
         collect(child, src, seen, literal);
     }
 }

@@ -110,8 +110,7 @@ fn child_nodes_are_the_children_tree_sitter_gives() {
     fn check(node: Node, line: &str) {
         let mut cursor = node.walk();
         let expected: Vec<Node> = node.children(&mut cursor).collect();
-        let mut cursor = node.walk();
-        let stepped: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let stepped: Vec<Node> = child_nodes(node).collect();
         assert_eq!(stepped, expected, "{} in {line:?}", node.kind());
         for child in expected {
             check(child, line);

@@ -308,8 +308,7 @@ impl Walker<'_> {
         descriptor: Option<&str>,
         table: &mut FdTable,
     ) -> Vec<Node<'t>> {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = child_nodes(node, &mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let kind = node.kind_of();
         if matches!(kind, Kind::HeredocRedirect | Kind::HerestringRedirect) {
             let fd = children

@@ -333,8 +333,7 @@ impl<'s> Walker<'s> {
     }
 
     pub(super) fn children(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        for child in child_nodes(node, &mut cursor) {
+        for child in child_nodes(node) {
             self.visit_child(node, child);
         }
     }

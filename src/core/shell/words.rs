@@ -145,8 +145,7 @@ impl Builder {
             Kind::String | Kind::TranslatedString => self.double_quoted(node, src),
             Kind::Concatenation => {
                 let braces = is_brace_expansion(node, src);
-                let mut cursor = node.walk();
-                for child in child_nodes(node, &mut cursor) {
+                for child in child_nodes(node) {
                     if braces && slice(src, child.byte_range()) == "{" {
                         self.many = true;
                         self.expansion();
@@ -156,8 +155,7 @@ impl Builder {
             }
             Kind::StringContent => self.push(&unescape_double(text)),
             Kind::CommandName => {
-                let mut cursor = node.walk();
-                for child in child_nodes(node, &mut cursor) {
+                for child in child_nodes(node) {
                     self.add(child, src);
                 }
             }
@@ -180,9 +178,8 @@ impl Builder {
     }
 
     fn double_quoted(&mut self, node: Node, src: &str) {
-        let mut cursor = node.walk();
         let mut last = node.start_byte() + 1;
-        for child in child_nodes(node, &mut cursor) {
+        for child in child_nodes(node) {
             // Text between children that tree-sitter did not name (a lone `$`) is literal.
             let kind = child.kind_of();
             if child.start_byte() > last && kind != Kind::Quote {
@@ -230,8 +227,7 @@ impl Builder {
 /// True for `{a,b}` and `{1..3}` spread over a concatenation: bash expands them into several
 /// words.
 fn is_brace_expansion(node: Node, src: &str) -> bool {
-    let mut cursor = node.walk();
-    let parts: Vec<&str> = child_nodes(node, &mut cursor)
+    let parts: Vec<&str> = child_nodes(node)
         .filter(|c| c.kind_of() == Kind::Word)
         .map(|c| slice(src, c.byte_range()))
         .collect();
