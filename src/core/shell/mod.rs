@@ -8,8 +8,9 @@
 //!
 //! # Layout
 //!
-//! - `parse`: the per-thread tree-sitter parser, the check that every `$(`, `${` and
-//!   backtick bash would expand has a node, and the walk's way through a node's children.
+//! - `parse`: the per-thread tree-sitter parser; the checks made before a tree is walked
+//!   (text bash reads differently, a `$(`, `${` or backtick with no node, nesting too deep);
+//!   and the walk's way through a node's children.
 //! - `kind`: the node kinds the walker knows, told apart by number.
 //! - `walk`: the walk over the tree; functions, aliases, nested scripts.
 //! - `command`: simple commands and the order in which a name is looked up.

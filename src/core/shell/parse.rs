@@ -1,5 +1,5 @@
-//! Parsing: one tree-sitter parser per thread, the checks made of a tree before it is walked,
-//! and the walk's way through a node's children.
+//! Parsing: one tree-sitter parser per thread, the checks made of a line and its tree before
+//! the tree is walked, and the walk's way through a node's children.
 //!
 //! tree-sitter-bash's external scanner hands characters beyond ASCII to the C `isdigit`
 //! family, which may read out of bounds; bash treats those characters as word characters, so
@@ -70,6 +70,54 @@ pub(super) fn child_nodes<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> 
 /// boundaries (which only a parse of the ASCII copy could produce).
 pub(super) fn slice(src: &str, range: std::ops::Range<usize>) -> &str {
     src.get(range).unwrap_or("")
+}
+
+/// What tree-sitter reads differently from bash in the text of a line, whatever its tree: a
+/// backslash-newline inside a word (`l\<newline>s` is `ls` to bash), a comment after a line
+/// continuation, an escaped `&` that ends a word, and control characters other than tab and
+/// newline. Each comes as what to show and why, in that order.
+pub(super) fn misread_text(src: &str) -> Vec<(&str, &'static str)> {
+    let mut misread = Vec::new();
+    // All but the last are about backslashes, which most lines do not hold.
+    if src.contains('\\') {
+        let bytes = src.as_bytes();
+        let inside_word = (1..bytes.len().saturating_sub(1)).any(|i| {
+            // After an escaped blank (`my\ \<newline>file`) the word goes on too.
+            let escaped_blank = i >= 2 && bytes[i - 2] == b'\\';
+            bytes[i] == b'\\'
+                && bytes[i + 1] == b'\n'
+                && (!bytes[i - 1].is_ascii_whitespace() || escaped_blank)
+                && bytes.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace())
+        });
+        if inside_word {
+            misread.push(("\\<newline>", "line continuation inside a word"));
+        }
+        // bash removes a backslash-newline first, so a `#` after one starts a comment (and the
+        // next line is a command); tree-sitter reads on as one word.
+        let comment_after_continuation = src
+            .split("\\\n")
+            .skip(1)
+            .any(|rest| rest.trim_start_matches([' ', '\t']).starts_with('#'));
+        if comment_after_continuation {
+            misread.push(("\\<newline>#", "a comment after a line continuation"));
+        }
+        // bash prints `a \&; then` as `a \& then`: its own reading cannot be checked.
+        let escaped_ampersand_ends_word = src.match_indices("\\&").any(|(at, _)| {
+            src[at + 2..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(';')
+        });
+        if escaped_ampersand_ends_word {
+            misread.push(("\\&", "an escaped & that ends a word"));
+        }
+    }
+    if src
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        misread.push((src, "holds control characters"));
+    }
+    misread
 }
 
 /// Finds a `$(`, `${` or backtick that bash would expand but the parse tree has no node for

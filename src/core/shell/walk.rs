@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::kind::{Kind, KindOf};
-use super::parse::{child_nodes, parse, slice, too_deep, unseen_substitution};
+use super::parse::{child_nodes, misread_text, parse, slice, too_deep, unseen_substitution};
 use super::programs::Judgement;
 use super::redirect::FdTable;
 use super::{Command, Finding, Obstacle, Risk, Safety, escape};
@@ -42,7 +42,9 @@ pub(super) fn analyse_source(
 ) -> (Vec<Command>, Vec<Finding>) {
     let mut walker = Walker::new(source, depth);
     walker.changed_dir = changed_dir;
-    walker.check_text();
+    for (what, why) in misread_text(source) {
+        walker.finding(what, Safety::Unverified, why);
+    }
     match parse(source) {
         Some(tree) => {
             let root = tree.root_node();
@@ -166,58 +168,6 @@ impl<'s> Walker<'s> {
             obstacle: Obstacle::Known(risk),
             why: why.to_string(),
         });
-    }
-
-    /// Flags what tree-sitter reads differently from bash: a backslash-newline inside a word
-    /// (`l\<newline>s` is `ls` to bash) and control characters other than tab and newline.
-    fn check_text(&mut self) {
-        let bytes = self.src.as_bytes();
-        for i in 1..bytes.len().saturating_sub(1) {
-            // After an escaped blank (`my\ \<newline>file`) the word goes on too.
-            let escaped_blank = i >= 2 && bytes[i - 2] == b'\\';
-            if bytes[i] == b'\\'
-                && bytes[i + 1] == b'\n'
-                && (!bytes[i - 1].is_ascii_whitespace() || escaped_blank)
-                && bytes.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace())
-            {
-                self.finding(
-                    "\\<newline>",
-                    Safety::Unverified,
-                    "line continuation inside a word",
-                );
-                break;
-            }
-        }
-        // bash removes a backslash-newline first, so a `#` after one starts a comment (and the
-        // next line is a command); tree-sitter reads on as one word.
-        let comment_after_continuation = self
-            .src
-            .split("\\\n")
-            .skip(1)
-            .any(|rest| rest.trim_start_matches([' ', '\t']).starts_with('#'));
-        if comment_after_continuation {
-            self.finding(
-                "\\<newline>#",
-                Safety::Unverified,
-                "a comment after a line continuation",
-            );
-        }
-        // bash prints `a \&; then` as `a \& then`: its own reading cannot be checked.
-        let escaped_ampersand_ends_word = self.src.match_indices("\\&").any(|(at, _)| {
-            self.src[at + 2..]
-                .trim_start_matches([' ', '\t'])
-                .starts_with(';')
-        });
-        if escaped_ampersand_ends_word {
-            self.finding("\\&", Safety::Unverified, "an escaped & that ends a word");
-        }
-        if self
-            .src
-            .chars()
-            .any(|c| c.is_control() && c != '\n' && c != '\t')
-        {
-            self.finding(self.src, Safety::Unverified, "holds control characters");
-        }
     }
 
     pub(super) fn visit(&mut self, node: Node) {
