@@ -84,7 +84,8 @@ impl Walker<'_> {
             self.finding("", Safety::Unverified, "the line is incomplete");
             return;
         }
-        let mut argv = vec![name];
+        let mut argv = Vec::with_capacity(1 + args.len());
+        argv.push(name);
         for arg in &args {
             self.visit(*arg);
             argv.push(word_of(*arg, self.src));
