@@ -17,6 +17,8 @@ use tree_sitter::Node;
 
 use super::Safety;
 use super::env::is_valid_name;
+use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::walk::Walker;
 use super::words::Word;
 
@@ -187,23 +189,23 @@ impl Walker<'_> {
     /// Checks a tree-sitter node that bash evaluates as arithmetic.
     pub(super) fn arith_node(&mut self, node: Node) {
         let text = self.text(node);
-        match node.kind() {
-            "number" if is_number(text) => {}
-            "variable_name" | "word" if is_number(text) => {}
-            "variable_name" | "word" if is_valid_name(text) => self.arith_use(text),
-            "word" | "raw_string" => {
-                let inner = if node.kind() == "raw_string" {
+        match node.kind_of() {
+            Kind::Number if is_number(text) => {}
+            Kind::VariableName | Kind::Word if is_number(text) => {}
+            Kind::VariableName | Kind::Word if is_valid_name(text) => self.arith_use(text),
+            Kind::Word | Kind::RawString => {
+                let inner = if node.kind_of() == Kind::RawString {
                     text.trim_matches('\'')
                 } else {
                     text
                 };
                 self.arith_text(inner);
             }
-            "string" => {
+            Kind::String => {
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.named_children(&mut cursor).collect();
                 for child in children {
-                    if child.kind() == "string_content" {
+                    if child.kind_of() == Kind::StringContent {
                         let content = self.text(child);
                         self.arith_text(content);
                     } else {
@@ -211,17 +213,17 @@ impl Walker<'_> {
                     }
                 }
             }
-            "simple_expansion" => match node.named_child(0) {
-                Some(child) if child.kind() == "variable_name" => {
+            Kind::SimpleExpansion => match node.named_child(0) {
+                Some(child) if child.kind_of() == Kind::VariableName => {
                     let name = self.text(child);
                     self.arith_use(name);
                 }
                 Some(child)
-                    if child.kind() == "special_variable_name"
+                    if child.kind_of() == Kind::SpecialVariableName
                         && matches!(self.text(child), "#" | "?" | "$" | "!") => {}
                 _ => self.finding(text, Safety::Unverified, WHY),
             },
-            "expansion" => {
+            Kind::Expansion => {
                 let name = text.strip_prefix("${").and_then(|t| t.strip_suffix('}'));
                 match name {
                     Some(name) if is_valid_name(name) => self.arith_use(name),
@@ -231,17 +233,17 @@ impl Walker<'_> {
                     _ => self.finding(text, Safety::Unverified, WHY),
                 }
             }
-            "binary_expression"
-            | "unary_expression"
-            | "postfix_expression"
-            | "ternary_expression"
-            | "parenthesized_expression" => self.arith_expression(node),
-            "variable_assignment" => {
+            Kind::BinaryExpression
+            | Kind::UnaryExpression
+            | Kind::PostfixExpression
+            | Kind::TernaryExpression
+            | Kind::ParenthesizedExpression => self.arith_expression(node),
+            Kind::VariableAssignment => {
                 if let Some(value) = node.child_by_field_name("value") {
                     self.arith_node(value);
                 }
                 match node.child_by_field_name("name") {
-                    Some(name) if name.kind() == "variable_name" => {
+                    Some(name) if name.kind_of() == Kind::VariableName => {
                         let name = self.text(name);
                         self.note_value(name, true);
                     }
@@ -254,8 +256,7 @@ impl Walker<'_> {
     }
 
     fn arith_expression(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let operator = children
             .iter()
             .find(|c| !c.is_named())
@@ -277,14 +278,16 @@ impl Walker<'_> {
                 | "--"
         );
         // `a && (x = 1)`, `c ? (x = 1) : 0`: only the first operand always runs.
-        let short_circuit = matches!(operator, "&&" | "||") || node.kind() == "ternary_expression";
+        let short_circuit =
+            matches!(operator, "&&" | "||") || node.kind_of() == Kind::TernaryExpression;
         let mut targets = Vec::new();
         for (index, child) in children.iter().filter(|c| c.is_named()).enumerate() {
             let skipped = short_circuit && index > 0;
             self.conditional += usize::from(skipped);
             let text = self.text(*child);
-            let is_name = matches!(child.kind(), "variable_name" | "word") && is_valid_name(text);
-            if assigns && is_name && (index == 0 || node.kind() != "binary_expression") {
+            let is_name =
+                matches!(child.kind_of(), Kind::VariableName | Kind::Word) && is_valid_name(text);
+            if assigns && is_name && (index == 0 || node.kind_of() != Kind::BinaryExpression) {
                 if operator != "=" {
                     self.arith_use(text);
                 }
@@ -307,9 +310,9 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         let initializer = node.child_by_field_name("initializer");
-        let is_for = node.kind() == "c_style_for_statement";
+        let is_for = node.kind_of() == Kind::CStyleForStatement;
         for child in children {
-            if child.kind() != "do_group" && child.kind() != "compound_statement" {
+            if child.kind_of() != Kind::DoGroup && child.kind_of() != Kind::CompoundStatement {
                 // A C-style `for` always runs its initializer, the rest maybe not.
                 let later = is_for && Some(child) != initializer;
                 self.conditional += usize::from(later);
@@ -321,8 +324,7 @@ impl Walker<'_> {
 
     /// `${x:off:len}`, `${a[i]}` and `${!x}`: the parts of an expansion bash evaluates.
     pub(super) fn expansion_arith(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let mut substring = false;
         let mut indirect = false;
         let mut listing = false;
@@ -336,7 +338,7 @@ impl Walker<'_> {
                 }
                 continue;
             }
-            if child.kind() == "subscript" {
+            if child.kind_of() == Kind::Subscript {
                 if let Some(index) = child.child_by_field_name("index") {
                     let text = self.text(index);
                     if text == "@" || text == "*" {
@@ -353,7 +355,7 @@ impl Walker<'_> {
             // `r=HOME; ${!r}` is fine: the line set `r` to a plain name and nothing else.
             let name = children
                 .iter()
-                .find(|c| c.kind() == "variable_name")
+                .find(|c| c.kind_of() == Kind::VariableName)
                 .map(|c| self.text(*c));
             match name {
                 Some(name) if self.name_values.contains(name) && children.len() == 4 => {
@@ -375,7 +377,7 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
-            if child.kind() == "variable_name" {
+            if child.kind_of() == Kind::VariableName {
                 let name = self.text(child);
                 self.note_value(name, true);
                 continue;

@@ -4,6 +4,8 @@
 
 use tree_sitter::Node;
 
+use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::programs::{self, Judgement};
 use super::walk::{MAX_WRAPPERS, Walker};
 use super::words::{Word, word_of};
@@ -12,21 +14,19 @@ use super::{Command, Safety};
 impl Walker<'_> {
     /// A simple command; `outer` holds the redirections of its `redirected_statement`.
     pub(super) fn command(&mut self, node: Node, outer: &[Node]) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut name_node = None;
         let mut args: Vec<Node> = Vec::new();
         let mut redirects: Vec<Node> = Vec::new();
         let mut prefixes = Vec::new();
         let mut keyword_time_subshell = false;
-        for child in children {
-            match child.kind() {
-                "variable_assignment" => prefixes.push(child),
-                "command_name" => name_node = Some(child),
-                "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
+        for child in child_nodes(node) {
+            match child.kind_of() {
+                Kind::VariableAssignment => prefixes.push(child),
+                Kind::CommandName => name_node = Some(child),
+                Kind::FileRedirect | Kind::HerestringRedirect | Kind::HeredocRedirect => {
                     redirects.push(child)
                 }
-                "subshell" => {
+                Kind::Subshell => {
                     self.visit(child);
                     keyword_time_subshell = true;
                 }
@@ -84,14 +84,15 @@ impl Walker<'_> {
             self.finding("", Safety::Unverified, "the line is incomplete");
             return;
         }
-        let mut argv = vec![name];
+        let mut argv = Vec::with_capacity(1 + args.len());
+        argv.push(name);
         for arg in &args {
             self.visit(*arg);
             argv.push(word_of(*arg, self.src));
         }
         if keyword_time_subshell {
             if argv.len() == 1 && argv[0].text == "time" {
-                self.push_command(argv, Judgement::read_only("times a subshell"));
+                self.push_command(&argv, Judgement::read_only("times a subshell"));
             } else {
                 self.finding(
                     self.text(node),
@@ -114,16 +115,19 @@ impl Walker<'_> {
     /// A command as the shell looks it up: functions and aliases defined earlier in the line
     /// come before programs. Wrappers skip this and run programs directly.
     pub(super) fn run_top(&mut self, argv: &[Word]) {
-        let name = argv.first().filter(|w| w.is_static).map(|w| w.text.clone());
+        let name = argv
+            .first()
+            .filter(|w| w.is_static)
+            .map(|w| w.text.as_str());
         let judgement = match name {
             // The body was judged with the descriptors of its definition.
-            Some(name) if self.functions.contains(&name) && self.command_fds.rebinds_output() => {
+            Some(name) if self.functions.contains(name) && self.command_fds.rebinds_output() => {
                 Judgement::unverified("runs a function with its descriptors rebound")
             }
-            Some(name) if self.functions.contains(&name) => {
+            Some(name) if self.functions.contains(name) => {
                 Judgement::read_only("runs a function judged above")
             }
-            Some(name) if self.aliases.contains(&name) => {
+            Some(name) if self.aliases.contains(name) => {
                 Judgement::unverified("may run an alias defined above")
             }
             _ => {
@@ -131,7 +135,7 @@ impl Walker<'_> {
                 return;
             }
         };
-        self.push_command(argv.to_vec(), judgement);
+        self.push_command(argv, judgement);
     }
 
     /// Judges one program run and records it; wrappers call this for the command they run.
@@ -144,15 +148,14 @@ impl Walker<'_> {
             self.wrapped -= 1;
             judgement
         };
-        self.push_command(argv.to_vec(), judgement.clone());
+        self.push_command(argv, judgement.clone());
         judgement
     }
 
-    pub(super) fn push_command(&mut self, argv: Vec<Word>, judgement: Judgement) {
-        let is_static = argv.iter().all(|w| w.is_static);
+    pub(super) fn push_command(&mut self, argv: &[Word], judgement: Judgement) {
         self.commands.push(Command {
-            words: argv.into_iter().map(|w| w.text).collect(),
-            is_static,
+            words: argv.iter().map(|w| w.text.clone()).collect(),
+            is_static: argv.iter().all(|w| w.is_static),
             safety: judgement.safety,
             obstacle: judgement.obstacle,
             why: judgement.why,

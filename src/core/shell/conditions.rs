@@ -10,6 +10,7 @@ use tree_sitter::Node;
 use super::Safety;
 use super::arith::WHY;
 use super::env::is_valid_name;
+use super::kind::{Kind, KindOf};
 use super::walk::Walker;
 use super::words::Word;
 
@@ -39,12 +40,12 @@ impl Walker<'_> {
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         let operator = children
             .iter()
-            .find(|c| c.kind() == "test_operator")
+            .find(|c| c.kind_of() == Kind::TestOperator)
             .map(|c| self.text(*c));
         for child in &children {
-            match child.kind() {
-                "test_operator" => {}
-                "binary_expression" | "unary_expression" | "parenthesized_expression" => {
+            match child.kind_of() {
+                Kind::TestOperator => {}
+                Kind::BinaryExpression | Kind::UnaryExpression | Kind::ParenthesizedExpression => {
                     self.test_node(*child, single)
                 }
                 _ if operator.is_some_and(|o| TEST_ARITH.contains(&o)) => self.arith_node(*child),
@@ -54,7 +55,10 @@ impl Walker<'_> {
                         self.finding(text, Safety::Unverified, WHY);
                     }
                 }
-                "simple_expansion" | "expansion" | "command_substitution" | "concatenation"
+                Kind::SimpleExpansion
+                | Kind::Expansion
+                | Kind::CommandSubstitution
+                | Kind::Concatenation
                     if single =>
                 {
                     let text = self.text(*child);

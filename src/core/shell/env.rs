@@ -8,6 +8,8 @@
 
 use tree_sitter::Node;
 
+use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::programs::Judgement;
 use super::walk::Walker;
 use super::words::word_of;
@@ -111,13 +113,13 @@ impl Walker<'_> {
         self.children(node);
         // `a[i]=x` and `a=([i]=x)` evaluate the subscripts.
         if let Some(name) = node.child_by_field_name("name")
-            && name.kind() == "subscript"
+            && name.kind_of() == Kind::Subscript
             && let Some(index) = name.child_by_field_name("index")
         {
             self.arith_node(index);
         }
         if let Some(value) = node.child_by_field_name("value")
-            && value.kind() == "array"
+            && value.kind_of() == Kind::Array
         {
             let mut cursor = value.walk();
             let elements: Vec<Node> = value.named_children(&mut cursor).collect();
@@ -143,11 +145,11 @@ impl Walker<'_> {
             .and_then(|v| v.literal_text().map(str::to_string));
         // `x=$(( … ))` always holds a number (its operands are judged where they stand).
         let arithmetic = node.child_by_field_name("value").is_some_and(|v| {
-            v.kind() == "arithmetic_expansion"
-                || (v.kind() == "string"
+            v.kind_of() == Kind::ArithmeticExpansion
+                || (v.kind_of() == Kind::String
                     && v.named_child_count() == 1
                     && v.named_child(0)
-                        .is_some_and(|c| c.kind() == "arithmetic_expansion")
+                        .is_some_and(|c| c.kind_of() == Kind::ArithmeticExpansion)
                     && self.text(v).starts_with("\"$"))
         });
         if arithmetic && !substitution {
@@ -191,24 +193,23 @@ impl Walker<'_> {
 
     /// `declare`, `export`, `local`, `readonly`, `typeset`.
     pub(super) fn declaration(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let mut words = Vec::new();
         let mut judgement = Judgement::read_only("declares variables");
         let integer = children.iter().any(|c| {
-            c.kind() == "word" && {
+            c.kind_of() == Kind::Word && {
                 let t = self.text(*c);
                 t.starts_with(['-', '+']) && t.contains('i')
             }
         });
         if integer {
             for child in &children {
-                if child.kind() == "variable_assignment"
+                if child.kind_of() == Kind::VariableAssignment
                     && let Some(name) = child.child_by_field_name("name")
                 {
                     let name = self.text(name).to_string();
                     self.integer_names.insert(name);
-                } else if child.kind() == "variable_name" || child.kind() == "word" {
+                } else if child.kind_of() == Kind::VariableName || child.kind_of() == Kind::Word {
                     let name = self.text(*child);
                     if is_valid_name(name) {
                         self.integer_names.insert(name.to_string());
@@ -221,9 +222,9 @@ impl Walker<'_> {
                 words.push(child.kind().to_string());
                 continue;
             }
-            match child.kind() {
-                "variable_assignment" => self.assignment(child),
-                "variable_name" => {}
+            match child.kind_of() {
+                Kind::VariableAssignment => self.assignment(child),
+                Kind::VariableName => {}
                 _ => {
                     self.visit(child);
                     let word = word_of(child, self.src);
@@ -255,10 +256,10 @@ impl Walker<'_> {
     /// Walks an arithmetic node with `in_arithmetic` set, except a C-style `for`'s body.
     pub(super) fn arithmetic(&mut self, node: Node) {
         let outer = self.in_arithmetic;
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         for child in children {
-            self.in_arithmetic = !matches!(child.kind(), "do_group" | "compound_statement");
+            self.in_arithmetic =
+                !matches!(child.kind_of(), Kind::DoGroup | Kind::CompoundStatement);
             self.visit_child(node, child);
         }
         self.in_arithmetic = outer;
@@ -275,12 +276,11 @@ impl Walker<'_> {
                 "prompt expansion can run commands",
             );
         }
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         let assigns = children
             .iter()
             .any(|c| !c.is_named() && matches!(c.kind(), "=" | ":="));
-        let name = children.iter().find(|c| c.kind() == "variable_name");
+        let name = children.iter().find(|c| c.kind_of() == Kind::VariableName);
         if let (true, Some(name)) = (assigns, name) {
             let name = self.text(*name);
             self.judge_variable(self.text(node), name, None, has_substitution(node));
@@ -292,8 +292,7 @@ impl Walker<'_> {
         const ASSIGNING: &[&str] = &[
             "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--",
         ];
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let children: Vec<Node> = child_nodes(node).collect();
         if !children
             .iter()
             .any(|c| !c.is_named() && ASSIGNING.contains(&c.kind()))
@@ -302,7 +301,7 @@ impl Walker<'_> {
         }
         for child in children
             .iter()
-            .filter(|c| matches!(c.kind(), "variable_name" | "word"))
+            .filter(|c| matches!(c.kind_of(), Kind::VariableName | Kind::Word))
         {
             let name = self.text(*child);
             if is_valid_name(name) {
@@ -314,11 +313,10 @@ impl Walker<'_> {
 
 /// True when a value holds `$( )` or backticks anywhere.
 pub(super) fn has_substitution(node: Node) -> bool {
-    if node.kind() == "command_substitution" || node.kind() == "process_substitution" {
+    if node.kind_of() == Kind::CommandSubstitution || node.kind_of() == Kind::ProcessSubstitution {
         return true;
     }
-    let mut cursor = node.walk();
-    node.children(&mut cursor).any(has_substitution)
+    child_nodes(node).any(has_substitution)
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ mod tests;
 
 use tree_sitter::Node;
 
-use super::parse::slice;
+use super::kind::{Kind, KindOf};
+use super::parse::{child_nodes, slice};
 
 /// The delimiter of one here-document as bash reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,13 +77,14 @@ pub(super) fn delimiter(word: &str) -> Option<Delimiter> {
 
 /// Checks one `heredoc_redirect` node; returns why bash could read it differently.
 pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    let strip_tabs = children.iter().any(|c| c.kind() == "<<-");
+    let children: Vec<Node> = child_nodes(node).collect();
+    let strip_tabs = children
+        .iter()
+        .any(|c| c.kind_of() == Kind::HeredocStripTabs);
     // What tree-sitter hangs on the redirection stays on its line; bash reads the next line
     // as the body (`\EOF` there is body text, not an escaped newline and a word).
     let spans_lines = children.iter().any(|c| {
-        !matches!(c.kind(), "heredoc_body" | "heredoc_end")
+        !matches!(c.kind_of(), Kind::HeredocBody | Kind::HeredocEnd)
             && slice(src, c.byte_range()).contains('\n')
     });
     if spans_lines {
@@ -90,17 +92,17 @@ pub(super) fn check(node: Node, src: &str) -> Result<Delimiter, &'static str> {
     }
     let start = children
         .iter()
-        .find(|c| c.kind() == "heredoc_start")
+        .find(|c| c.kind_of() == Kind::HeredocStart)
         .ok_or("a here-document without a delimiter")?;
     let delimiter = delimiter(slice(src, start.byte_range()))
         .ok_or("a here-document delimiter quoted in a way bash reads differently")?;
     let end = children
         .iter()
-        .find(|c| c.kind() == "heredoc_end")
+        .find(|c| c.kind_of() == Kind::HeredocEnd)
         .ok_or("a here-document without its end line")?;
     let body_start = children
         .iter()
-        .find(|c| c.kind() == "heredoc_body")
+        .find(|c| c.kind_of() == Kind::HeredocBody)
         .map_or(end.start_byte(), |body| body.start_byte());
     let from = line_start(src, body_start);
     let to = line_start(src, end.start_byte());

@@ -8,8 +8,10 @@
 //!
 //! # Layout
 //!
-//! - `parse`: the per-thread tree-sitter parser, the node kinds the walker knows, and the
-//!   check that every `$(`, `${` and backtick bash would expand has a node.
+//! - `parse`: the per-thread tree-sitter parser; the checks made before a tree is walked
+//!   (text bash reads differently, a `$(`, `${` or backtick with no node, nesting too deep);
+//!   and the walk's way through a node's children.
+//! - `kind`: the node kinds the walker knows, told apart by number.
 //! - `walk`: the walk over the tree; functions, aliases, nested scripts.
 //! - `command`: simple commands and the order in which a name is looked up.
 //! - `words`: quote removal and what can be known about a word before the line runs.
@@ -30,6 +32,7 @@ mod command;
 mod conditions;
 mod env;
 mod heredoc;
+mod kind;
 mod obstacle;
 mod parse;
 mod programs;

@@ -1,8 +1,12 @@
 //! Robustness of parsing: what tree-sitter-bash gets wrong or finds hard, and input made to
 //! exhaust the analyser.
 
+use tree_sitter::Node;
+
 use super::super::{Safety, analyse};
+use super::{MAX_TREE_DEPTH, child_nodes, parse, too_deep};
 use crate::core::shell::test_support::{assert_not_read_only, assert_read_only, safety};
+use crate::explain::decode_escaped;
 
 #[test]
 fn characters_beyond_ascii_do_not_crash_the_parser() {
@@ -43,6 +47,25 @@ fn a_long_chain_of_wrappers_is_refused_without_overflowing_the_stack() {
 }
 
 #[test]
+fn the_depth_limit_is_exact_for_small_and_large_trees() {
+    fn depth(node: Node) -> usize {
+        let mut cursor = node.walk();
+        let deepest = node.children(&mut cursor).map(depth).max();
+        deepest.map_or(0, |d| d + 1)
+    }
+    let mut seen = Vec::new();
+    for levels in [1, 390, 395, 396, 397, 398, 399, 400, 401] {
+        let line = format!("{}ls{}", "( ".repeat(levels), " )".repeat(levels));
+        let tree = parse(&line).expect("a tree");
+        let root = tree.root_node();
+        let deep = depth(root) > MAX_TREE_DEPTH;
+        assert_eq!(too_deep(root), deep, "{levels} levels");
+        seen.push(deep);
+    }
+    assert!(seen.contains(&true) && seen.contains(&false));
+}
+
+#[test]
 fn a_very_long_line_is_analysed_and_explained_briefly() {
     let line = (0..20_000)
         .map(|i| format!("f{i}"))
@@ -80,4 +103,27 @@ fn a_line_continuation_inside_a_word_is_not_trusted() {
 fn a_quoted_heredoc_delimiter_in_any_form_keeps_the_body_literal() {
     assert_read_only(&["cat <<E\\OF\n$(rm x)\nEOF", "cat << \"EOF\"\n$(rm x)\nEOF"]);
     assert_not_read_only(&["cat <<-EOF\n\t$(rm x)\n\tEOF"]);
+}
+
+#[test]
+fn child_nodes_are_the_children_tree_sitter_gives() {
+    fn check(node: Node, line: &str) {
+        let mut cursor = node.walk();
+        let expected: Vec<Node> = node.children(&mut cursor).collect();
+        let stepped: Vec<Node> = child_nodes(node).collect();
+        assert_eq!(stepped, expected, "{} in {line:?}", node.kind());
+        for child in expected {
+            check(child, line);
+        }
+    }
+    let files = [
+        include_str!("../../../tests/data/commands.tsv"),
+        include_str!("../../../tests/data/adversarial.tsv"),
+    ];
+    let lines = files.iter().flat_map(|file| file.lines().skip(1));
+    for line in lines.filter_map(|line| line.split('\t').next()) {
+        let line = decode_escaped(line);
+        let tree = parse(&line).expect("a tree");
+        check(tree.root_node(), &line);
+    }
 }

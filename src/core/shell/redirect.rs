@@ -12,6 +12,8 @@
 
 use tree_sitter::Node;
 
+use super::kind::{Kind, KindOf};
+use super::parse::child_nodes;
 use super::walk::Walker;
 use super::words::{Word, word_of};
 use super::{Risk, Safety};
@@ -28,19 +30,20 @@ pub(super) enum Points {
 }
 
 /// The descriptor table of one command: descriptors 0 to 2 start inherited, others unknown.
+/// Most commands open no other descriptor, so most tables are copied without allocating.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct FdTable {
-    set: Vec<(u32, Points)>,
+    /// Where standard input, output and error point.
+    standard: [Points; 3],
+    /// Every other descriptor the line opened.
+    opened: Vec<(u32, Points)>,
 }
 
 impl Default for FdTable {
     fn default() -> Self {
         FdTable {
-            set: vec![
-                (0, Points::Inherited),
-                (1, Points::Inherited),
-                (2, Points::Inherited),
-            ],
+            standard: [Points::Inherited; 3],
+            opened: Vec::new(),
         }
     }
 }
@@ -48,17 +51,33 @@ impl Default for FdTable {
 impl FdTable {
     /// Where `fd` points; a descriptor the line never opened could be anything.
     pub fn get(&self, fd: u32) -> Points {
-        self.set
-            .iter()
-            .find(|(n, _)| *n == fd)
-            .map_or(Points::Elsewhere, |(_, p)| *p)
+        self.held(fd).unwrap_or(Points::Elsewhere)
+    }
+
+    /// Where `fd` points, if the table holds it: the standard descriptors and those the line
+    /// opened.
+    fn held(&self, fd: u32) -> Option<Points> {
+        match fd {
+            0..=2 => Some(self.standard[fd as usize]),
+            _ => self.opened.iter().find(|(n, _)| *n == fd).map(|(_, p)| *p),
+        }
     }
 
     fn put(&mut self, fd: u32, points: Points) {
-        match self.set.iter_mut().find(|(n, _)| *n == fd) {
-            Some(entry) => entry.1 = points,
-            None => self.set.push((fd, points)),
+        if let 0..=2 = fd {
+            self.standard[fd as usize] = points;
+            return;
         }
+        match self.opened.iter_mut().find(|(n, _)| *n == fd) {
+            Some(entry) => entry.1 = points,
+            None => self.opened.push((fd, points)),
+        }
+    }
+
+    /// Every descriptor the table holds, with where it points.
+    fn entries(&self) -> impl Iterator<Item = (u32, Points)> + '_ {
+        let standard = (0..).zip(self.standard);
+        standard.chain(self.opened.iter().copied())
     }
 
     /// True when opening `path` for writing touches no file: `/dev/null`, or a device that
@@ -83,11 +102,11 @@ impl FdTable {
     /// either.
     pub fn merge(&self, other: &FdTable) -> FdTable {
         let mut merged = self.clone();
-        for (fd, points) in &other.set {
-            if *points == Points::Elsewhere || merged.get(*fd) == Points::Elsewhere {
-                merged.put(*fd, Points::Elsewhere);
-            } else if merged.set.iter().all(|(n, _)| n != fd) {
-                merged.put(*fd, *points);
+        for (fd, points) in other.entries() {
+            if points == Points::Elsewhere || merged.get(fd) == Points::Elsewhere {
+                merged.put(fd, Points::Elsewhere);
+            } else if merged.held(fd).is_none() {
+                merged.put(fd, points);
             }
         }
         merged
@@ -96,9 +115,8 @@ impl FdTable {
     /// True when a descriptor other than standard input points at a file or something
     /// unknown.
     pub fn rebinds_output(&self) -> bool {
-        self.set
-            .iter()
-            .any(|(fd, points)| *fd != 0 && *points == Points::Elsewhere)
+        self.entries()
+            .any(|(fd, points)| fd != 0 && points == Points::Elsewhere)
     }
 
     /// What a write opening of `path` leaves the descriptor pointing at.
@@ -168,7 +186,7 @@ pub(super) fn judge(
             }
             let from = text.parse::<u32>().ok();
             let points = from.map_or(Points::Elsewhere, |from| table.get(from));
-            let opened_here = from.is_some_and(|from| table.set.iter().any(|(n, _)| *n == from));
+            let opened_here = from.is_some_and(|from| table.held(from).is_some());
             table.put(fd, points);
             if opened_here {
                 (Safety::ReadOnly, "duplicates a descriptor")
@@ -223,9 +241,9 @@ impl Walker<'_> {
     /// a pipeline (`ls | grep x 2>/dev/null`) on the whole of it; bash hangs them on its last
     /// command, so they are applied there.
     fn redirected_body(&mut self, body: Node, redirects: &[Node]) {
-        match body.kind() {
-            "command" => self.command(body, redirects),
-            "list" | "pipeline" => {
+        match body.kind_of() {
+            Kind::Command => self.command(body, redirects),
+            Kind::List | Kind::Pipeline => {
                 let mut cursor = body.walk();
                 let children: Vec<Node> = body.named_children(&mut cursor).collect();
                 let Some((last, rest)) = children.split_last() else {
@@ -290,20 +308,20 @@ impl Walker<'_> {
         descriptor: Option<&str>,
         table: &mut FdTable,
     ) -> Vec<Node<'t>> {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        if matches!(node.kind(), "heredoc_redirect" | "herestring_redirect") {
+        let children: Vec<Node> = child_nodes(node).collect();
+        let kind = node.kind_of();
+        if matches!(kind, Kind::HeredocRedirect | Kind::HerestringRedirect) {
             let fd = children
                 .iter()
-                .find(|c| c.kind() == "file_descriptor")
+                .find(|c| c.kind_of() == Kind::FileDescriptor)
                 .map(|c| self.text(*c))
                 .or(descriptor)
                 .and_then(|t| t.parse().ok())
                 .unwrap_or(0);
             table.put(fd, Points::Elsewhere);
         }
-        match node.kind() {
-            "heredoc_redirect" => {
+        match kind {
+            Kind::HeredocRedirect => {
                 let quoted = match super::heredoc::check(node, self.src) {
                     Ok(delimiter) => delimiter.quoted,
                     Err(why) => {
@@ -312,14 +330,14 @@ impl Walker<'_> {
                     }
                 };
                 for child in children {
-                    if child.kind() == "heredoc_body" && quoted {
+                    if child.kind_of() == Kind::HeredocBody && quoted {
                         continue;
                     }
                     self.visit(child);
                 }
                 return Vec::new();
             }
-            "herestring_redirect" => {
+            Kind::HerestringRedirect => {
                 self.children(node);
                 return Vec::new();
             }
@@ -329,7 +347,7 @@ impl Walker<'_> {
         let mut operator = String::new();
         let mut targets = Vec::new();
         for child in children {
-            if child.kind() == "file_descriptor" {
+            if child.kind_of() == Kind::FileDescriptor {
                 fd = Some(self.text(child).to_string());
             } else if !child.is_named() {
                 operator.push_str(child.kind());

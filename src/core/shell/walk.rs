@@ -10,7 +10,8 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::parse::{CONTAINERS, LEAVES, parse, slice, too_deep, unseen_substitution};
+use super::kind::{Kind, KindOf};
+use super::parse::{child_nodes, misread_text, parse, slice, too_deep, unseen_substitution};
 use super::programs::Judgement;
 use super::redirect::FdTable;
 use super::{Command, Finding, Obstacle, Risk, Safety, escape};
@@ -41,7 +42,9 @@ pub(super) fn analyse_source(
 ) -> (Vec<Command>, Vec<Finding>) {
     let mut walker = Walker::new(source, depth);
     walker.changed_dir = changed_dir;
-    walker.check_text();
+    for (what, why) in misread_text(source) {
+        walker.finding(what, Safety::Unverified, why);
+    }
     match parse(source) {
         Some(tree) => {
             let root = tree.root_node();
@@ -167,88 +170,37 @@ impl<'s> Walker<'s> {
         });
     }
 
-    /// Flags what tree-sitter reads differently from bash: a backslash-newline inside a word
-    /// (`l\<newline>s` is `ls` to bash) and control characters other than tab and newline.
-    fn check_text(&mut self) {
-        let bytes = self.src.as_bytes();
-        for i in 1..bytes.len().saturating_sub(1) {
-            // After an escaped blank (`my\ \<newline>file`) the word goes on too.
-            let escaped_blank = i >= 2 && bytes[i - 2] == b'\\';
-            if bytes[i] == b'\\'
-                && bytes[i + 1] == b'\n'
-                && (!bytes[i - 1].is_ascii_whitespace() || escaped_blank)
-                && bytes.get(i + 2).is_some_and(|b| !b.is_ascii_whitespace())
-            {
-                self.finding(
-                    "\\<newline>",
-                    Safety::Unverified,
-                    "line continuation inside a word",
-                );
-                break;
-            }
-        }
-        // bash removes a backslash-newline first, so a `#` after one starts a comment (and the
-        // next line is a command); tree-sitter reads on as one word.
-        let comment_after_continuation = self
-            .src
-            .split("\\\n")
-            .skip(1)
-            .any(|rest| rest.trim_start_matches([' ', '\t']).starts_with('#'));
-        if comment_after_continuation {
-            self.finding(
-                "\\<newline>#",
-                Safety::Unverified,
-                "a comment after a line continuation",
-            );
-        }
-        // bash prints `a \&; then` as `a \& then`: its own reading cannot be checked.
-        let escaped_ampersand_ends_word = self.src.match_indices("\\&").any(|(at, _)| {
-            self.src[at + 2..]
-                .trim_start_matches([' ', '\t'])
-                .starts_with(';')
-        });
-        if escaped_ampersand_ends_word {
-            self.finding("\\&", Safety::Unverified, "an escaped & that ends a word");
-        }
-        if self
-            .src
-            .chars()
-            .any(|c| c.is_control() && c != '\n' && c != '\t')
-        {
-            self.finding(self.src, Safety::Unverified, "holds control characters");
-        }
-    }
-
     pub(super) fn visit(&mut self, node: Node) {
         if node.is_missing() {
             self.finding(node.kind(), Safety::Unverified, "the line is incomplete");
             return;
         }
         if !node.is_named() {
-            let parent = node.parent().map(|p| p.kind());
-            if node.kind() == ";;" && parent != Some("case_item") {
+            if node.kind_of() == Kind::DoubleSemicolon
+                && node.parent().is_none_or(|p| p.kind_of() != Kind::CaseItem)
+            {
                 self.finding(";;", Safety::Unverified, PARSE_ERROR);
             }
             return;
         }
-        match node.kind() {
-            "ERROR" => self.finding(self.text(node), Safety::Unverified, PARSE_ERROR),
-            "command" => self.command(node, &[]),
-            "redirected_statement" => self.redirected(node),
-            "function_definition" => self.function(node),
-            "variable_assignment" => self.assignment(node),
-            "declaration_command" => self.declaration(node),
-            "unset_command" => {
+        match node.kind_of() {
+            Kind::Error => self.finding(self.text(node), Safety::Unverified, PARSE_ERROR),
+            Kind::Command => self.command(node, &[]),
+            Kind::RedirectedStatement => self.redirected(node),
+            Kind::FunctionDefinition => self.function(node),
+            Kind::VariableAssignment => self.assignment(node),
+            Kind::DeclarationCommand => self.declaration(node),
+            Kind::UnsetCommand => {
                 self.unset_words(node);
                 self.children(node);
                 self.push_builtin(node, "unsets variables");
             }
-            "test_command" => {
+            Kind::TestCommand => {
                 self.test_arith(node);
                 self.children(node);
                 self.push_builtin(node, "tests a condition");
             }
-            "for_statement" => {
+            Kind::ForStatement => {
                 if let Some(name) = node.child_by_field_name("variable") {
                     let name = self.text(name);
                     let mut cursor = node.walk();
@@ -263,7 +215,7 @@ impl<'s> Walker<'s> {
                 }
                 self.children(node);
             }
-            "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+            Kind::FileRedirect | Kind::HeredocRedirect | Kind::HerestringRedirect => {
                 let mut table = self.fds.clone();
                 let extra = self.redirect(node, None, &mut table);
                 if !extra.is_empty() {
@@ -274,45 +226,45 @@ impl<'s> Walker<'s> {
                     );
                 }
             }
-            "compound_statement" if self.text(node).starts_with("((") => {
+            Kind::CompoundStatement if self.text(node).starts_with("((") => {
                 self.arith_root(node);
                 self.arithmetic(node);
                 self.push_builtin(node, "evaluates arithmetic");
             }
-            "expansion" => {
+            Kind::Expansion => {
                 self.expansion_assignment(node);
                 self.expansion_arith(node);
                 self.children(node);
             }
-            "arithmetic_expansion" | "c_style_for_statement" => {
+            Kind::ArithmeticExpansion | Kind::CStyleForStatement => {
                 self.arith_root(node);
                 self.arithmetic(node);
             }
-            "binary_expression" | "unary_expression" | "postfix_expression"
+            Kind::BinaryExpression | Kind::UnaryExpression | Kind::PostfixExpression
                 if self.in_arithmetic =>
             {
                 self.arithmetic_assignment(node);
                 self.children(node);
             }
-            "command_substitution" if self.text(node).starts_with('`') => self.backquoted(node),
+            Kind::CommandSubstitution if self.text(node).starts_with('`') => self.backquoted(node),
             // An escaped backquote inside `$( )`: its nested quoting is where parsers part ways.
-            "command_substitution" if self.text(node).contains("\\`") => {
+            Kind::CommandSubstitution if self.text(node).contains("\\`") => {
                 let why = "an escaped backquote inside a substitution";
                 self.finding(self.text(node), Safety::Unverified, why);
                 self.children(node);
             }
-            "ansi_c_string" if !super::words::ansi_c_ends_at_its_end(self.text(node)) => {
+            Kind::AnsiCString if !super::words::ansi_c_ends_at_its_end(self.text(node)) => {
                 let why = "an ANSI-C string bash ends elsewhere";
                 self.finding(self.text(node), Safety::Unverified, why);
             }
             // tree-sitter reads `$"…"` as a `$` and a string in most places; bash reads one
             // translated word.
-            "string"
+            Kind::String
                 if node.start_byte() > 0
                     && self.src.as_bytes()[node.start_byte() - 1] == b'$'
                     && node
                         .parent()
-                        .is_none_or(|p| p.kind() != "translated_string") =>
+                        .is_none_or(|p| p.kind_of() != Kind::TranslatedString) =>
             {
                 self.finding(
                     self.text(node),
@@ -320,20 +272,18 @@ impl<'s> Walker<'s> {
                     "a translated string the parser splits",
                 );
             }
-            "variable_assignments" | "heredoc_body" => self.children(node),
-            kind if CONTAINERS.contains(&kind) => self.children(node),
-            kind if LEAVES.contains(&kind) => {}
-            kind => {
-                let why = format!("unknown shell construct {kind}");
+            Kind::VariableAssignments | Kind::HeredocBody => self.children(node),
+            kind if kind.is_container() => self.children(node),
+            kind if kind.is_leaf() => {}
+            _ => {
+                let why = format!("unknown shell construct {}", node.kind());
                 self.finding(self.text(node), Safety::Unverified, &why);
             }
         }
     }
 
     pub(super) fn children(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        for child in children {
+        for child in child_nodes(node) {
             self.visit_child(node, child);
         }
     }
@@ -386,7 +336,7 @@ impl<'s> Walker<'s> {
                 saved.merge(&self.fds)
             };
         }
-        let top_level = node.parent().is_some_and(|p| p.kind() == "program");
+        let top_level = node.parent().is_some_and(|p| p.kind_of() == Kind::Program);
         if let Some(name) = name {
             if top_level {
                 self.functions.insert(name);
@@ -406,7 +356,7 @@ impl<'s> Walker<'s> {
     /// inside is a nested substitution there, which the parser of the outer line cannot see.
     fn backquoted(&mut self, node: Node) {
         let text = self.text(node);
-        let in_double_quotes = node.parent().is_some_and(|p| p.kind() == "string");
+        let in_double_quotes = node.parent().is_some_and(|p| p.kind_of() == Kind::String);
         match super::words::backquote_body(text, in_double_quotes) {
             Some(body) if self.depth < MAX_DEPTH => {
                 let _ = self.nested(&body);
@@ -482,19 +432,19 @@ impl<'s> Walker<'s> {
 /// its `parent`: what it assigns may not hold after it.
 pub(super) fn runs_conditionally(parent: Node, node: Node) -> bool {
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(node);
-    match parent.kind() {
-        "list" => parent.named_child(0) != Some(node),
-        "pipeline"
-        | "subshell"
-        | "command_substitution"
-        | "process_substitution"
-        | "function_definition"
-        | "case_item"
-        | "else_clause" => true,
-        "if_statement" | "elif_clause" => !is_field("condition"),
-        "while_statement" | "for_statement" => is_field("body"),
-        "c_style_for_statement" => !is_field("initializer"),
-        "command" => node.kind() == "variable_assignment",
+    match parent.kind_of() {
+        Kind::List => parent.named_child(0) != Some(node),
+        Kind::Pipeline
+        | Kind::Subshell
+        | Kind::CommandSubstitution
+        | Kind::ProcessSubstitution
+        | Kind::FunctionDefinition
+        | Kind::CaseItem
+        | Kind::ElseClause => true,
+        Kind::IfStatement | Kind::ElifClause => !is_field("condition"),
+        Kind::WhileStatement | Kind::ForStatement => is_field("body"),
+        Kind::CStyleForStatement => !is_field("initializer"),
+        Kind::Command => node.kind_of() == Kind::VariableAssignment,
         _ => false,
     }
 }

@@ -8,7 +8,8 @@
 
 use tree_sitter::Node;
 
-use super::parse::slice;
+use super::kind::{Kind, KindOf};
+use super::parse::{child_nodes, slice};
 
 /// One shell word after quote removal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,18 +135,17 @@ impl Builder {
 
     fn add(&mut self, node: Node, src: &str) {
         let text = slice(src, node.byte_range());
-        match node.kind() {
-            "word" | "number" if node.named_child_count() == 0 => self.unquoted(text),
-            "raw_string" => self.push(text.get(1..text.len().saturating_sub(1)).unwrap_or("")),
-            "ansi_c_string" => {
+        match node.kind_of() {
+            Kind::Word | Kind::Number if node.named_child_count() == 0 => self.unquoted(text),
+            Kind::RawString => self.push(text.get(1..text.len().saturating_sub(1)).unwrap_or("")),
+            Kind::AnsiCString => {
                 let inner = text.get(2..text.len().saturating_sub(1)).unwrap_or("");
                 self.push(&ansi_c(inner));
             }
-            "string" | "translated_string" => self.double_quoted(node, src),
-            "concatenation" => {
+            Kind::String | Kind::TranslatedString => self.double_quoted(node, src),
+            Kind::Concatenation => {
                 let braces = is_brace_expansion(node, src);
-                let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
+                for child in child_nodes(node) {
                     if braces && slice(src, child.byte_range()) == "{" {
                         self.many = true;
                         self.expansion();
@@ -153,24 +153,23 @@ impl Builder {
                     self.add(child, src);
                 }
             }
-            "string_content" => self.push(&unescape_double(text)),
-            "command_name" => {
-                let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
+            Kind::StringContent => self.push(&unescape_double(text)),
+            Kind::CommandName => {
+                for child in child_nodes(node) {
                     self.add(child, src);
                 }
             }
-            "\"" | "$\"" => {}
-            "brace_expression" => {
+            Kind::Quote => {}
+            Kind::BraceExpression => {
                 self.many = true;
                 self.expansion();
             }
             // Bash replaces `<(…)` and `>(…)` with a `/dev/fd/N` path.
-            "process_substitution" => {
+            Kind::ProcessSubstitution => {
                 self.push("/dev/fd/");
                 self.expansion();
             }
-            "simple_expansion" | "expansion" | "command_substitution" => {
+            Kind::SimpleExpansion | Kind::Expansion | Kind::CommandSubstitution => {
                 self.splits = true;
                 self.expansion();
             }
@@ -179,21 +178,18 @@ impl Builder {
     }
 
     fn double_quoted(&mut self, node: Node, src: &str) {
-        let mut cursor = node.walk();
         let mut last = node.start_byte() + 1;
-        for child in node.children(&mut cursor) {
+        for child in child_nodes(node) {
             // Text between children that tree-sitter did not name (a lone `$`) is literal.
-            if child.start_byte() > last && child.kind() != "\"" {
+            let kind = child.kind_of();
+            if child.start_byte() > last && kind != Kind::Quote {
                 self.push(slice(src, last..child.start_byte()));
             }
-            match child.kind() {
-                "\"" | "$\"" | "$" => {
-                    if child.kind() == "$" {
-                        self.push("$");
-                    }
-                }
-                "string_content" => self.push(&unescape_double(slice(src, child.byte_range()))),
-                "string" => self.double_quoted(child, src),
+            match kind {
+                Kind::Quote => {}
+                Kind::Dollar => self.push("$"),
+                Kind::StringContent => self.push(&unescape_double(slice(src, child.byte_range()))),
+                Kind::String => self.double_quoted(child, src),
                 _ => self.expansion(),
             }
             last = child.end_byte();
@@ -202,6 +198,11 @@ impl Builder {
 
     /// Unquoted text: backslash escapes are removed, globs and brace expansions end the prefix.
     fn unquoted(&mut self, text: &str) {
+        // Most words are plain: no escape to remove and nothing that ends the prefix.
+        if !text.contains(['\\', '*', '?', '[']) {
+            self.push(text);
+            return;
+        }
         let mut chars = text.chars().peekable();
         let mut out = String::new();
         while let Some(c) = chars.next() {
@@ -226,10 +227,8 @@ impl Builder {
 /// True for `{a,b}` and `{1..3}` spread over a concatenation: bash expands them into several
 /// words.
 fn is_brace_expansion(node: Node, src: &str) -> bool {
-    let mut cursor = node.walk();
-    let parts: Vec<&str> = node
-        .children(&mut cursor)
-        .filter(|c| c.kind() == "word")
+    let parts: Vec<&str> = child_nodes(node)
+        .filter(|c| c.kind_of() == Kind::Word)
         .map(|c| slice(src, c.byte_range()))
         .collect();
     parts.contains(&"{") && parts.iter().any(|p| p.contains(',') || p.contains(".."))

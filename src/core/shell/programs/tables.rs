@@ -5,6 +5,9 @@
 //! Writers, network tools, runners of project code and interactive programs are listed with
 //! the reason a person should see.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use super::{Judgement, Risk};
 
 /// Read-only whatever their arguments.
@@ -106,35 +109,86 @@ const INTERACTIVE: &[&str] = &[
     "irb", "pry",
 ];
 
+/// Which list first names a program: the lists are looked through in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    Reader,
+    Writer(&'static str),
+    Network,
+    Runner,
+    Interactive,
+}
+
+/// Every listed program by name, so that a command's name is looked up once instead of
+/// compared with each of the hundreds of names above.
+static LISTED: LazyLock<HashMap<&'static str, Listed>> = LazyLock::new(|| {
+    let readers = READERS.iter().map(|name| (*name, Listed::Reader));
+    let writers = WRITERS
+        .iter()
+        .map(|(name, why)| (*name, Listed::Writer(why)));
+    let network = NETWORK.iter().map(|name| (*name, Listed::Network));
+    let runners = RUNNERS.iter().map(|name| (*name, Listed::Runner));
+    let interactive = INTERACTIVE.iter().map(|name| (*name, Listed::Interactive));
+    let mut listed = HashMap::new();
+    let in_order = readers.chain(writers).chain(network).chain(runners);
+    for (name, list) in in_order.chain(interactive) {
+        listed.entry(name).or_insert(list);
+    }
+    listed
+});
+
 /// The judgement of a program that ignores its arguments, if it is one we list.
 pub(crate) fn simple(name: &str) -> Option<Judgement> {
-    if READERS.contains(&name) {
-        return Some(Judgement::read_only("reads only"));
+    let runner = || Judgement::risk(Risk::RunsCode, "runs project code or a script");
+    match LISTED.get(name) {
+        Some(Listed::Reader) => Some(Judgement::read_only("reads only")),
+        Some(Listed::Writer(why)) => Some(Judgement::writer(*why)),
+        Some(Listed::Network) => Some(Judgement::risk(Risk::Network, "reaches the network")),
+        Some(Listed::Runner) => Some(runner()),
+        _ if name.starts_with("python3.") => Some(runner()),
+        Some(Listed::Interactive) => {
+            Some(Judgement::risk(Risk::Pager, "interactive program or pager"))
+        }
+        None => None,
     }
-    if let Some((_, why)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
-        return Some(Judgement::writer(*why));
-    }
-    if NETWORK.contains(&name) {
-        return Some(Judgement::risk(Risk::Network, "reaches the network"));
-    }
-    if RUNNERS.contains(&name) || name.starts_with("python3.") {
-        return Some(Judgement::risk(
-            Risk::RunsCode,
-            "runs project code or a script",
-        ));
-    }
-    if INTERACTIVE.contains(&name) {
-        return Some(Judgement::risk(Risk::Pager, "interactive program or pager"));
-    }
-    None
 }
 
 /// True for programs that are read-only whatever their arguments.
 pub(crate) fn reads_whatever(name: &str) -> bool {
-    READERS.contains(&name)
+    LISTED.get(name) == Some(&Listed::Reader)
 }
 
 /// True for runtimes and build tools (used to accept `-V` as a version query).
 pub(crate) fn is_runner(name: &str) -> bool {
     RUNNERS.contains(&name) || name.starts_with("python3.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listed_program_is_looked_up_in_the_first_list_that_names_it() {
+        fn first_list(name: &str) -> Option<Listed> {
+            if READERS.contains(&name) {
+                return Some(Listed::Reader);
+            }
+            if let Some((_, why)) = WRITERS.iter().find(|(writer, _)| *writer == name) {
+                return Some(Listed::Writer(why));
+            }
+            if NETWORK.contains(&name) {
+                return Some(Listed::Network);
+            }
+            if RUNNERS.contains(&name) {
+                return Some(Listed::Runner);
+            }
+            INTERACTIVE.contains(&name).then_some(Listed::Interactive)
+        }
+        let writers = WRITERS.iter().map(|(name, _)| name);
+        let names = READERS.iter().chain(writers).chain(NETWORK).chain(RUNNERS);
+        for name in names.chain(INTERACTIVE) {
+            assert_eq!(LISTED.get(name).copied(), first_list(name), "{name}");
+        }
+        assert_eq!(LISTED.get("no-such-program"), None);
+    }
 }
