@@ -4,11 +4,12 @@
 //!
 //! `core` is the barrier core: modes, calls, the static shell analyser, rules, routes, the
 //! pending table of dialogs with its first-answer-wins race, and the audit log. Its lasting
-//! rules (`rule`, `policy`, `policy_file`, `policy_load`) are files it reads itself: the floor,
-//! the user's, the saved rules and each call's project policy, and `rules_write` writes the
-//! user's own safely; `learn` turns the human's repeated answers into offered rules. It knows nothing of terminals, sockets or HTTP, nor of
-//! the other modules here (`tests/runtime/boundaries.rs` fails if it names one), so the policy
-//! can be read and tested alone.
+//! rules (`rule`, and the rules-file code under `policy/`: syntax, loading, bounded reading,
+//! safe writing) are files it reads itself: the floor, the user's, the saved rules and each
+//! call's project policy; `learn` turns the human's repeated answers into offered rules. It
+//! knows nothing of terminals, sockets or HTTP, nor of the other modules here
+//! (`tests/runtime/boundaries.rs` fails if it names one), so the policy can be read and tested
+//! alone.
 //!
 //! `config` reads and validates the config file into the core's settings. `plumbing` is what
 //! every part stands on: `paths` says where gatehouse keeps its files, `logging` sends

@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::{Subcommand, ValueEnum};
 
 use gatehouse::config::Config;
+use gatehouse::core::policy::file::parse_file;
+use gatehouse::core::policy::load::{PROJECT_FILE, find_project, git_root, trust, write_atomic};
 use gatehouse::core::policy::{RuleFile, Trust};
-use gatehouse::core::policy_file::parse_file;
-use gatehouse::core::policy_load::{PROJECT_FILE, find_project, git_root, trust, write_atomic};
 use gatehouse::core::rule::{Learned, Match, Rule, Ruling};
 use gatehouse::core::rules::Pattern;
 
@@ -224,7 +224,7 @@ fn new_rule(
         project: None,
     };
     // The file's own checks (no allow for a writer, a sane id) say what is wrong, with a fix.
-    let text = gatehouse::core::policy_file::render(std::slice::from_ref(&rule));
+    let text = gatehouse::core::policy::file::render(std::slice::from_ref(&rule));
     parse_file(
         &text,
         Path::new("the new rule"),
@@ -269,8 +269,8 @@ fn add_to_project(dir: &Path, rule: Rule, out: &mut impl Write) -> Result<()> {
         &gatehouse::agents::registry::edit_tools(),
     )?;
     let mut rule = rule;
-    rule.id = gatehouse::core::policy_load::unique_id(&rule.id, &existing.rules);
-    let table = gatehouse::core::policy_file::render(std::slice::from_ref(&rule));
+    rule.id = gatehouse::core::policy::load::unique_id(&rule.id, &existing.rules);
+    let table = gatehouse::core::policy::file::render(std::slice::from_ref(&rule));
     let table = table
         .split_once("[[rule]]")
         .map(|(_, t)| t)

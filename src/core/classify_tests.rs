@@ -18,7 +18,7 @@ fn rules(safe: &[&str], denied: &[&str]) -> Rules {
 /// Rules whose user file denies every edit under `/secrets`.
 fn secrets_edit_denied() -> Rules {
     let text = "[[rule]]\nedit = \"/secrets/**\"\nverdict = \"deny\"\n";
-    let user = crate::core::policy_file::parse_file(
+    let user = crate::core::policy::file::parse_file(
         text,
         Path::new("/u/rules.toml"),
         crate::core::policy::Layer::User,
@@ -27,7 +27,10 @@ fn secrets_edit_denied() -> Rules {
     )
     .unwrap();
     Rules {
-        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        policy: std::sync::Arc::new(crate::core::policy::load::Policy::of_files(
+            None,
+            Some(user),
+        )),
         ..Rules::default()
     }
 }
@@ -266,7 +269,7 @@ fn a_patch_is_judged_by_every_file_it_touches_not_only_the_first() {
 /// Rules whose user file holds `[[rule]]` tables for prefix `gatehouse` with `verdict`.
 fn gatehouse_rule(verdict: &str) -> Rules {
     let text = format!("[[rule]]\nprefix = \"gatehouse\"\nverdict = \"{verdict}\"\n");
-    let user = crate::core::policy_file::parse_file(
+    let user = crate::core::policy::file::parse_file(
         &text,
         Path::new("/u/rules.toml"),
         crate::core::policy::Layer::User,
@@ -275,7 +278,10 @@ fn gatehouse_rule(verdict: &str) -> Rules {
     )
     .unwrap();
     Rules {
-        policy: std::sync::Arc::new(crate::core::policy_load::Policy::of_files(None, Some(user))),
+        policy: std::sync::Arc::new(crate::core::policy::load::Policy::of_files(
+            None,
+            Some(user),
+        )),
         ..Rules::default()
     }
 }

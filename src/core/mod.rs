@@ -17,13 +17,9 @@ pub mod learn;
 pub mod mode;
 pub mod offer;
 pub mod policy;
-pub mod policy_file;
-pub mod policy_load;
-pub mod policy_read;
 pub mod route;
 pub mod rule;
 pub mod rules;
-pub mod rules_write;
 pub mod shell;
 
 /// The effective user id of this process: the owner of the files and sockets it makes, and

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::call::Agent;
-use super::policy_load::Policy;
+use super::policy::load::Policy;
 use super::shell::Command;
 
 /// A rule entry: an exact tool name, or a shell prefix matched at word boundaries.

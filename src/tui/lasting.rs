@@ -1,8 +1,8 @@
 //! Reads the lasting rules and the policy files in force for the rules panel: the runner's
 //! side of `Effect::ListRules`, so the model's `update` never touches a file.
 
+use crate::core::policy::load::Policy;
 use crate::core::policy::{RuleFile, Trust};
-use crate::core::policy_load::Policy;
 
 use super::app::{Lasting, LastingRule};
 

@@ -134,8 +134,8 @@ pub fn fixture(path: &str) -> Vec<u8> {
 /// The policy files of a config folder, as `config::policy_paths` finds them beside a config
 /// file, without the machine's floor or a home: a test reads only its own folder.
 #[allow(dead_code)]
-pub fn policy_paths_in(config: &Path) -> gatehouse::core::policy_load::PolicyPaths {
-    gatehouse::core::policy_load::PolicyPaths {
+pub fn policy_paths_in(config: &Path) -> gatehouse::core::policy::load::PolicyPaths {
+    gatehouse::core::policy::load::PolicyPaths {
         floor: None,
         floor_required: false,
         saved: Some(config.join("rules.toml")),

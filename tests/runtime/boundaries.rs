@@ -109,7 +109,7 @@ fn the_core_names_no_agent_and_no_agents_tool() {
         // The classifier's one-word answer `writes`, read by its prefix.
         ("decision.rs", "\"write\""),
         // The rules files' `edit = "glob"` match, a key of gatehouse's own format.
-        ("policy_file.rs", "\"edit\""),
+        ("policy/file.rs", "\"edit\""),
         ("rule.rs", "\"edit\""),
     ];
     let mut offences = Vec::new();

@@ -62,7 +62,7 @@ fn planted() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
 
 #[test]
 fn a_save_never_writes_through_a_link_planted_at_its_temporary_or_backup_name() {
-    use gatehouse::core::policy_load::{Policy, trust};
+    use gatehouse::core::policy::load::{Policy, trust};
     use gatehouse::core::rule::{Learned, Match, Rule, Ruling};
     use gatehouse::core::rules::Pattern;
     let (_dir, config, victim) = planted();
@@ -97,7 +97,7 @@ fn a_save_never_writes_through_a_link_planted_at_its_temporary_or_backup_name() 
 
 #[test]
 fn rules_are_not_saved_in_a_folder_that_other_users_can_write() {
-    use gatehouse::core::policy_load::trust;
+    use gatehouse::core::policy::load::trust;
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let shared = dir.path().join("shared");

@@ -14,7 +14,7 @@ use gatehouse::core::barrier::Settings;
 use gatehouse::core::call::Call;
 use gatehouse::core::decision::Decider;
 use gatehouse::core::mode::Mode;
-use gatehouse::core::policy_load::Policy;
+use gatehouse::core::policy::load::Policy;
 use gatehouse::core::prompter::{HumanAnswer, SavedScope};
 use gatehouse::core::rules::{Rules, SessionAllow};
 use serde_json::json;

@@ -150,7 +150,7 @@ impl Prompter {
     }
 
     /// The files of rules in force, for the rules panel (and to add or remove saved rules).
-    pub fn policy(&self) -> Arc<crate::core::policy_load::Policy> {
+    pub fn policy(&self) -> Arc<crate::core::policy::load::Policy> {
         self.shared.policy()
     }
 
@@ -159,7 +159,7 @@ impl Prompter {
     pub fn save_rule(
         &self,
         mut rule: crate::core::rule::Rule,
-    ) -> Result<String, crate::core::policy_file::PolicyError> {
+    ) -> Result<String, crate::core::policy::file::PolicyError> {
         if rule.learned.at.is_none() {
             rule.learned.at = Some(crate::core::audit::now_rfc3339());
         }
@@ -169,7 +169,7 @@ impl Prompter {
     }
 
     /// Removes saved rule `id`; then the open dialogs are judged again.
-    pub fn unsave_rule(&self, id: &str) -> Result<bool, crate::core::policy_file::PolicyError> {
+    pub fn unsave_rule(&self, id: &str) -> Result<bool, crate::core::policy::file::PolicyError> {
         let removed = self.shared.policy().unsave(id)?;
         self.shared.rules_changed();
         Ok(removed)

@@ -11,7 +11,7 @@ use super::{Shared, State};
 use crate::core::call::CallId;
 use crate::core::classify::assess;
 use crate::core::decision::{Decider, Decision};
-use crate::core::policy_load::Policy;
+use crate::core::policy::load::Policy;
 use crate::core::route::{Route, Row};
 use crate::core::rule::Rule;
 use crate::core::rules::SessionAllow;

@@ -2,7 +2,7 @@
 //! user's rules are read at start; the saved rules and each project's `.gatehouse.toml` are read
 //! again whenever the file (or the trust list) changes on disk, so `gatehouse rules add` and
 //! `gatehouse rules trust` reach a running console. Also the trust list, and how often each
-//! rule decided. Each change of a file on disk re-reads it under its lock (`rules_write`).
+//! rule decided. Each change of a file on disk re-reads it under its lock (`policy::write`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -11,13 +11,13 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
-use super::policy::{Hit, Judgement, Layer, RuleFile, Trust, judge};
-use super::policy_file::{PolicyError, parse_file, render};
-use super::policy_read::{Parsed, read_bounded};
-use super::rule::{Rule, Subject};
-pub use super::rules_write::write_atomic;
-use super::rules_write::{lock as lock_file, write_private};
-use super::shell::Command;
+use super::file::{PolicyError, parse_file, render};
+use super::read::{Parsed, read_bounded};
+pub use super::write::write_atomic;
+use super::write::{lock as lock_file, write_private};
+use super::{Hit, Judgement, Layer, RuleFile, Trust, judge};
+use crate::core::rule::{Rule, Subject};
+use crate::core::shell::Command;
 
 /// The name of a project's policy file.
 pub const PROJECT_FILE: &str = ".gatehouse.toml";
@@ -481,5 +481,5 @@ pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
 }
 
 #[cfg(test)]
-#[path = "policy_load_tests.rs"]
+#[path = "load_tests.rs"]
 mod tests;

@@ -1,8 +1,8 @@
 use super::*;
 use crate::core::call::{ToolKind, test_call};
 use crate::core::classify::assess;
-use crate::core::policy_file::parse_file;
-use crate::core::policy_load::Policy;
+use crate::core::policy::file::parse_file;
+use crate::core::policy::load::Policy;
 use crate::core::route::{Class, Route, Row};
 use crate::core::rules::Rules;
 use serde_json::json;

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::mode::Mode;
-use super::policy::{Layer, RuleFile, Trust};
-use super::rule::{Learned, Match, Rule, Ruling};
-use super::rules::Pattern;
+use super::{Layer, RuleFile, Trust};
+use crate::core::mode::Mode;
+use crate::core::rule::{Learned, Match, Rule, Ruling};
+use crate::core::rules::Pattern;
 
 /// A rules file that cannot be used, said so that a person can fix it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,7 +3,13 @@
 //! `.gatehouse.toml`. Within a file the first matching rule wins; across files the strictest
 //! ruling of the matching rules wins (deny over ask over allow), so no file can loosen another.
 //! The floor and an untrusted project file can only tighten: their allows are set aside when
-//! they are loaded. Reading the files is `policy_load`; their syntax is `policy_file`.
+//! they are loaded. Reading the files is [`load`] (bounded by [`read`]); their syntax is
+//! [`file`]; writing the user's own safely is [`write`].
+
+pub mod file;
+pub mod load;
+pub mod read;
+pub mod write;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -207,5 +213,5 @@ pub fn root_of(path: &Path) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
-#[path = "policy_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

@@ -219,7 +219,7 @@ fn parsing_a_policy_file_takes_time_in_proportion_to_its_size() {
 fn a_project_file_over_the_size_bound_refuses_every_call_under_it_and_names_the_bound() {
     let repo = git_repo();
     let text = big_policy(16_000);
-    assert!(text.len() > crate::core::policy_read::MAX_POLICY_BYTES);
+    assert!(text.len() > crate::core::policy::read::MAX_POLICY_BYTES);
     std::fs::write(repo.path().join(PROJECT_FILE), &text).unwrap();
     let config = tempfile::tempdir().unwrap();
     let rules = rules(policy_in(config.path()));
@@ -257,7 +257,7 @@ fn a_project_file_that_is_a_fifo_is_refused_without_waiting_for_a_writer() {
     let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid, NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-    let err = crate::core::policy_read::read_bounded(&fifo).unwrap_err();
+    let err = crate::core::policy::read::read_bounded(&fifo).unwrap_err();
     assert!(err.message.contains("not a regular file"), "{err}");
 }
 

@@ -9,8 +9,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::policy::{Layer, RuleFile, Trust};
-use super::policy_file::{PolicyError, parse_file};
+use super::file::{PolicyError, parse_file};
+use super::{Layer, RuleFile, Trust};
 
 /// The largest policy or rules file gatehouse reads: the config, the saved rules, the trust
 /// list, a project's `.gatehouse.toml` and the floor. About ten thousand rules.
