@@ -60,7 +60,7 @@ fn the_core_imports_no_terminal_socket_or_http_code_nor_the_modules_above_it() {
 }
 
 /// The core's own code: each source file up to its first `#[cfg(test)]` (the tests that follow
-/// may name agents and tools), skipping `*_tests.rs`, with `//` comments cut off. The shell
+/// may name agents and tools), skipping `*_tests.rs` and `tests.rs`, with `//` comments cut off. The shell
 /// analyser (`src/core/shell/`) is left out: its tables spell programs' own options
 /// (`rg --glob`, `journalctl --cursor`), which share words with agents' tool names.
 fn core_code() -> Vec<(std::path::PathBuf, usize, String)> {
@@ -69,7 +69,9 @@ fn core_code() -> Vec<(std::path::PathBuf, usize, String)> {
     rust_files(&core, &mut files);
     let mut lines = Vec::new();
     for file in files {
-        if file.to_string_lossy().ends_with("_tests.rs") || file.starts_with(core.join("shell")) {
+        let test_file = file.to_string_lossy().ends_with("_tests.rs")
+            || file.file_name().is_some_and(|name| name == "tests.rs");
+        if test_file || file.starts_with(core.join("shell")) {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
