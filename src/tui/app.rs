@@ -234,20 +234,6 @@ impl App {
         Some((open.dialog.opened + timeout).saturating_duration_since(self.now.at))
     }
 
-    /// True while the focused dialog is too new to take decision keys.
-    pub fn arming(&self) -> bool {
-        self.now.at < self.armed_at()
-    }
-
-    /// When the focused dialog takes decision keys: the arming delay its offer carries after
-    /// it was shown.
-    pub fn armed_at(&self) -> Instant {
-        let arming = self
-            .focused()
-            .map_or(ARMING, |open| open.dialog.offer.arming);
-        self.shown_at + arming
-    }
-
     pub fn update(&mut self, msg: Msg, now: Now) -> Vec<Effect> {
         self.now = now;
         if self

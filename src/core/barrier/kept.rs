@@ -178,7 +178,7 @@ impl Shared {
             _ => Settle::new(Decision::allow(), Decider::Grant),
         };
         let call = Arc::new(call.clone());
-        Some(self.settle_quietly(id, call, &assessment, mode, settle, started))
+        Some(self.settle_direct(id, call, &assessment, mode, settle.quiet(), started))
     }
 }
 

@@ -26,6 +26,8 @@ pub(super) struct Settle {
     pub(super) decider: Decider,
     pub(super) rule: Option<String>,
     pub(super) device: Option<Arc<str>>,
+    /// An answer that follows a call the console already showed (a grant): not shown again.
+    pub(super) quiet: bool,
 }
 
 impl Settle {
@@ -35,6 +37,15 @@ impl Settle {
             decider,
             rule: None,
             device: None,
+            quiet: false,
+        }
+    }
+
+    /// The same, not shown as a call of its own.
+    pub(super) fn quiet(self) -> Settle {
+        Settle {
+            quiet: true,
+            ..self
         }
     }
 
@@ -100,6 +111,7 @@ pub(super) enum Reply {
 impl Shared {
     /// Settles a call that needs no dialog and returns its answer. A session allow counts a
     /// hit on the rule(s) it used.
+    /// A [`Settle::quiet`] answer is not shown as a call of its own ([`Reply::Quiet`]).
     pub(super) fn settle_direct(
         &self,
         id: CallId,
@@ -109,33 +121,11 @@ impl Shared {
         settle: Settle,
         started: Instant,
     ) -> Answer {
-        self.settle_without_dialog(id, call, assessment, mode, settle, started, Reply::Direct)
-    }
-
-    /// [`Shared::settle_direct`], not shown as a call of its own ([`Reply::Quiet`]).
-    pub(super) fn settle_quietly(
-        &self,
-        id: CallId,
-        call: Arc<Call>,
-        assessment: &Assessment,
-        mode: Mode,
-        settle: Settle,
-        started: Instant,
-    ) -> Answer {
-        self.settle_without_dialog(id, call, assessment, mode, settle, started, Reply::Quiet)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn settle_without_dialog(
-        &self,
-        id: CallId,
-        call: Arc<Call>,
-        assessment: &Assessment,
-        mode: Mode,
-        settle: Settle,
-        started: Instant,
-        reply: Reply,
-    ) -> Answer {
+        let reply = if settle.quiet {
+            Reply::Quiet
+        } else {
+            Reply::Direct
+        };
         let route = assessment.route(mode);
         // The session rules it used, or the lasting rule that settled it, with its file.
         let settle = match (settle.decider, &assessment.rule) {

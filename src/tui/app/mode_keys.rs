@@ -38,6 +38,20 @@ impl App {
         self.pending.map_or(self.mode, |p| p.mode)
     }
 
+    /// True while the focused dialog is too new to take decision keys.
+    pub fn arming(&self) -> bool {
+        self.now.at < self.armed_at()
+    }
+
+    /// When the focused dialog takes decision keys: the arming delay its offer carries after
+    /// it was shown.
+    pub fn armed_at(&self) -> Instant {
+        let arming = self
+            .focused()
+            .map_or(ARMING, |open| open.dialog.offer.arming);
+        self.shown_at + arming
+    }
+
     /// The next moment `update` has something to do without any input, if there is one.
     pub fn wake_at(&self) -> Option<Instant> {
         let arming = self.arming().then_some(self.armed_at());
