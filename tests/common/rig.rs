@@ -76,3 +76,34 @@ pub fn write_call() -> Call {
 pub fn mcp_call() -> Call {
     call("mcp__github__search_issues", json!({"q": "bug"}))
 }
+
+/// Submits each of `lines` in each of `modes` beside a classifier that would allow at once, and
+/// checks that every one opened a dialog routed `ask` that only the human answered, and that
+/// none reached the classifier (had one been raced, it could have answered first). `what` names
+/// the lines in the failure message.
+pub async fn asked_of_the_human_and_never_raced(modes: &[Mode], lines: &[&str], what: &str) {
+    use gatehouse::core::decision::{Decider, Verdict};
+    use gatehouse::core::prompter::HumanAnswer;
+    use gatehouse::core::route::Route;
+    let classifier = super::Scripted::new(Ok(Verdict::ReadOnly), std::time::Duration::ZERO);
+    for &mode in modes {
+        for &line in lines {
+            let mut rig = Rig::new(mode, Some(classifier.clone()));
+            let b = rig.barrier.clone();
+            let call = super::bash(line);
+            let submit = tokio::spawn(async move { b.submit(call).await });
+            let id = rig.opened().await;
+            let mine = HumanAnswer::Deny {
+                reason: "mine".into(),
+            };
+            assert!(
+                rig.prompter.answer(id, mine),
+                "{mode} {line}: the dialog was still the human's"
+            );
+            let answer = submit.await.unwrap();
+            assert_eq!(answer.route, Route::Ask, "{mode} {line}");
+            assert_eq!(answer.decider, Decider::Human, "{mode} {line}");
+        }
+    }
+    assert_eq!(classifier.calls(), 0, "no {what} reached the classifier");
+}

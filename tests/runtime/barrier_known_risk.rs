@@ -8,10 +8,9 @@ use std::time::Duration;
 
 use common::Scripted;
 use common::bash;
-use common::rig::Rig;
+use common::rig::{Rig, asked_of_the_human_and_never_raced};
 use gatehouse::core::decision::{Decider, Verdict};
 use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::core::route::Route;
 
 const KNOWN_RISKS: [&str; 5] = [
@@ -24,34 +23,8 @@ const KNOWN_RISKS: [&str; 5] = [
 
 #[tokio::test]
 async fn in_the_auto_modes_a_known_risk_is_asked_of_the_human_and_never_sent_to_the_classifier() {
-    // A classifier that would allow at once: had any of these lines been raced, it would have
-    // been counted and could have answered before the human.
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::ZERO);
-    for mode in [Mode::Auto, Mode::AutoMcp] {
-        for line in KNOWN_RISKS {
-            let mut rig = Rig::new(mode, Some(classifier.clone()));
-            let b = rig.barrier.clone();
-            let submit = tokio::spawn(async move { b.submit(bash(line)).await });
-            let id = rig.opened().await;
-            assert!(
-                rig.prompter.answer(
-                    id,
-                    HumanAnswer::Deny {
-                        reason: "mine".into()
-                    }
-                ),
-                "{mode} {line}: the dialog was still the human's"
-            );
-            let answer = submit.await.unwrap();
-            assert_eq!(answer.route, Route::Ask, "{mode} {line}");
-            assert_eq!(answer.decider, Decider::Human, "{mode} {line}");
-        }
-    }
-    assert_eq!(
-        classifier.calls(),
-        0,
-        "no known risk reached the classifier"
-    );
+    asked_of_the_human_and_never_raced(&[Mode::Auto, Mode::AutoMcp], &KNOWN_RISKS, "known risk")
+        .await;
 }
 
 #[tokio::test]

@@ -3,14 +3,9 @@
 
 use crate::common;
 
-use std::time::Duration;
-
-use common::Scripted;
 use common::bash;
-use common::rig::Rig;
-use gatehouse::core::decision::{Decider, Verdict};
+use common::rig::{Rig, asked_of_the_human_and_never_raced};
 use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::core::route::Route;
 
 /// An agent that wants its repository's allows trusted, or the gate out of its way.
@@ -27,34 +22,12 @@ const TAMPERING: [&str; 8] = [
 
 #[tokio::test]
 async fn in_every_mode_but_plan_a_command_that_changes_gatehouse_is_asked_and_never_raced() {
-    // A classifier that would allow at once: had any of these lines been raced, it would have
-    // been counted and could have answered before the human.
-    let classifier = Scripted::new(Ok(Verdict::ReadOnly), Duration::ZERO);
-    for mode in [Mode::Auto, Mode::AutoMcp, Mode::AllowAll, Mode::AllowRead] {
-        for line in TAMPERING {
-            let mut rig = Rig::new(mode, Some(classifier.clone()));
-            let b = rig.barrier.clone();
-            let submit = tokio::spawn(async move { b.submit(bash(line)).await });
-            let id = rig.opened().await;
-            assert!(
-                rig.prompter.answer(
-                    id,
-                    HumanAnswer::Deny {
-                        reason: "mine".into()
-                    }
-                ),
-                "{mode} {line}: the dialog was still the human's"
-            );
-            let answer = submit.await.unwrap();
-            assert_eq!(answer.route, Route::Ask, "{mode} {line}");
-            assert_eq!(answer.decider, Decider::Human, "{mode} {line}");
-        }
-    }
-    assert_eq!(
-        classifier.calls(),
-        0,
-        "no tampering line reached the classifier"
-    );
+    asked_of_the_human_and_never_raced(
+        &[Mode::Auto, Mode::AutoMcp, Mode::AllowAll, Mode::AllowRead],
+        &TAMPERING,
+        "tampering line",
+    )
+    .await;
 }
 
 #[tokio::test]
