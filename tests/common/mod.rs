@@ -143,3 +143,21 @@ pub fn policy_paths_in(config: &Path) -> gatehouse::core::policy::load::PolicyPa
         home: None,
     }
 }
+
+/// Pairs a device named `name` with the web console at `base` with the one-time `code` (the
+/// part of a pairing link after `#pair=`) and returns the device's token.
+pub async fn pair_device(http: &reqwest::Client, base: &str, code: &str, name: &str) -> String {
+    let paired: serde_json::Value = http
+        .post(format!("{base}/api/pair"))
+        .json(&serde_json::json!({ "code": code, "name": name }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    paired["token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not paired: {paired}"))
+        .to_string()
+}

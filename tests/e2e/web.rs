@@ -63,16 +63,7 @@ async fn a_deny_reason_given_on_the_web_reaches_claude_codes_model() {
     let code = link.split("#pair=").nth(1).unwrap().to_string();
     let base = format!("http://127.0.0.1:{port}");
     let http = gatehouse::plumbing::http::client();
-    let paired: Value = http
-        .post(format!("{base}/api/pair"))
-        .json(&json!({ "code": code, "name": "e2e phone" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = paired["token"].as_str().unwrap().to_string();
+    let token = common::pair_device(&http, &base, &code, "e2e phone").await;
 
     // Claude Code runs until its one tool call is answered.
     let tool =

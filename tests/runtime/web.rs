@@ -66,16 +66,7 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
     // A paired device sees it.
     let link = running.hub.pair_link().unwrap();
     let code = link.link.split("#pair=").nth(1).unwrap();
-    let paired: Value = http
-        .post(format!("{base}/api/pair"))
-        .json(&json!({ "code": code, "name": "phone" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = paired["token"].as_str().unwrap().to_string();
+    let token = common::pair_device(&http, &base, code, "phone").await;
     let state: Value = http
         .get(format!("{base}/api/state"))
         .bearer_auth(&token)

@@ -190,16 +190,7 @@ async fn a_device_holds_a_few_live_streams_its_mode_switch_is_audited_and_guesse
     }
     let link = web.running.hub.pair_link().unwrap();
     let code = link.link.split("#pair=").nth(1).unwrap();
-    let paired: Value = http
-        .post(format!("{base}/api/pair"))
-        .json(&json!({ "code": code, "name": "phone" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = paired["token"].as_str().expect("paired").to_string();
+    let token = common::pair_device(&http, &base, code, "phone").await;
 
     let mut streams = Vec::new();
     for _ in 0..web::STREAMS_PER_DEVICE {
