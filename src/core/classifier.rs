@@ -85,14 +85,16 @@ impl Question {
 
 impl Subject {
     /// The subject of a shell line from its analysis: `ask` lists the argv of each command the
-    /// analyser left unverified, `known` the program and the analyser's reason for each other
-    /// command, `findings` the analyser's reason for each other thing it found.
+    /// analyser left unverified, with where each word comes from (`plain`, `quoted`), `known`
+    /// the program and the analyser's reason for each other command, `findings` the analyser's
+    /// reason for each other thing it found.
     pub fn shell(analysis: &ShellAnalysis) -> Subject {
         let mut ask = Vec::new();
         let mut known = Vec::new();
         for command in &analysis.commands {
             if command.safety == Safety::Unverified {
-                ask.push(json!({"argv": command.words, "analyser": command.why}));
+                let from: Vec<&str> = command.origins.iter().map(|o| o.name()).collect();
+                ask.push(json!({"argv": command.words, "from": from, "analyser": command.why}));
             } else {
                 let program = command
                     .words

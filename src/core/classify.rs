@@ -12,7 +12,8 @@ use super::policy::{Hit, Judgement};
 use super::route::{Class, Route, Row, capped};
 use super::rule::{Ruling, Subject};
 use super::rules::{Rules, SessionAllow};
-use super::shell::{self, Obstacle, Safety, ShellAnalysis};
+use super::shell::{self, Obstacle, Risk, Safety, ShellAnalysis};
+use super::vouch;
 
 /// Everything static analysis says about one call.
 #[derive(Debug, Clone)]
@@ -289,7 +290,20 @@ fn assess_static(
                 ToolKind::Web => (Row::WriterOrOther, "reaches the network"),
                 _ => (Row::WriterOrOther, "a tool gatehouse does not know"),
             };
-            let a = Assessment::new(Class::Unverified, row, kind, why);
+            // The classifier is shown an MCP call's arguments: words there that vouch for
+            // the call leave it to the human.
+            let claim = matches!(kind, ToolKind::Mcp { .. })
+                .then(|| vouch::claim(vouch::strings(&call.input)))
+                .flatten();
+            let a = match claim {
+                Some(phrase) => Assessment::new(
+                    Class::Risky(Risk::Vouching),
+                    Row::Risky(Risk::Vouching),
+                    kind,
+                    format!("{why}; its arguments say \"{phrase}\""),
+                ),
+                None => Assessment::new(Class::Unverified, row, kind, why),
+            };
             if session.contains(&SessionAllow::Tool(call.tool.clone())) {
                 let why = format!("every {} call allowed this session", call.tool);
                 a.listed(Decider::SessionAllow, why)
@@ -322,6 +336,26 @@ fn assess_shell(
         },
         Safety::Writer => (Class::Writer, Row::WriterOrOther),
         Safety::Tamper => (Class::Tamper, Row::Tamper),
+    };
+    // The classifier would be shown the words of the commands left for it: words there that
+    // vouch for the call leave it to the human.
+    let claim = (class == Class::Unverified)
+        .then(|| {
+            let asked = analysis
+                .commands
+                .iter()
+                .filter(|c| c.safety == Safety::Unverified)
+                .flat_map(|c| c.words.iter().map(String::as_str));
+            vouch::claim(asked)
+        })
+        .flatten();
+    let (class, row, explanation) = match claim {
+        Some(phrase) => (
+            Class::Risky(Risk::Vouching),
+            Row::Risky(Risk::Vouching),
+            format!("{explanation}; its words say \"{phrase}\""),
+        ),
+        None => (class, row, explanation),
     };
     let mut a = Assessment::new(class, row, kind, explanation);
     // Nothing lists a change of gatehouse's own policy: not a safe command, a session's

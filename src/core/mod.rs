@@ -21,6 +21,7 @@ pub mod route;
 pub mod rule;
 pub mod rules;
 pub mod shell;
+pub mod vouch;
 
 /// The effective user id of this process: the owner of the files and sockets it makes, and
 /// the uid the kernel reports for it to a socket peer, so the one every check compares with.

@@ -40,8 +40,12 @@ impl Class {
                 Risk::Pager => "unverified (pager)",
                 Risk::PathQualified => "unverified (path-qualified)",
                 Risk::GitElsewhere => "unverified (git-elsewhere)",
+                Risk::Dynamic => "unverified (dynamic)",
+                Risk::Unparsed => "unverified (unparsed)",
+                Risk::Payload => "unverified (payload)",
                 Risk::RunsCode => "unverified (runs-code)",
                 Risk::Network => "unverified (network)",
+                Risk::Vouching => "unverified (vouching)",
             },
             Class::Writer => "writer",
             Class::Denied => "denied",
@@ -78,7 +82,7 @@ pub enum Row {
 }
 
 impl Row {
-    pub const ALL: [Row; 13] = [
+    pub const ALL: [Row; 17] = [
         Row::Denied,
         Row::Doomed,
         Row::ReadOnly,
@@ -87,8 +91,12 @@ impl Row {
         Row::Risky(Risk::Pager),
         Row::Risky(Risk::PathQualified),
         Row::Risky(Risk::GitElsewhere),
+        Row::Risky(Risk::Dynamic),
+        Row::Risky(Risk::Unparsed),
+        Row::Risky(Risk::Payload),
         Row::Risky(Risk::RunsCode),
         Row::Risky(Risk::Network),
+        Row::Risky(Risk::Vouching),
         Row::UnverifiedMcp,
         Row::WriterOrOther,
         Row::Tamper,
@@ -106,8 +114,12 @@ impl Row {
                 Risk::Pager => "risky-pager",
                 Risk::PathQualified => "risky-path-qualified",
                 Risk::GitElsewhere => "risky-git-elsewhere",
+                Risk::Dynamic => "risky-dynamic",
+                Risk::Unparsed => "risky-unparsed",
+                Risk::Payload => "risky-payload",
                 Risk::RunsCode => "risky-runs-code",
                 Risk::Network => "risky-network",
+                Risk::Vouching => "risky-vouching",
             },
             Row::UnverifiedMcp => "unverified-mcp",
             Row::WriterOrOther => "writer-or-other",
@@ -175,9 +187,18 @@ pub fn route(mode: Mode, row: Row) -> Route {
             Mode::Plan => Reject,
         },
         // A known risk is asked of the human as in allow-read: the model is never asked to
-        // weigh the network, code, pagers, foreign executables or git pointed elsewhere.
+        // weigh the network, code, pagers, foreign executables, git pointed elsewhere, words
+        // it cannot see, a line it cannot be shown, a payload or words that vouch for the call.
         Row::Risky(
-            Risk::Pager | Risk::PathQualified | Risk::GitElsewhere | Risk::RunsCode | Risk::Network,
+            Risk::Pager
+            | Risk::PathQualified
+            | Risk::GitElsewhere
+            | Risk::Dynamic
+            | Risk::Unparsed
+            | Risk::Payload
+            | Risk::RunsCode
+            | Risk::Network
+            | Risk::Vouching,
         ) => match mode {
             Mode::AllowAll => Allow,
             Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
@@ -240,8 +261,12 @@ unverified-shell     allow     ask        race   race     ask       reject
 risky-pager          allow     ask        ask    ask      ask       reject
 risky-path-qualified allow     ask        ask    ask      ask       reject
 risky-git-elsewhere  allow     ask        ask    ask      ask       reject
+risky-dynamic        allow     ask        ask    ask      ask       reject
+risky-unparsed       allow     ask        ask    ask      ask       reject
+risky-payload        allow     ask        ask    ask      ask       reject
 risky-runs-code      allow     ask        ask    ask      ask       reject
 risky-network        allow     ask        ask    ask      ask       reject
+risky-vouching       allow     ask        ask    ask      ask       reject
 unverified-mcp       allow     ask        ask    race     ask       reject
 writer-or-other      allow     ask        ask    ask      ask       reject
 tamper               ask       ask        ask    ask      ask       reject";

@@ -6,6 +6,7 @@ use crate::core::shell::Safety;
 fn command(words: &[&str]) -> Command {
     Command {
         words: words.iter().map(|w| w.to_string()).collect(),
+        origins: vec![crate::core::shell::Origin::Plain; words.len()],
         is_static: true,
         safety: Safety::Writer,
         obstacle: crate::core::shell::Obstacle::Unknown,

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod context;
 mod eval;
+mod judgeable;
 mod loops;
 mod panel;
 mod race;

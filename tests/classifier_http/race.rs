@@ -279,7 +279,7 @@ async fn an_unverified_line_in_auto_is_allowed_by_the_classifier_when_the_model_
     assert!(
         rig.server.seen()[0].user_text().contains(
             r#"<call>
-{"ask":[{"argv":["mytool","--list"],"analyser":"#
+{"ask":[{"argv":["mytool","--list"],"from":["plain","plain"],"analyser":"#
         ),
         "{}",
         rig.server.seen()[0].user_text()

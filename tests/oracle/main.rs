@@ -13,6 +13,7 @@
 //! with bash's parse, caught C`.
 
 mod fuzz;
+mod judgeable;
 mod lexical;
 mod lines;
 mod sandbox;

@@ -39,8 +39,16 @@ fn batch_prints_one_line_per_input_line_in_order_and_survives_bad_lines() {
     assert_eq!(class(0), "read-only");
     assert_eq!(class(1), "writer");
     assert_eq!(class(2), "read-only", "an escaped heredoc is decoded");
-    assert_eq!(class(3), "unverified", "invalid UTF-8 and a parse error");
-    assert_eq!(class(4), "unverified", "an empty line proves nothing");
+    assert_eq!(
+        class(3),
+        "unverified (unparsed)",
+        "invalid UTF-8 and a parse error"
+    );
+    assert_eq!(
+        class(4),
+        "unverified (unparsed)",
+        "an empty line proves nothing"
+    );
     assert!(!lines[5].contains('\x1b'), "escapes are made visible");
     assert_eq!(class(7), "unverified");
     assert!(lines[7].contains("foo: unknown program"), "{}", lines[7]);

@@ -15,7 +15,7 @@ mod tests;
 
 use tree_sitter::Node;
 
-use super::Safety;
+use super::Risk;
 use super::env::is_valid_name;
 use super::kind::{Kind, KindOf};
 use super::parse::child_nodes;
@@ -89,7 +89,7 @@ impl Walker<'_> {
         if self.integers.contains(name) {
             self.arith_uses.push(name.to_string());
         } else {
-            self.finding(name, Safety::Unverified, WHY);
+            self.risk_finding(name, Risk::RunsCode, WHY);
         }
     }
 
@@ -98,13 +98,13 @@ impl Walker<'_> {
         let uses = std::mem::take(&mut self.arith_uses);
         for name in uses {
             if self.non_integers.contains(&name) {
-                self.finding(&name, Safety::Unverified, WHY);
+                self.risk_finding(&name, Risk::RunsCode, WHY);
             }
         }
         let uses = std::mem::take(&mut self.indirect_uses);
         for name in uses {
             if self.other_values.contains(&name) {
-                self.finding(&name, Safety::Unverified, INDIRECT);
+                self.risk_finding(&name, Risk::RunsCode, INDIRECT);
             }
         }
     }
@@ -113,7 +113,7 @@ impl Walker<'_> {
     /// names assigned become numbers; subscripts, expansions and quotes are refused.
     pub(super) fn arith_text(&mut self, text: &str) {
         if text.contains(['[', ']', '$', '`', '"', '\'', '\\']) {
-            self.finding(text, Safety::Unverified, WHY);
+            self.risk_finding(text, Risk::RunsCode, WHY);
             return;
         }
         let bytes = text.as_bytes();
@@ -182,7 +182,7 @@ impl Walker<'_> {
             Some(name) if is_valid_name(name) && !word.text.starts_with("\"\"") => {
                 self.arith_use(name)
             }
-            _ => self.finding(&word.text, Safety::Unverified, WHY),
+            _ => self.risk_finding(&word.text, Risk::RunsCode, WHY),
         }
     }
 
@@ -221,7 +221,7 @@ impl Walker<'_> {
                 Some(child)
                     if child.kind_of() == Kind::SpecialVariableName
                         && matches!(self.text(child), "#" | "?" | "$" | "!") => {}
-                _ => self.finding(text, Safety::Unverified, WHY),
+                _ => self.risk_finding(text, Risk::RunsCode, WHY),
             },
             Kind::Expansion => {
                 let name = text.strip_prefix("${").and_then(|t| t.strip_suffix('}'));
@@ -230,7 +230,7 @@ impl Walker<'_> {
                     Some(name)
                         if name.strip_prefix('#').is_some_and(is_valid_name)
                             || matches!(name, "#" | "?" | "$" | "!") => {}
-                    _ => self.finding(text, Safety::Unverified, WHY),
+                    _ => self.risk_finding(text, Risk::RunsCode, WHY),
                 }
             }
             Kind::BinaryExpression
@@ -247,11 +247,11 @@ impl Walker<'_> {
                         let name = self.text(name);
                         self.note_value(name, true);
                     }
-                    _ => self.finding(text, Safety::Unverified, WHY),
+                    _ => self.risk_finding(text, Risk::RunsCode, WHY),
                 }
             }
             // Walked as commands elsewhere; their output is a value the line cannot see.
-            _ => self.finding(text, Safety::Unverified, WHY),
+            _ => self.risk_finding(text, Risk::RunsCode, WHY),
         }
     }
 
@@ -294,7 +294,7 @@ impl Walker<'_> {
                 targets.push(text.to_string());
             } else if assigns && index == 0 {
                 // An assignment to a subscript or an expansion.
-                self.finding(text, Safety::Unverified, WHY);
+                self.risk_finding(text, Risk::RunsCode, WHY);
             } else {
                 self.arith_node(*child);
             }
@@ -363,7 +363,7 @@ impl Walker<'_> {
                 }
                 _ => {
                     let what = self.text(node);
-                    self.finding(what, Safety::Unverified, INDIRECT);
+                    self.risk_finding(what, Risk::RunsCode, INDIRECT);
                 }
             }
         }
@@ -396,9 +396,9 @@ impl Walker<'_> {
                             self.arith_text(index);
                         }
                     }
-                    _ => self.finding(text, Safety::Unverified, WHY),
+                    _ => self.risk_finding(text, Risk::RunsCode, WHY),
                 },
-                None => self.finding(&word.text, Safety::Unverified, WHY),
+                None => self.risk_finding(&word.text, Risk::RunsCode, WHY),
             }
         }
     }

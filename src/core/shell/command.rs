@@ -9,7 +9,7 @@ use super::parse::child_nodes;
 use super::programs::{self, Judgement};
 use super::walk::{MAX_WRAPPERS, Walker};
 use super::words::{Word, word_of};
-use super::{Command, Safety};
+use super::{Command, Obstacle, Origin, Risk, Safety};
 
 impl Walker<'_> {
     /// A simple command; `outer` holds the redirections of its `redirected_statement`.
@@ -44,7 +44,7 @@ impl Walker<'_> {
                 .is_some_and(|(n, a)| n.end_byte() == a.start_byte())
         {
             let what = self.text(node);
-            self.finding(what, Safety::Unverified, "one word the parser reads as two");
+            self.unparsed(what, "one word the parser reads as two");
         }
         redirects.extend_from_slice(outer);
         redirects.sort_by_key(|r| r.start_byte());
@@ -81,7 +81,7 @@ impl Walker<'_> {
         self.visit(name_node);
         let name = word_of(name_node, self.src);
         if name.is_static && name.text.is_empty() && self.text(name_node).is_empty() {
-            self.finding("", Safety::Unverified, "the line is incomplete");
+            self.unparsed("", "the line is incomplete");
             return;
         }
         let mut argv = Vec::with_capacity(1 + args.len());
@@ -94,11 +94,7 @@ impl Walker<'_> {
             if argv.len() == 1 && argv[0].text == "time" {
                 self.push_command(&argv, Judgement::read_only("times a subshell"));
             } else {
-                self.finding(
-                    self.text(node),
-                    Safety::Unverified,
-                    "subshell as an argument",
-                );
+                self.unparsed(self.text(node), "subshell as an argument");
             }
             self.command_fds = outer_command_fds;
             return;
@@ -122,13 +118,16 @@ impl Walker<'_> {
         let judgement = match name {
             // The body was judged with the descriptors of its definition.
             Some(name) if self.functions.contains(name) && self.command_fds.rebinds_output() => {
-                Judgement::unverified("runs a function with its descriptors rebound")
+                Judgement::risk(
+                    Risk::RunsCode,
+                    "runs a function with its descriptors rebound",
+                )
             }
             Some(name) if self.functions.contains(name) => {
                 Judgement::read_only("runs a function judged above")
             }
             Some(name) if self.aliases.contains(name) => {
-                Judgement::unverified("may run an alias defined above")
+                Judgement::risk(Risk::RunsCode, "may run an alias defined above")
             }
             _ => {
                 self.run(argv);
@@ -141,7 +140,7 @@ impl Walker<'_> {
     /// Judges one program run and records it; wrappers call this for the command they run.
     pub fn run(&mut self, argv: &[Word]) -> Judgement {
         let judgement = if self.wrapped >= MAX_WRAPPERS {
-            Judgement::unverified("too many wrappers to analyse")
+            Judgement::unparsed("too many wrappers to analyse")
         } else {
             self.wrapped += 1;
             let judgement = programs::judge(self, argv);
@@ -153,12 +152,44 @@ impl Walker<'_> {
     }
 
     pub(super) fn push_command(&mut self, argv: &[Word], judgement: Judgement) {
+        // Missing knowledge is the model's to weigh only when it is shown every word that
+        // runs. A word only the running line knows, or a here-document or here-string the
+        // program reads (the text may be what it runs), leaves it nothing to judge.
+        let unknown =
+            judgement.safety == Safety::Unverified && judgement.obstacle == Obstacle::Unknown;
+        let judgement = if !unknown {
+            judgement
+        } else if let Some(word) = argv.iter().find(|w| !w.is_static) {
+            let why = format!(
+                "{}, with {} known only when the line runs",
+                judgement.why,
+                super::escape(&word.text)
+            );
+            Judgement::dynamic(why)
+        } else if self.command_fds.reads_text() {
+            let why = format!("{}, fed a here-document or here-string", judgement.why);
+            Judgement::risk(Risk::Payload, why)
+        } else {
+            judgement
+        };
         self.commands.push(Command {
             words: argv.iter().map(|w| w.text.clone()).collect(),
+            origins: argv.iter().map(origin).collect(),
             is_static: argv.iter().all(|w| w.is_static),
             safety: judgement.safety,
             obstacle: judgement.obstacle,
             why: judgement.why,
         });
+    }
+}
+
+/// Where a word's text comes from.
+fn origin(word: &Word) -> Origin {
+    if !word.is_static {
+        Origin::RunTime
+    } else if word.quoted {
+        Origin::Quoted
+    } else {
+        Origin::Plain
     }
 }

@@ -7,7 +7,7 @@
 
 use tree_sitter::Node;
 
-use super::Safety;
+use super::Risk;
 use super::arith::WHY;
 use super::env::is_valid_name;
 use super::kind::{Kind, KindOf};
@@ -52,7 +52,7 @@ impl Walker<'_> {
                 _ if operator == Some("-v") => {
                     let text = self.text(*child);
                     if !is_valid_name(text) {
-                        self.finding(text, Safety::Unverified, WHY);
+                        self.risk_finding(text, Risk::RunsCode, WHY);
                     }
                 }
                 Kind::SimpleExpansion
@@ -62,9 +62,9 @@ impl Walker<'_> {
                     if single =>
                 {
                     let text = self.text(*child);
-                    self.finding(
+                    self.risk_finding(
                         text,
-                        Safety::Unverified,
+                        Risk::RunsCode,
                         "an unquoted expansion in [ ] may split into an arithmetic test",
                     );
                 }
@@ -77,9 +77,9 @@ impl Walker<'_> {
     pub(super) fn test_words(&mut self, args: &[Word]) {
         for (index, word) in args.iter().enumerate() {
             if word.splits {
-                self.finding(
+                self.risk_finding(
                     &word.text,
-                    Safety::Unverified,
+                    Risk::RunsCode,
                     "an unquoted expansion in test may split into an arithmetic test",
                 );
                 continue;
@@ -91,7 +91,7 @@ impl Walker<'_> {
                 }
                 Some("-v") => match args.get(index + 1).and_then(Word::literal_text) {
                     Some(name) if is_valid_name(name) => {}
-                    _ => self.finding("-v", Safety::Unverified, WHY),
+                    _ => self.risk_finding("-v", Risk::RunsCode, WHY),
                 },
                 Some(_) => {}
                 None => {
@@ -105,9 +105,9 @@ impl Walker<'_> {
                         && literal(index - 1).is_some_and(|t| TEST_ARITH.contains(&t)))
                         || literal(index + 1).is_some_and(|t| TEST_ARITH.contains(&t));
                     if (!beside_string_test && !arith_operand) || (args.len() == 3 && index == 1) {
-                        self.finding(
+                        self.risk_finding(
                             &word.text,
-                            Safety::Unverified,
+                            Risk::RunsCode,
                             "a test operator may come from a variable",
                         );
                     }

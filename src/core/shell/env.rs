@@ -46,21 +46,26 @@ const DANGER_MARKS: &[&str] = &[
     "XZ_", "BZIP", "COMPRESS", "GREP_OPTIONS", "RIPGREP", "FZF", "WRAPPER", "SPAWN", "RUN", "TAPE",
 ];
 
-/// The known risk of an unverified assignment of a literal value: a pager variable opens a
-/// pager, a `*PATH*` variable makes a bare name run a file from a directory of the line's
-/// choosing. `None` for the rest, which are unverified for want of knowledge only.
+/// The risk of an unverified assignment (every unverified one has a risk, as the model is
+/// never shown an assignment): a value from a command or a name that is not plain is only
+/// known when the line runs; a pager variable opens a pager; a `*PATH*` variable makes a bare
+/// name run a file from a directory of the line's choosing; the other marked names are read
+/// by programs or the shell to find code to run. `None` for an assignment that is settled.
 fn known_risk(name: &str, safety: Safety, has_substitution: bool) -> Option<Risk> {
-    if safety != Safety::Unverified || has_substitution || !is_valid_name(name) {
+    if safety != Safety::Unverified {
         return None;
     }
-    let upper = name.to_ascii_uppercase();
-    if PAGERS.contains(&upper.as_str()) {
-        Some(Risk::Pager)
-    } else if upper.contains("PATH") {
-        Some(Risk::PathQualified)
-    } else {
-        None
+    if has_substitution || !is_valid_name(name) {
+        return Some(Risk::Dynamic);
     }
+    let upper = name.to_ascii_uppercase();
+    Some(if PAGERS.contains(&upper.as_str()) {
+        Risk::Pager
+    } else if upper.contains("PATH") {
+        Risk::PathQualified
+    } else {
+        Risk::RunsCode
+    })
 }
 
 /// Judges assigning `value` to `name` where it could affect later commands (a prefix of a
@@ -176,9 +181,9 @@ impl Walker<'_> {
                 // An integer name evaluates what it is given.
                 match value {
                     Some(text) => self.arith_text(text),
-                    None => self.finding(
+                    None => self.risk_finding(
                         what,
-                        Safety::Unverified,
+                        Risk::RunsCode,
                         "an integer variable evaluates its value",
                     ),
                 }
@@ -243,6 +248,7 @@ impl Walker<'_> {
             words.push(self.text(child).to_string());
         }
         self.commands.push(Command {
+            origins: vec![super::Origin::Plain; words.len()],
             words,
             is_static: true,
             safety: judgement.safety,
@@ -270,11 +276,7 @@ impl Walker<'_> {
     pub(super) fn expansion_assignment(&mut self, node: Node) {
         if self.text(node).ends_with("@P}") {
             let what = self.text(node);
-            self.finding(
-                what,
-                Safety::Unverified,
-                "prompt expansion can run commands",
-            );
+            self.risk_finding(what, Risk::RunsCode, "prompt expansion can run commands");
         }
         let children: Vec<Node> = child_nodes(node).collect();
         let assigns = children

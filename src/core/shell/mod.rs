@@ -67,12 +67,34 @@ pub enum Safety {
     Tamper,
 }
 
+/// Where the text of one command word comes from, as the classifier is shown it: what the line
+/// spells out bare, what it spells out in quotes (where prose and claims usually sit), or what
+/// only the running line knows (the word's source text stands for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    Plain,
+    Quoted,
+    RunTime,
+}
+
+impl Origin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Plain => "plain",
+            Origin::Quoted => "quoted",
+            Origin::RunTime => "run-time",
+        }
+    }
+}
+
 /// One simple command found anywhere in the line, after wrappers were looked through.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Command {
     /// The command's words after quote removal (`"git" push` gives `git`, `push`). A word that
     /// holds an expansion keeps its source text (`$X`) and makes `is_static` false.
     pub words: Vec<String>,
+    /// Where each word comes from, one per word.
+    pub origins: Vec<Origin>,
     /// True when every word is a literal known before the line runs.
     pub is_static: bool,
     pub safety: Safety,
@@ -202,7 +224,7 @@ pub fn analyse(line: &str) -> ShellAnalysis {
             vec![Finding {
                 what: "(empty)".to_string(),
                 safety: Safety::Unverified,
-                obstacle: Obstacle::Unknown,
+                obstacle: Obstacle::Known(Risk::Unparsed),
                 why: "empty command line".to_string(),
             }]
         } else {

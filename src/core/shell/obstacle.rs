@@ -1,9 +1,12 @@
 //! Why a part of a line is unverified, as data: missing knowledge, or a risk the analyser knows.
 //!
-//! An unverified part is either `Unknown` (an unknown program, an unknown subcommand or option
-//! of a known program, a word only known when the line runs) or a known risk (it reaches the
-//! network, runs code, opens a pager, runs a path-qualified file, redirects git). Only the
-//! first is a question a classifier model can answer; a known risk is the human's to weigh.
+//! An unverified part is either `Unknown` (a program the analyser does not know, or a subcommand
+//! or option of a known one, all in words the line spells out) or a known risk: it reaches the
+//! network, runs code, opens a pager, runs a path-qualified file, redirects git, depends on words
+//! only known when the line runs, does not parse as bash reads it, feeds a program text the
+//! review is not shown, or carries words that vouch for the call. Only the first is a question
+//! a classifier model can answer, since the model is shown every word that runs; the rest are
+//! the human's to weigh.
 
 use std::fmt;
 
@@ -20,19 +23,35 @@ pub enum Risk {
     PathQualified,
     /// Points git at another repository, configuration or helper (`git -C`, `-c`, `--git-dir`).
     GitElsewhere,
+    /// Depends on words only known when the line runs: a program named by a variable, a word
+    /// that may expand to an option, a script or option held in a variable.
+    Dynamic,
+    /// Does not parse completely, or holds a part bash may read differently from the analyser:
+    /// what runs cannot be shown.
+    Unparsed,
+    /// An unknown program fed a here-document or here-string: its input may be what it runs,
+    /// and the review is shown only the program.
+    Payload,
     /// Runs code: project scripts, builds, tests, interpreters given code.
     RunsCode,
     /// Reaches the network.
     Network,
+    /// Words in the call claim it is safe, approved or read-only, or address its reviewer: a
+    /// call cannot vouch for itself, so it is never put to the classifier.
+    Vouching,
 }
 
 impl Risk {
-    pub const ALL: [Risk; 5] = [
+    pub const ALL: [Risk; 9] = [
         Risk::Pager,
         Risk::PathQualified,
         Risk::GitElsewhere,
+        Risk::Dynamic,
+        Risk::Unparsed,
+        Risk::Payload,
         Risk::RunsCode,
         Risk::Network,
+        Risk::Vouching,
     ];
 
     pub fn name(self) -> &'static str {
@@ -40,8 +59,12 @@ impl Risk {
             Risk::Pager => "pager",
             Risk::PathQualified => "path-qualified",
             Risk::GitElsewhere => "git-elsewhere",
+            Risk::Dynamic => "dynamic",
+            Risk::Unparsed => "unparsed",
+            Risk::Payload => "payload",
             Risk::RunsCode => "runs-code",
             Risk::Network => "network",
+            Risk::Vouching => "vouching",
         }
     }
 }

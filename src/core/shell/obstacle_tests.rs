@@ -13,17 +13,81 @@ fn known(risk: Risk) -> Option<Obstacle> {
 }
 
 #[test]
-fn missing_knowledge_alone_is_unknown() {
+fn missing_knowledge_in_plain_words_alone_is_unknown() {
     for line in [
         "mytool --list",
         "git log --frobnicate",
         "sort --frobnicate f",
-        "rg $PATTERN",
-        "$CMD x",
-        "ls &&",
+        "mytool 'a b' ./x < in.txt",
+        "ls | mytool --count",
     ] {
         assert_eq!(obstacle(line), Some(Obstacle::Unknown), "{line}");
     }
+}
+
+#[test]
+fn a_word_only_the_running_line_knows_is_a_dynamic_risk() {
+    for line in [
+        "rg $PATTERN",
+        "$CMD x",
+        "x=mytool; $x --list",
+        "\"$(which mytool)\" --list",
+        "mytool \"$f\"",
+        "mytool *.txt",
+        "mytool --out={a,b}",
+        "git $opt log",
+        "cat <&5",
+        "if true; then f() { :; }; fi",
+    ] {
+        assert_eq!(obstacle(line), known(Risk::Dynamic), "{line}");
+    }
+}
+
+#[test]
+fn a_line_not_read_as_bash_reads_it_is_unparsed() {
+    for line in [
+        "ls &&",
+        "mytool 'unterminated",
+        "",
+        "   ",
+        "[ -f x",
+        "cat <<EOF\nx\nEO\\\nF\nmytool\nEOF",
+    ] {
+        assert_eq!(obstacle(line), known(Risk::Unparsed), "{line:?}");
+    }
+}
+
+#[test]
+fn text_fed_to_an_unknown_program_is_a_payload_risk() {
+    for line in [
+        "mytool <<EOF\nDROP TABLE t;\nEOF",
+        "mytool <<'EOF'\nanything\nEOF",
+        "mytool <<< 'DROP TABLE t'",
+        "mytool --db x <<-EOF\n\tdelete\n\tEOF",
+    ] {
+        assert_eq!(obstacle(line), known(Risk::Payload), "{line:?}");
+    }
+    // A file on standard input is an operand like any other; a here-document read by a known
+    // program is judged with it.
+    assert_eq!(obstacle("mytool < in.txt"), Some(Obstacle::Unknown));
+    assert_eq!(obstacle("cat <<EOF\nx\nEOF"), None);
+}
+
+#[test]
+fn loader_and_start_up_variables_and_arithmetic_run_code() {
+    for line in [
+        "LD_PRELOAD=/tmp/x.so mytool",
+        "BASH_ENV=./x mytool",
+        "GIT_CONFIG_COUNT=1 mytool",
+        "echo $(( x ))",
+        "[ \"$n\" -eq 1 ]",
+        "let \"$e\"",
+        "PS4='$(id)' mytool",
+        "ls | xargs sh -c \"$0\"",
+    ] {
+        assert_eq!(obstacle(line), known(Risk::RunsCode), "{line}");
+    }
+    assert_eq!(obstacle("tar -tf host:a.tar"), known(Risk::Network));
 }
 
 #[test]

@@ -37,6 +37,8 @@ pub(super) struct FdTable {
     standard: [Points; 3],
     /// Every other descriptor the line opened.
     opened: Vec<(u32, Points)>,
+    /// True when standard input is a here-document or here-string.
+    text_input: bool,
 }
 
 impl Default for FdTable {
@@ -44,6 +46,7 @@ impl Default for FdTable {
         FdTable {
             standard: [Points::Inherited; 3],
             opened: Vec::new(),
+            text_input: false,
         }
     }
 }
@@ -64,6 +67,9 @@ impl FdTable {
     }
 
     fn put(&mut self, fd: u32, points: Points) {
+        if fd == 0 {
+            self.text_input = false;
+        }
         if let 0..=2 = fd {
             self.standard[fd as usize] = points;
             return;
@@ -98,6 +104,11 @@ impl FdTable {
         matches!(self.get(fd), Points::Inherited | Points::Nowhere)
     }
 
+    /// True when standard input is text the line spells out: a here-document or here-string.
+    pub fn reads_text(&self) -> bool {
+        self.text_input
+    }
+
     /// The table after either of two paths: a descriptor points elsewhere if it does on
     /// either.
     pub fn merge(&self, other: &FdTable) -> FdTable {
@@ -109,6 +120,7 @@ impl FdTable {
                 merged.put(fd, points);
             }
         }
+        merged.text_input = self.text_input || other.text_input;
         merged
     }
 
@@ -268,18 +280,14 @@ impl Walker<'_> {
             let before = redirect.start_byte().checked_sub(1);
             if before.is_some_and(|at| self.src.as_bytes()[at].is_ascii_digit()) {
                 let what = self.text(*redirect);
-                self.finding(
-                    what,
-                    Safety::Unverified,
-                    "a descriptor the parser read as a word",
-                );
+                self.unparsed(what, "a descriptor the parser read as a word");
             }
         }
         let mut table = self.fds.clone();
         for redirect in redirects {
             if !self.redirect(*redirect, None, &mut table).is_empty() {
                 let what = self.text(*redirect);
-                self.finding(what, Safety::Unverified, "words after a redirection");
+                self.unparsed(what, "words after a redirection");
             }
         }
         let saved = std::mem::replace(&mut self.fds, table);
@@ -319,13 +327,14 @@ impl Walker<'_> {
                 .and_then(|t| t.parse().ok())
                 .unwrap_or(0);
             table.put(fd, Points::Elsewhere);
+            table.text_input |= fd == 0;
         }
         match kind {
             Kind::HeredocRedirect => {
                 let quoted = match super::heredoc::check(node, self.src) {
                     Ok(delimiter) => delimiter.quoted,
                     Err(why) => {
-                        self.finding(self.text(node), Safety::Unverified, why);
+                        self.unparsed(self.text(node), why);
                         false
                     }
                 };
@@ -372,6 +381,10 @@ impl Walker<'_> {
         );
         if why == OPENS_NETWORK {
             self.risk_finding(&what, Risk::Network, why);
+        } else if safety == Safety::Unverified {
+            // A descriptor in a variable, one the line did not open, an operator it does not
+            // know: where it points is only known when the line runs.
+            self.risk_finding(&what, Risk::Dynamic, why);
         } else {
             self.finding(&what, safety, why);
         }

@@ -43,26 +43,18 @@ pub(super) fn analyse_source(
     let mut walker = Walker::new(source, depth);
     walker.changed_dir = changed_dir;
     for (what, why) in misread_text(source) {
-        walker.finding(what, Safety::Unverified, why);
+        walker.unparsed(what, why);
     }
     match parse(source) {
         Some(tree) => {
             let root = tree.root_node();
             if too_deep(root) {
-                walker.finding(
-                    "(nesting)",
-                    Safety::Unverified,
-                    "nested too deeply to analyse",
-                );
+                walker.unparsed("(nesting)", "nested too deeply to analyse");
                 return (walker.commands, walker.findings);
             }
             if let Some(at) = unseen_substitution(root, source) {
                 let what = slice(source, at..source.len());
-                walker.finding(
-                    what,
-                    Safety::Unverified,
-                    "a substitution the parser did not see",
-                );
+                walker.unparsed(what, "a substitution the parser did not see");
             }
             walker.visit(root);
             walker.check_arith_uses();
@@ -70,10 +62,10 @@ pub(super) fn analyse_source(
             // missing a token says it of the whole line.
             let said = walker.findings.iter().any(|f| f.why == PARSE_ERROR);
             if root.has_error() && !said {
-                walker.finding(source, Safety::Unverified, "does not parse completely");
+                walker.unparsed(source, "does not parse completely");
             }
         }
-        None => walker.finding(source, Safety::Unverified, "could not be parsed"),
+        None => walker.unparsed(source, "could not be parsed"),
     }
     (walker.commands, walker.findings)
 }
@@ -150,14 +142,26 @@ impl<'s> Walker<'s> {
         slice(self.src, node.byte_range())
     }
 
-    /// Records a finding; an unverified one is so for want of knowledge only.
+    /// Records a finding that is settled: read-only or writing. A finding is never unverified
+    /// for want of knowledge alone (the model is never shown a finding's words, so it has
+    /// nothing to judge): an unverified one names its risk through [`Walker::risk_finding`].
+    /// One given here anyway counts as a part the analyser could not read.
     pub fn finding(&mut self, what: &str, safety: Safety, why: &str) {
+        debug_assert_ne!(safety, Safety::Unverified, "{what}: {why}");
+        if safety == Safety::Unverified {
+            return self.risk_finding(what, Risk::Unparsed, why);
+        }
         self.findings.push(Finding {
             what: escape(what),
             safety,
             obstacle: Obstacle::Unknown,
             why: why.to_string(),
         });
+    }
+
+    /// Records a finding the analyser cannot read as bash does.
+    pub fn unparsed(&mut self, what: &str, why: &str) {
+        self.risk_finding(what, Risk::Unparsed, why);
     }
 
     /// Records an unverified finding for a risk the analyser knows.
@@ -172,19 +176,19 @@ impl<'s> Walker<'s> {
 
     pub(super) fn visit(&mut self, node: Node) {
         if node.is_missing() {
-            self.finding(node.kind(), Safety::Unverified, "the line is incomplete");
+            self.unparsed(node.kind(), "the line is incomplete");
             return;
         }
         if !node.is_named() {
             if node.kind_of() == Kind::DoubleSemicolon
                 && node.parent().is_none_or(|p| p.kind_of() != Kind::CaseItem)
             {
-                self.finding(";;", Safety::Unverified, PARSE_ERROR);
+                self.unparsed(";;", PARSE_ERROR);
             }
             return;
         }
         match node.kind_of() {
-            Kind::Error => self.finding(self.text(node), Safety::Unverified, PARSE_ERROR),
+            Kind::Error => self.unparsed(self.text(node), PARSE_ERROR),
             Kind::Command => self.command(node, &[]),
             Kind::RedirectedStatement => self.redirected(node),
             Kind::FunctionDefinition => self.function(node),
@@ -219,11 +223,7 @@ impl<'s> Walker<'s> {
                 let mut table = self.fds.clone();
                 let extra = self.redirect(node, None, &mut table);
                 if !extra.is_empty() {
-                    self.finding(
-                        self.text(node),
-                        Safety::Unverified,
-                        "words after a redirection",
-                    );
+                    self.unparsed(self.text(node), "words after a redirection");
                 }
             }
             Kind::CompoundStatement if self.text(node).starts_with("((") => {
@@ -250,12 +250,12 @@ impl<'s> Walker<'s> {
             // An escaped backquote inside `$( )`: its nested quoting is where parsers part ways.
             Kind::CommandSubstitution if self.text(node).contains("\\`") => {
                 let why = "an escaped backquote inside a substitution";
-                self.finding(self.text(node), Safety::Unverified, why);
+                self.unparsed(self.text(node), why);
                 self.children(node);
             }
             Kind::AnsiCString if !super::words::ansi_c_ends_at_its_end(self.text(node)) => {
                 let why = "an ANSI-C string bash ends elsewhere";
-                self.finding(self.text(node), Safety::Unverified, why);
+                self.unparsed(self.text(node), why);
             }
             // tree-sitter reads `$"…"` as a `$` and a string in most places; bash reads one
             // translated word.
@@ -266,18 +266,14 @@ impl<'s> Walker<'s> {
                         .parent()
                         .is_none_or(|p| p.kind_of() != Kind::TranslatedString) =>
             {
-                self.finding(
-                    self.text(node),
-                    Safety::Unverified,
-                    "a translated string the parser splits",
-                );
+                self.unparsed(self.text(node), "a translated string the parser splits");
             }
             Kind::VariableAssignments | Kind::HeredocBody => self.children(node),
             kind if kind.is_container() => self.children(node),
             kind if kind.is_leaf() => {}
             _ => {
                 let why = format!("unknown shell construct {}", node.kind());
-                self.finding(self.text(node), Safety::Unverified, &why);
+                self.unparsed(self.text(node), &why);
             }
         }
     }
@@ -305,6 +301,7 @@ impl<'s> Walker<'s> {
                 .to_string(),
         ];
         self.commands.push(Command {
+            origins: vec![super::Origin::Plain],
             words,
             is_static: true,
             safety: Safety::ReadOnly,
@@ -342,11 +339,8 @@ impl<'s> Walker<'s> {
                 self.functions.insert(name);
             } else {
                 let what = format!("{name}()");
-                self.finding(
-                    &what,
-                    Safety::Unverified,
-                    "defines a function conditionally",
-                );
+                // Which definition runs is only known when the line runs.
+                self.risk_finding(&what, Risk::Dynamic, "defines a function conditionally");
             }
         }
     }
@@ -361,12 +355,8 @@ impl<'s> Walker<'s> {
             Some(body) if self.depth < MAX_DEPTH => {
                 let _ = self.nested(&body);
             }
-            Some(_) => self.finding(text, Safety::Unverified, "substitutions nested too deeply"),
-            None => self.finding(
-                text,
-                Safety::Unverified,
-                "a backquoted substitution bash ends elsewhere",
-            ),
+            Some(_) => self.unparsed(text, "substitutions nested too deeply"),
+            None => self.unparsed(text, "a backquoted substitution bash ends elsewhere"),
         }
     }
 
@@ -378,7 +368,7 @@ impl<'s> Walker<'s> {
     /// Analyses a script handed to `bash -c`, `eval` or `trap`, recording its commands here.
     pub fn nested(&mut self, script: &str) -> Judgement {
         if self.depth >= MAX_DEPTH {
-            return Judgement::unverified("scripts nested too deeply");
+            return Judgement::unparsed("scripts nested too deeply");
         }
         let (commands, findings) = analyse_source(script, self.depth + 1, self.changed_dir);
         let mut safety = least_safe(&commands, &findings);

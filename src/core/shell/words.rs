@@ -25,6 +25,8 @@ pub(super) struct Word {
     /// True when the word may become several words or none: it is split, or holds an unquoted
     /// glob or a brace expansion. Operand counts are then unknown.
     pub many: bool,
+    /// True when some of its text was written inside quotes (`'…'`, `"…"`, `$'…'`).
+    pub quoted: bool,
 }
 
 impl Word {
@@ -36,6 +38,7 @@ impl Word {
             prefix: text.to_string(),
             splits: false,
             many: false,
+            quoted: false,
         }
     }
 
@@ -48,6 +51,7 @@ impl Word {
             prefix: String::new(),
             splits: false,
             many: false,
+            quoted: false,
         }
     }
 
@@ -60,6 +64,7 @@ impl Word {
             prefix: text.get(..at).unwrap_or("").to_string(),
             splits: false,
             many: false,
+            quoted: false,
         }
     }
 
@@ -84,6 +89,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
         prefix_done: false,
         splits: false,
         many: false,
+        quoted: false,
     };
     builder.add(node, src);
     let source = slice(src, node.byte_range());
@@ -94,6 +100,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
             prefix: builder.prefix(),
             splits: builder.splits,
             many: builder.many || builder.splits,
+            quoted: builder.quoted,
         }
     } else {
         Word {
@@ -102,6 +109,7 @@ pub(super) fn word_of(node: Node, src: &str) -> Word {
             prefix: builder.literal,
             splits: false,
             many: false,
+            quoted: builder.quoted,
         }
     }
 }
@@ -115,6 +123,8 @@ struct Builder {
     splits: bool,
     /// Set at an unquoted glob or brace expansion.
     many: bool,
+    /// Set at any quoted part.
+    quoted: bool,
 }
 
 impl Builder {
@@ -137,12 +147,19 @@ impl Builder {
         let text = slice(src, node.byte_range());
         match node.kind_of() {
             Kind::Word | Kind::Number if node.named_child_count() == 0 => self.unquoted(text),
-            Kind::RawString => self.push(text.get(1..text.len().saturating_sub(1)).unwrap_or("")),
+            Kind::RawString => {
+                self.quoted = true;
+                self.push(text.get(1..text.len().saturating_sub(1)).unwrap_or(""));
+            }
             Kind::AnsiCString => {
+                self.quoted = true;
                 let inner = text.get(2..text.len().saturating_sub(1)).unwrap_or("");
                 self.push(&ansi_c(inner));
             }
-            Kind::String | Kind::TranslatedString => self.double_quoted(node, src),
+            Kind::String | Kind::TranslatedString => {
+                self.quoted = true;
+                self.double_quoted(node, src);
+            }
             Kind::Concatenation => {
                 let braces = is_brace_expansion(node, src);
                 for child in child_nodes(node) {

@@ -100,7 +100,8 @@ fn tar(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 None => true,
             };
             if remote {
-                return Err(Judgement::unverified(
+                return Err(Judgement::risk(
+                    Risk::Network,
                     "tar: an archive named host:path is opened through a remote shell",
                 ));
             }

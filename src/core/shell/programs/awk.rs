@@ -53,7 +53,7 @@ fn awk(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for program in programs {
         let text = program
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("awk program known only at run time"))?;
+            .ok_or_else(|| Judgement::risk(Risk::RunsCode, "awk program known only at run time"))?;
         awk_program::check(text)?;
     }
     Ok(Judgement::read_only("runs a read-only awk program"))

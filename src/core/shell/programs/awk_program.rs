@@ -201,7 +201,8 @@ fn check_input(chars: &[char], mut i: usize) -> Result<(), Judgement> {
         next += 1;
     }
     if name.len() < 2 || name.starts_with("\"/inet") || chars.get(next) == Some(&'"') {
-        return Err(Judgement::unverified(
+        return Err(Judgement::risk(
+            Risk::Network,
             "awk getline < NAME: gawk reads /inet/ names from the network",
         ));
     }
@@ -209,7 +210,7 @@ fn check_input(chars: &[char], mut i: usize) -> Result<(), Judgement> {
 }
 
 fn unclear() -> Judgement {
-    Judgement::unverified("awk: cannot tell a regex from a division")
+    Judgement::unparsed("awk: cannot tell a regex from a division")
 }
 
 /// From `"` at `i`, the index after the closing `"`; a string cannot span lines.
@@ -223,7 +224,7 @@ fn skip_string(chars: &[char], i: usize) -> Result<usize, Judgement> {
             _ => j += 1,
         }
     }
-    Err(Judgement::unverified("awk: unterminated string"))
+    Err(Judgement::unparsed("awk: unterminated string"))
 }
 
 /// From `/` at `i`, the index after the regex's closing `/` on the same line, if there is one.

@@ -21,7 +21,7 @@ const READS: &[&str] = &[
 fn dd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         if word.splits || word.many {
-            return Err(Judgement::unverified(format!(
+            return Err(Judgement::dynamic(format!(
                 "dd: {} may become more operands",
                 escape(&word.text)
             )));

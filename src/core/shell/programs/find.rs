@@ -44,9 +44,7 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Some(text) if text.starts_with("-O") || text == "-D" => {
                 words.next();
                 if text == "-D" && words.next().is_some_and(|v| v.splits) {
-                    return Err(Judgement::unverified(
-                        "find -D: value may split into options",
-                    ));
+                    return Err(Judgement::dynamic("find -D: value may split into options"));
                 }
             }
             _ => break,
@@ -56,7 +54,7 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut expression = false;
     while let Some(word) = words.next() {
         if word.may_be_option() {
-            return Err(Judgement::unverified(format!(
+            return Err(Judgement::dynamic(format!(
                 "{} could expand to a find action",
                 escape(&word.text)
             )));
@@ -107,7 +105,7 @@ fn find(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
                         // `$X` may be `;` or `+` and end the command early for find, which
                         // would read the words after it as actions.
                         None => {
-                            return Err(Judgement::unverified(
+                            return Err(Judgement::dynamic(
                                 "find -exec: a word known only at run time may end the command",
                             ));
                         }

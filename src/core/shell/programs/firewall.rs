@@ -36,7 +36,7 @@ const IPTABLES_ALL_LONG: &[&str] = &[
 ];
 
 fn iptables(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic iptables argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::dynamic("dynamic iptables argument"))?;
     let changes = || Judgement::writer(format!("{name}: changes the firewall"));
     let mut listing = false;
     let mut words = texts.iter();
@@ -130,7 +130,7 @@ const NFT: Spec = Spec {
 fn nft(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&NFT, args)?;
     let _ = parsed;
-    let rest = texts(rest).ok_or_else(|| Judgement::unverified("dynamic nft argument"))?;
+    let rest = texts(rest).ok_or_else(|| Judgement::dynamic("dynamic nft argument"))?;
     match rest.first() {
         Some(&"list") if rest.iter().all(|w| !w.starts_with('-') && !w.contains(';')) => {
             Ok(Judgement::read_only("lists the nftables ruleset"))

@@ -322,7 +322,7 @@ fn missing_value(flag: &str) -> Judgement {
 }
 
 pub(crate) fn could_be_option(word: &Word) -> Judgement {
-    Judgement::unverified(format!("{} could expand to an option", escape(&word.text)))
+    Judgement::dynamic(format!("{} could expand to an option", escape(&word.text)))
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some((first, tail)) = rest.split_first() {
         let text = first
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic git option"))?;
+            .ok_or_else(|| Judgement::dynamic("dynamic git option"))?;
         match text {
             "--no-pager"
             | "-P"
@@ -79,7 +79,7 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     };
     let sub = sub
         .literal_text()
-        .ok_or_else(|| Judgement::unverified("dynamic git subcommand"))?;
+        .ok_or_else(|| Judgement::dynamic("dynamic git subcommand"))?;
     if args.len() == 1 && matches!(args[0].literal_text(), Some("-h")) {
         return Ok(Judgement::read_only("prints usage"));
     }
@@ -414,7 +414,7 @@ fn config(args: &[Word]) -> Judged {
     // `git config` stops at its first operand: `git config key value --get` sets `key`.
     let (parsed, operands) = flags::parse_leading(&CONFIG, args)?;
     if operands.iter().any(|w| w.many) {
-        return Err(Judgement::unverified(
+        return Err(Judgement::dynamic(
             "git config: a glob or expansion may give it a value to set",
         ));
     }

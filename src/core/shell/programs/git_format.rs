@@ -48,7 +48,7 @@ pub(super) fn check(sub: &str, args: &[Word]) -> Result<(), Judgement> {
             None if text == "--format" => match words.next() {
                 Some(next) => next
                     .literal_text()
-                    .ok_or_else(|| Judgement::unverified("git --format known only at run time"))?,
+                    .ok_or_else(|| Judgement::dynamic("git --format known only at run time"))?,
                 None => break,
             },
             _ => continue,

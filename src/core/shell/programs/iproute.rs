@@ -82,7 +82,7 @@ fn first_match<'t>(table: &[&'t str], word: &str) -> Option<&'t str> {
 }
 
 fn ip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic ip argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::dynamic("dynamic ip argument"))?;
     let mut rest = texts.as_slice();
     while let Some((first, tail)) = rest.split_first() {
         if !first.starts_with('-') {

@@ -68,13 +68,25 @@ impl Judgement {
         }
     }
 
-    /// Unverified for want of knowledge only (an unknown program, option or dynamic word).
+    /// Unverified for want of knowledge only: a program, subcommand, option or form of its
+    /// operands the tables do not hold, in words the line spells out, all shown to the model.
     pub fn unverified(why: impl Into<String>) -> Judgement {
         Judgement {
             safety: Safety::Unverified,
             obstacle: Obstacle::Unknown,
             why: why.into(),
         }
+    }
+
+    /// Unverified because a word it depends on is only known when the line runs (a variable,
+    /// a glob or a brace word where an option, a script or a program name goes).
+    pub fn dynamic(why: impl Into<String>) -> Judgement {
+        Judgement::risk(Risk::Dynamic, why)
+    }
+
+    /// Unverified because the analyser cannot read it as the shell or the program would.
+    pub fn unparsed(why: impl Into<String>) -> Judgement {
+        Judgement::risk(Risk::Unparsed, why)
     }
 
     /// Unverified because of a risk the analyser knows.
@@ -138,13 +150,13 @@ const SYSTEM_DIRS: &[&str] = &[
 /// Judges one command (`argv[0]` is the command word).
 pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Judgement {
     let Some(first) = argv.first() else {
-        return Judgement::unverified("empty command");
+        return Judgement::unparsed("empty command");
     };
     if let Some(judgement) = gatehouse::recognise(argv) {
         return judgement;
     }
     if !first.is_static {
-        return Judgement::unverified("the command word is only known when the line runs");
+        return Judgement::dynamic("the command word is only known when the line runs");
     }
     let Some(name) = program_name(&first.text) else {
         let why = format!(
@@ -163,7 +175,7 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Judgement {
     if !tables::reads_whatever(name)
         && let Some(word) = args.iter().find(|w| builds_option(w))
     {
-        return Judgement::unverified(format!("{} could expand to any option", escape(&word.text)));
+        return Judgement::dynamic(format!("{} could expand to any option", escape(&word.text)));
     }
     match judge_program(walker, name, args) {
         Some(Ok(judgement) | Err(judgement)) => judgement,

@@ -221,9 +221,10 @@ fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         return Ok(Judgement::read_only("shows network tables"));
     }
     if shows {
-        return Err(Judgement::unverified(format!(
-            "{name} without -n: looks addresses up in DNS"
-        )));
+        return Err(Judgement::risk(
+            Risk::Network,
+            format!("{name} without -n: looks addresses up in DNS"),
+        ));
     }
     Err(Judgement::writer(format!("{name}: changes network tables")))
 }
@@ -265,9 +266,10 @@ fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     if no_addresses || numeric(args) {
         return Ok(Judgement::read_only("lists sockets or open files"));
     }
-    Err(Judgement::unverified(format!(
-        "{name} without -n: looks addresses up in DNS"
-    )))
+    Err(Judgement::risk(
+        Risk::Network,
+        format!("{name} without -n: looks addresses up in DNS"),
+    ))
 }
 
 /// `last` reads the login records; `-d` looks their addresses up in DNS.
@@ -279,9 +281,10 @@ fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
         if text == "--dns"
             || (text.starts_with('-') && !text.starts_with("--") && text.contains('d'))
         {
-            return Err(Judgement::unverified(format!(
-                "{name} -d: looks addresses up in DNS"
-            )));
+            return Err(Judgement::risk(
+                Risk::Network,
+                format!("{name} -d: looks addresses up in DNS"),
+            ));
         }
     }
     Ok(Judgement::read_only("shows login records"))

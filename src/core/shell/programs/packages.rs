@@ -188,9 +188,9 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .map(Word::literal_text)
         .collect::<Option<_>>()
-        .ok_or_else(|| Judgement::unverified("tmux: an argument known only at run time"))?;
+        .ok_or_else(|| Judgement::dynamic("tmux: an argument known only at run time"))?;
     let Some((command, rest)) = texts.split_first() else {
-        return Err(Judgement::unverified("tmux: starts a session"));
+        return Err(Judgement::risk(Risk::RunsCode, "tmux: starts a session"));
     };
     let Some((_, flags, values)) = TMUX_READS.iter().find(|(c, _, _)| c == command) else {
         return Err(Judgement::risk(
@@ -208,7 +208,8 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut words = rest.iter();
     while let Some(word) = words.next() {
         if word.contains("#(") || word.ends_with(';') {
-            return Err(Judgement::unverified(
+            return Err(Judgement::risk(
+                Risk::RunsCode,
                 "tmux: a format or command that runs a shell",
             ));
         }
@@ -222,7 +223,10 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                         .next()
                         .ok_or_else(|| Judgement::unverified("tmux: missing value"))?;
                     if value.contains("#(") {
-                        return Err(Judgement::unverified("tmux: a format that runs a shell"));
+                        return Err(Judgement::risk(
+                            Risk::RunsCode,
+                            "tmux: a format that runs a shell",
+                        ));
                     }
                 }
                 break;

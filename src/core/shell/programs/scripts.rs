@@ -64,12 +64,13 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     while let Some(word) = words.next() {
         let text = word
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic shell option"))?;
+            .ok_or_else(|| Judgement::risk(Risk::RunsCode, "dynamic shell option"))?;
         match text {
             "--login" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--noediting" => {}
             "-o" | "+o" => {
                 if !words.next().is_some_and(|v| v.is_static) {
-                    return Err(Judgement::unverified(
+                    return Err(Judgement::risk(
+                        Risk::RunsCode,
                         "shell -o: option name known only at run time",
                     ));
                 }
@@ -116,7 +117,7 @@ fn watch(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in rest {
         script.push(
             word.literal_text()
-                .ok_or_else(|| Judgement::unverified("dynamic watch command"))?,
+                .ok_or_else(|| Judgement::risk(Risk::RunsCode, "dynamic watch command"))?,
         );
     }
     let inner = walker.nested(&script.join(" "));

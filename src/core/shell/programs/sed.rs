@@ -77,7 +77,7 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .iter()
         .map(|script| script.literal_text())
         .collect::<Option<Vec<&str>>>()
-        .ok_or_else(|| Judgement::unverified("sed script known only at run time"))?;
+        .ok_or_else(|| Judgement::risk(Risk::RunsCode, "sed script known only at run time"))?;
     match sed_script::read(&texts) {
         Reading::ReadOnly => Ok(Judgement::read_only("edits a stream")),
         Reading::Writes => Err(Judgement::writer("sed w: writes a file")),
@@ -88,6 +88,6 @@ fn sed(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         Reading::Rejected(error) => Ok(Judgement::read_only(format!(
             "GNU sed rejects the script ({error}) before running any of it"
         ))),
-        Reading::Unverified(why) => Err(Judgement::unverified(why)),
+        Reading::Unverified(why) => Err(Judgement::unparsed(why)),
     }
 }

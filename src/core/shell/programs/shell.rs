@@ -35,7 +35,12 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
                 "runs the commands of a file",
             ))
         },
-        "enable" => |_, _, _| Ok(Judgement::unverified("loads or switches builtins")),
+        "enable" => |_, _, _| {
+            Ok(Judgement::risk(
+                Risk::RunsCode,
+                "loads or switches builtins",
+            ))
+        },
         "read" => read,
         "mapfile" | "readarray" => mapfile,
         "printf" => printf,
@@ -72,13 +77,15 @@ fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Some("-W") => match words.next().and_then(Word::literal_text) {
                 Some(list) if !list.contains(['$', '`']) => {}
                 _ => {
-                    return Err(Judgement::unverified(
+                    return Err(Judgement::risk(
+                        Risk::RunsCode,
                         "compgen -W: the word list is expanded, substitutions included",
                     ));
                 }
             },
             Some(text) if text.starts_with('-') && text.contains(['C', 'F', 'W']) => {
-                return Err(Judgement::unverified(
+                return Err(Judgement::risk(
+                    Risk::RunsCode,
                     "compgen: an option that runs or expands code",
                 ));
             }
@@ -91,7 +98,7 @@ fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let args = match (name, args.split_last()) {
         ("[", Some((last, rest))) if last.literal_text() == Some("]") => rest,
-        ("[", _) => return Err(Judgement::unverified("[ without its closing ]")),
+        ("[", _) => return Err(Judgement::unparsed("[ without its closing ]")),
         _ => args,
     };
     walker.test_words(args);
@@ -118,7 +125,7 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let Some(text) = word.literal_text() else {
-            return Err(Judgement::unverified("dynamic set arguments"));
+            return Err(Judgement::dynamic("dynamic set arguments"));
         };
         if text == "--" || text == "-" {
             return Ok(Judgement::read_only("sets positional parameters"));
@@ -171,7 +178,7 @@ fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut setting = false;
     for word in args {
         let Some(text) = word.literal_text() else {
-            return Err(Judgement::unverified("dynamic shopt arguments"));
+            return Err(Judgement::dynamic("dynamic shopt arguments"));
         };
         match text {
             "-s" | "-u" => setting = true,
@@ -190,7 +197,8 @@ fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args.iter().skip(1).any(|w| !w.is_static) {
-        return Err(Judgement::unverified(
+        return Err(Judgement::risk(
+            Risk::RunsCode,
             "trap: a signal known only at run time is evaluated as arithmetic",
         ));
     }
@@ -203,7 +211,10 @@ fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             let why = format!("on a signal {}", judgement.why);
             Ok(judgement.reworded(why))
         }
-        Some((None, _)) => Err(Judgement::unverified("trap code known only at run time")),
+        Some((None, _)) => Err(Judgement::risk(
+            Risk::RunsCode,
+            "trap code known only at run time",
+        )),
     }
 }
 
@@ -227,7 +238,7 @@ fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 fn alias(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         if !word.is_static {
-            return Err(Judgement::unverified("dynamic alias"));
+            return Err(Judgement::dynamic("dynamic alias"));
         }
         if let Some((name, value)) = word.text.split_once('=') {
             walker.define_alias(name);
@@ -301,7 +312,7 @@ fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged 
     for name in parsed.args.iter().chain(array) {
         let text = name
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic variable name"))?;
+            .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?;
         walker.judge_variable(text, text, None, false);
     }
     Ok(Judgement::read_only("reads input into variables"))
@@ -314,7 +325,7 @@ fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         let text = name
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic variable name"))?;
+            .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?;
         walker.judge_variable(&format!("printf -v {text}"), text, None, false);
         rest = tail;
     }
@@ -422,7 +433,7 @@ fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic let expression"))?;
+            .ok_or_else(|| Judgement::risk(Risk::RunsCode, "dynamic let expression"))?;
         let bare = text
             .replace("==", "")
             .replace("<=", "")
@@ -448,7 +459,7 @@ fn getopts(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if let Some(name) = args.get(1) {
         let text = name
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic variable name"))?;
+            .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?;
         walker.judge_variable(text, text, None, false);
     }
     Ok(Judgement::read_only("parses options"))

@@ -204,7 +204,7 @@ fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 fn sysctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic sysctl argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::dynamic("dynamic sysctl argument"))?;
     for word in texts {
         match word {
             "-a" | "-A" | "-X" | "--all" | "-n" | "--values" | "-e" | "--ignore" | "-N"
@@ -229,7 +229,7 @@ const DOCKER_READS: &[&str] = &[
 ];
 
 fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let texts = texts(args).ok_or_else(|| Judgement::unverified("dynamic docker argument"))?;
+    let texts = texts(args).ok_or_else(|| Judgement::dynamic("dynamic docker argument"))?;
     let verb = texts.first().copied().unwrap_or("");
     let rest = texts.get(1..).unwrap_or(&[]);
     let objects = [
@@ -319,7 +319,8 @@ fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "passwd" | "group" | "shadow" | "gshadow" | "services" | "protocols" | "shells"
             | "aliases" | "ethers" | "rpc" | "netgroup",
         ) => Ok(Judgement::read_only("reads account databases")),
-        _ => Err(Judgement::unverified(
+        _ => Err(Judgement::risk(
+            Risk::Network,
             "getent: may look up hosts on the network",
         )),
     }

@@ -94,7 +94,7 @@ fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Err(Judgement::writer("uniq: writes its second operand"));
     }
     if parsed.args.iter().any(|a| a.many) {
-        return Err(Judgement::unverified(
+        return Err(Judgement::dynamic(
             "uniq: a glob or expansion may give it a second operand, which it writes",
         ));
     }
@@ -153,7 +153,7 @@ fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         return Err(Judgement::unverified("xxd: more than two operands"));
     }
     if operands.iter().any(|a| a.many) {
-        return Err(Judgement::unverified(
+        return Err(Judgement::dynamic(
             "xxd: a glob or expansion may give it a second operand, which it writes",
         ));
     }
@@ -290,9 +290,10 @@ fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
             return Err(flags::could_be_option(word));
         }
         if word.prefix.starts_with("--plugin") {
-            return Err(Judgement::unverified(format!(
-                "{name} --plugin: loads a library"
-            )));
+            return Err(Judgement::risk(
+                Risk::RunsCode,
+                format!("{name} --plugin: loads a library"),
+            ));
         }
     }
     Ok(Judgement::read_only("reads binaries"))
@@ -302,7 +303,7 @@ fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
 /// only literal arguments are trusted.
 fn shell_script_reader(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match args.iter().find(|w| !w.is_static) {
-        Some(word) => Err(Judgement::unverified(format!(
+        Some(word) => Err(Judgement::dynamic(format!(
             "{}: file names known only at run time",
             crate::core::shell::escape(&word.text)
         ))),

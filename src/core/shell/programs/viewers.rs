@@ -27,13 +27,13 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
 fn local_files(name: &str, operands: &[Word]) -> Result<(), Judgement> {
     for operand in operands {
         let text = operand.literal_text().ok_or_else(|| {
-            Judgement::unverified(format!("{name} reads a file known only at run time"))
+            Judgement::dynamic(format!("{name} reads a file known only at run time"))
         })?;
         if text.contains("://") || text.split_once(':').is_some_and(|(p, _)| !p.contains('/')) {
-            return Err(Judgement::unverified(format!(
-                "{name} may open {} as a URL or protocol",
-                escape(text)
-            )));
+            return Err(Judgement::risk(
+                Risk::Network,
+                format!("{name} may open {} as a URL or protocol", escape(text)),
+            ));
         }
     }
     Ok(())
@@ -150,7 +150,7 @@ fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     while let Some(word) = words.next() {
         let text = word
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("ffprobe: an argument known only at run time"))?;
+            .ok_or_else(|| Judgement::dynamic("ffprobe: an argument known only at run time"))?;
         if FFPROBE_FLAGS.contains(&text) {
             continue;
         }
@@ -208,7 +208,7 @@ fn exiftool(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("exiftool: an argument known only at run time"))?;
+            .ok_or_else(|| Judgement::dynamic("exiftool: an argument known only at run time"))?;
         if EXIFTOOL_FLAGS.contains(&text) {
             continue;
         }
@@ -240,12 +240,13 @@ fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     };
     local_files("tcpdump", std::slice::from_ref(file))?;
     if !parsed.has(&["-n"]) {
-        return Err(Judgement::unverified(
+        return Err(Judgement::risk(
+            Risk::Network,
             "tcpdump without -n: looks addresses up in DNS",
         ));
     }
     if parsed.args.iter().any(|a| !a.is_static) {
-        return Err(Judgement::unverified(
+        return Err(Judgement::dynamic(
             "tcpdump: a filter known only at run time",
         ));
     }

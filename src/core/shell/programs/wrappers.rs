@@ -46,7 +46,7 @@ fn coproc(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         .get(1)
         .is_some_and(|w| w.is_static && RESERVED.contains(&w.text.as_str()));
     if reserved {
-        return Err(Judgement::unverified(
+        return Err(Judgement::unparsed(
             "coproc NAME before a reserved word: bash reads a compound command the parser does not show",
         ));
     }
@@ -79,7 +79,7 @@ fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if let Some(script) = parsed.value(&["-S", "--split-string"]) {
         let text = script
             .literal_text()
-            .ok_or_else(|| Judgement::unverified("dynamic -S string"))?;
+            .ok_or_else(|| Judgement::dynamic("dynamic -S string"))?;
         let mut line = text.to_string();
         for word in rest {
             line.push(' ');
@@ -329,7 +329,7 @@ fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
             Some("-c" | "-l") => rest = tail,
             Some("-a") => match tail.split_first() {
                 Some((name, after)) if !name.splits => rest = after,
-                _ => return Err(Judgement::unverified("exec -a: name may split into words")),
+                _ => return Err(Judgement::dynamic("exec -a: name may split into words")),
             },
             _ => break,
         }
