@@ -73,10 +73,7 @@ pub async fn run(
     let setup = ClassifierSetup::from_env(&config.classifier);
     let model = setup.start().map_err(|e| anyhow::anyhow!(e))?;
     if let Some(panel) = &model {
-        for member in panel.members() {
-            let member = member.clone();
-            tokio::spawn(async move { member.warm().await });
-        }
+        panel.warm();
     }
     let classifier = model.clone().map(|m| Arc::new(m) as Arc<dyn Classifier>);
     let ask_timeout = Some(settings.ask_timeout);

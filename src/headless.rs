@@ -25,15 +25,34 @@ use crate::core::prompter::Prompter;
 use crate::core::route::Route;
 use crate::server::{self, Bound, Options};
 
-/// The reason given to calls that need a human when none is watching.
-pub fn on_ask_reason(on_ask: Fallback) -> String {
-    let what = match on_ask {
+/// What `--on-ask` does with a call, in words.
+fn on_ask_words(on_ask: Fallback) -> &'static str {
+    match on_ask {
         Fallback::Deny => "denied (gatehouse serve --on-ask deny)",
         Fallback::Defer => {
             "left to the agent's own permission flow (gatehouse serve --on-ask defer)"
         }
-    };
+    }
+}
+
+/// The reason given to calls that need a human when none is watching.
+pub fn on_ask_reason(on_ask: Fallback) -> String {
+    let what = on_ask_words(on_ask);
     format!("gatehouse: no one is watching the console, so a call that needs a human is {what}")
+}
+
+/// The reason given to a raced call the classifier did not allow, when none is watching: what
+/// the classifier did (it failed, timed out, or did not find the call read-only) comes first,
+/// so the agent and the audit are not told only that nobody watches.
+pub fn after_race_reason(on_ask: Fallback, state: &ClassifierState) -> String {
+    let what = on_ask_words(on_ask);
+    let classifier = match state {
+        ClassifierState::Failed(why) => format!("the classifier could not settle it ({why})"),
+        ClassifierState::Advised(_) | ClassifierState::Asking => {
+            "the classifier did not find it read-only".to_string()
+        }
+    };
+    format!("gatehouse: {classifier}, and no one is watching the console, so the call is {what}")
 }
 
 /// How the headless console answers the dialogs no human will see.
@@ -167,7 +186,13 @@ fn handle(
         Event::Classifier { id, state } => {
             let done = !matches!(state, ClassifierState::Asking);
             if done && racing.remove(&id) {
-                settle(id);
+                match policy {
+                    Answering::Unattended(policy) => {
+                        let reason = after_race_reason(policy.on_ask, &state);
+                        prompter.unattended(id, policy.on_ask, reason);
+                    }
+                    Answering::Web => settle(id),
+                }
             }
             return;
         }

@@ -155,15 +155,16 @@ impl ModelClassifier {
         self.inner.set_warmth(warmth);
     }
 
-    /// One cheap request so that a cold local model loads before the first real call. Shows
-    /// as warming until the model (or any real question) answers; a failure is only shown,
-    /// it does not count for the breaker.
+    /// One cheap request so that a cold local model loads before the first real call, given
+    /// `warm_timeout` (a model loading its weights can take minutes), not the request timeout.
+    /// Shows as warming until the model (or any real question) answers; a failure is only
+    /// shown, it does not count for the breaker.
     pub async fn warm(&self) {
         self.set_warmth(Warmth::Warming);
         let inner = &self.inner;
         let result = inner
             .endpoint
-            .ask(&inner.http, &Prompt::warm(), inner.limits.timeout)
+            .ask(&inner.http, &Prompt::warm(), inner.limits.warm_timeout)
             .await;
         match result {
             Ok(_) => self.set_warmth(Warmth::Warm),

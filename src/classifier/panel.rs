@@ -28,6 +28,15 @@ impl Panel {
         })
     }
 
+    /// Sends each member's warming request in the background (see [`ModelClassifier::warm`]),
+    /// so the first real race does not find a cold model. Needs a tokio runtime.
+    pub fn warm(&self) {
+        for member in self.members() {
+            let member = member.clone();
+            tokio::spawn(async move { member.warm().await });
+        }
+    }
+
     pub fn members(&self) -> &[ModelClassifier] {
         &self.members
     }

@@ -20,6 +20,7 @@ pub struct RawClassifier {
     model: Option<Spanned<String>>,
     api_key_env: Option<Spanned<String>>,
     timeout_ms: Option<Spanned<u64>>,
+    warm_timeout_ms: Option<Spanned<u64>>,
     max_concurrent: Option<Spanned<u64>>,
     cache_size: Option<Spanned<u64>>,
     breaker_failures: Option<Spanned<u64>>,
@@ -130,6 +131,9 @@ pub struct ModelConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     pub timeout: Duration,
+    /// How long the warming request at start may take: a cold local model loads its weights
+    /// first, which can take minutes, and nobody waits on it.
+    pub warm_timeout: Duration,
     pub max_concurrent: usize,
     pub cache_size: usize,
     pub breaker_failures: u32,
@@ -179,6 +183,7 @@ impl Default for Limits {
             // A cold local model takes well over 8 s for its first answer; the human is asked
             // at the same time, so a long wait costs nothing but the model's own slot.
             timeout: Duration::from_millis(30_000),
+            warm_timeout: Duration::from_millis(300_000),
             max_concurrent: 4,
             cache_size: 1_024,
             breaker_failures: 3,
@@ -252,6 +257,10 @@ impl RawClassifier {
         let limits = &mut config.limits;
         if let Some(ms) = raw.timeout_ms {
             limits.timeout = Duration::from_millis(ranged(&ms, "timeout_ms", 100, 120_000)?);
+        }
+        if let Some(ms) = raw.warm_timeout_ms {
+            let ms = ranged(&ms, "warm_timeout_ms", 100, 3_600_000)?;
+            limits.warm_timeout = Duration::from_millis(ms);
         }
         if let Some(n) = raw.max_concurrent {
             limits.max_concurrent = ranged(&n, "max_concurrent", 1, 64)? as usize;

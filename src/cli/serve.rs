@@ -63,15 +63,19 @@ pub fn serve(
         .build()
         .context("starting the async runtime")?;
     let setup = ClassifierSetup::from_env(&config.classifier);
-    let classifier: Option<Arc<dyn Classifier>> = setup
-        .start()
-        .map_err(|e| anyhow::anyhow!(e))?
+    let panel = setup.start().map_err(|e| anyhow::anyhow!(e))?;
+    let classifier = panel
+        .clone()
         .map(|model| Arc::new(model) as Arc<dyn Classifier>);
     let policy = headless::Unattended {
         on_ask,
         classifier: classifier.is_some(),
     };
     runtime.block_on(async {
+        // As the console does: the first race should not find a cold model.
+        if let Some(panel) = &panel {
+            panel.warm();
+        }
         let signals = Signals::install().context("taking over the stop signals")?;
         let ask_timeout = settings.ask_timeout.as_secs();
         let socket = socket_path(socket.as_deref());

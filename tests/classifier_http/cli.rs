@@ -94,3 +94,48 @@ async fn a_model_servers_error_body_is_printed_as_escapes() {
     }
     assert!(stderr.contains("\\e]0;pwned\\x07"), "{stderr}");
 }
+
+/// `serve` warms the model as the console does: one cheap request before any call, so the
+/// first race does not find a cold model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_sends_one_warming_request_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = ModelServer::start(Reply::openai("ok")).await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let path = dir.path().join("config.toml");
+    let config = format!(
+        "[classifier]\nbase_url = \"{}\"\nmodel = \"m\"\napi_key_env = \"GATEHOUSE_TEST_KEY\"\n",
+        server.url
+    );
+    std::fs::write(&path, config).unwrap();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+        .args(["--config", path.to_str().unwrap(), "serve", "--socket"])
+        .arg(dir.path().join("g.sock"))
+        .env("GATEHOUSE_TEST_KEY", "sk-serve")
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The request itself is the event waited for; the bound only keeps a broken serve from
+    // hanging the test.
+    let started = std::time::Instant::now();
+    while server.count() == 0 && started.elapsed() < std::time::Duration::from_secs(20) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    serve.kill().unwrap();
+    let out = serve.wait_with_output().unwrap();
+    assert_eq!(
+        server.count(),
+        1,
+        "serve sent no warming request: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        server.seen()[0].header("authorization"),
+        Some("Bearer sk-serve")
+    );
+}

@@ -119,3 +119,24 @@ async fn each_model_shows_warming_until_its_one_cheap_request_is_answered() {
         assert_eq!(server.count(), 1, "one request per model");
     }
 }
+
+/// Warming has its own limit: a model that takes longer than a question's timeout to load
+/// still warms, where a question's timeout would have called it failed.
+#[tokio::test]
+async fn warming_waits_for_a_slow_model_beyond_the_request_timeout() {
+    use gatehouse::classifier::model::Warmth;
+    for (provider, reply) in [
+        (Provider::OpenAi, Reply::openai("ok")),
+        (Provider::Anthropic, Reply::anthropic("ok")),
+    ] {
+        let server = ModelServer::start(reply.after(Duration::from_millis(400))).await;
+        let slow_start = Limits {
+            timeout: Duration::from_millis(100),
+            warm_timeout: Duration::from_secs(10),
+            ..limits()
+        };
+        let model = classifier(&server, provider, slow_start);
+        model.warm().await;
+        assert_eq!(model.warmth(), Warmth::Warm, "{provider}");
+    }
+}

@@ -27,11 +27,25 @@ fn bash_payload(line: &str) -> Vec<u8> {
 /// A private place whose config's `[classifier]` is the model server at `url`, run without
 /// the environment's API keys.
 fn place(url: &str) -> Place {
+    place_timing_out_after(url, 5000)
+}
+
+fn place_timing_out_after(url: &str, timeout_ms: u64) -> Place {
     Place::new(&format!(
         "\n[classifier]\nprovider = \"openai\"\nbase_url = {url:?}\n\
-         model = \"local-model\"\napi_key_env = \"\"\ntimeout_ms = 5000"
+         model = \"local-model\"\napi_key_env = \"\"\ntimeout_ms = {timeout_ms}"
     ))
     .without_api_keys()
+}
+
+/// The questions the model was asked about calls: every request but the warming one `serve`
+/// sends at start (a question about `true`, with nothing under `ask`).
+fn questions(model: &ModelServer) -> Vec<server::Seen> {
+    model
+        .seen()
+        .into_iter()
+        .filter(|seen| !seen.user_text().contains(r#""ask":[]"#))
+        .collect()
 }
 
 /// Runs `gatehouse hook claude` in `place` with `stdin` and returns its decision and reason.
@@ -96,7 +110,7 @@ async fn serve_in_auto_lets_the_classifier_allow_an_unverified_read_and_never_se
         "{reason}"
     );
 
-    let seen = model.seen();
+    let seen = questions(&model);
     assert_eq!(seen.len(), 1, "one question, for mytool only: {seen:?}");
     assert_eq!(seen[0].path, "/chat/completions");
     assert_eq!(seen[0].body["model"], "local-model");
@@ -154,7 +168,8 @@ async fn serve_in_auto_gives_the_on_ask_answer_when_the_model_does_not_say_read_
         let (decision, reason) = hook(&place, bash_payload(&line)).await;
         assert_eq!(decision, "deny", "{reply:?}: {reason}");
         assert!(reason.contains("no one is watching"), "{reply:?}: {reason}");
-        assert_eq!(model.count(), n + 1, "{reply:?}: asked once");
+        assert!(reason.contains("the classifier"), "{reply:?}: {reason}");
+        assert_eq!(questions(&model).len(), n + 1, "{reply:?}: asked once");
     }
 
     let log = stop(serve).await;
@@ -165,4 +180,33 @@ async fn serve_in_auto_gives_the_on_ask_answer_when_the_model_does_not_say_read_
     );
     let deciders: Vec<Value> = place.audit().iter().map(|r| r["decider"].clone()).collect();
     assert_eq!(deciders, vec![json!("mode"); 3]);
+}
+
+/// A race the model does not answer in time tells the agent, the log and the audit that the
+/// classifier timed out, not only that nobody is watching.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_that_times_out_says_the_classifier_timed_out() {
+    let slow = Reply::openai(&said("read-only")).after(std::time::Duration::from_secs(3));
+    let model = ModelServer::start(slow).await;
+    let place = Arc::new(place_timing_out_after(&model.url, 300));
+    let serve = serve(&place).await;
+    let (decision, reason) = hook(&place, bash_payload("mytool --list")).await;
+    assert_eq!(decision, "deny", "{reason}");
+    assert!(
+        reason.contains("the classifier could not settle it")
+            && reason.contains("did not answer within 300 ms")
+            && reason.contains("--on-ask deny"),
+        "{reason}"
+    );
+    let log = stop(serve).await;
+    assert!(log.contains("did not answer within 300 ms"), "{log}");
+    let audit = place.audit();
+    assert_eq!(audit.len(), 1, "{audit:?}");
+    assert!(
+        audit[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("did not answer within 300 ms")),
+        "{:?}",
+        audit[0]
+    );
 }
