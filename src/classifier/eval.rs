@@ -3,21 +3,26 @@
 //! configured classifiers exactly as auto mode would: each line is assessed statically with the
 //! config's rules, lines whose `auto` route is not `race` are counted and never sent, and the
 //! raced ones are asked and allowed only when the advice allows. `--from-audit` writes such a
-//! file from the human's own past answers in the audit log.
+//! file from the audit log ([`audit`]).
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::panel::Panel;
+use crate::core::advice::Advice;
 use crate::core::barrier::assess_bounded;
 use crate::core::call::{Agent, Call, ToolKind};
 use crate::core::classifier::{Classifier, Question};
 use crate::core::decision::Verdict;
 use crate::core::mode::Mode;
-use crate::core::route::{Route, route};
+use crate::core::route::Route;
 use crate::core::rules::Rules;
 use crate::explain::decode_escaped;
+
+pub mod audit;
 
 /// What a line is labelled: what running it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,34 +38,52 @@ pub struct Labelled {
     pub label: Label,
 }
 
-/// The lines of a corpus file; the header, blank lines and lines whose label is neither
-/// `read_only` nor `write` are skipped. The second value counts the skipped lines.
-pub fn parse(text: &str) -> (Vec<Labelled>, usize) {
-    let mut lines = Vec::new();
-    let mut skipped = 0;
+/// What a corpus file holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub lines: Vec<Labelled>,
+    /// Lines that are neither a comment, the header, blank nor `command<TAB>label`.
+    pub skipped: usize,
+    /// Lines labelled `unlabelled` (calls the classifier allowed that no human answered, as
+    /// `--from-audit` writes them): a person labels them before they count.
+    pub unlabelled: usize,
+}
+
+/// The lines of a corpus file. The header, blank lines and `#` comments are passed over;
+/// `unlabelled` lines and lines whose label is neither `read_only` nor `write` are counted.
+pub fn parse(text: &str) -> Parsed {
+    let mut parsed = Parsed::default();
     for raw in text.lines() {
+        if raw.starts_with('#') || raw.trim().is_empty() {
+            continue;
+        }
         let mut fields = raw.split('\t');
         let (Some(command), Some(label)) = (fields.next(), fields.next()) else {
-            skipped += usize::from(!raw.trim().is_empty());
+            parsed.skipped += 1;
             continue;
         };
         let label = match label.trim() {
             "read_only" | "read-only" => Label::ReadOnly,
             "write" | "writes" => Label::Write,
+            "unlabelled" => {
+                parsed.unlabelled += 1;
+                continue;
+            }
             _ => {
-                skipped += usize::from(command != "command");
+                parsed.skipped += usize::from(command != "command");
                 continue;
             }
         };
-        lines.push(Labelled {
+        parsed.lines.push(Labelled {
             command: decode_escaped(command),
             label,
         });
     }
-    (lines, skipped)
+    parsed
 }
 
-/// The tally `eval` prints.
+/// The tally `eval` prints. Each raced line is counted once, in the first of `allowed`,
+/// `off`, `failed`, `unreadable`, `unsure` that holds (a line answered `writes` is in none).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
     pub lines: usize,
@@ -68,24 +91,99 @@ pub struct Summary {
     pub allowed: usize,
     /// Allowed though labelled `write`.
     pub false_allows: usize,
-    /// Raced and answered unsure, or not answered at all.
+    /// A readable answer that was not sure.
     pub unsure: usize,
+    /// An answer that was not one (wrong format, unknown words): the dialog stays.
+    pub unreadable: usize,
+    /// No answer: a timeout, a refused or failed request, nothing to ask.
+    pub failed: usize,
+    /// Not asked: a classifier's breaker was off after failures in a row.
+    pub off: usize,
     /// Median time of the raced lines' advice.
     pub median: Duration,
 }
 
 impl Summary {
-    /// `eval: N lines, R raced, A allowed, F false allows, U unsure, median M ms`.
+    /// `eval: N lines, R raced, A allowed, F false allows, U unsure, X unreadable, E failed,
+    /// O off, median M ms`.
     pub fn line(&self) -> String {
         format!(
-            "eval: {} lines, {} raced, {} allowed, {} false allows, {} unsure, median {} ms",
+            "eval: {} lines, {} raced, {} allowed, {} false allows, {} unsure, {} unreadable, \
+             {} failed, {} off, median {} ms",
             self.lines,
             self.raced,
             self.allowed,
             self.false_allows,
             self.unsure,
+            self.unreadable,
+            self.failed,
+            self.off,
             self.median.as_millis()
         )
+    }
+}
+
+/// How one raced line went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Allowed,
+    /// A readable answer that keeps the dialog.
+    Kept(Verdict),
+    Unreadable(String),
+    Failed(String),
+    Off,
+}
+
+impl Outcome {
+    fn of(result: &Result<Advice, String>) -> Outcome {
+        let advice = match result {
+            Ok(advice) => advice,
+            Err(err) => return Outcome::Failed(err.clone()),
+        };
+        if advice.allows() {
+            return Outcome::Allowed;
+        }
+        let failed = advice
+            .opinions
+            .iter()
+            .find_map(|o| o.outcome.as_ref().err());
+        if let Some(err) = failed {
+            return Outcome::Failed(err.clone());
+        }
+        let unreadable = advice.opinions.iter().find_map(|o| match &o.outcome {
+            Ok(a) if a.is_stand_in() => Some(a.rationale.clone()),
+            _ => None,
+        });
+        match unreadable {
+            Some(why) => Outcome::Unreadable(why),
+            None => Outcome::Kept(advice.verdict()),
+        }
+    }
+
+    /// What the line printed says: `read-only`, `unsure`, `unreadable: …`, `failed: …`, `off`.
+    pub fn said(&self) -> String {
+        match self {
+            Outcome::Allowed => Verdict::ReadOnly.name().into(),
+            Outcome::Kept(verdict) => verdict.name().into(),
+            Outcome::Unreadable(why) => format!("unreadable: {why}"),
+            Outcome::Failed(why) => format!("failed: {why}"),
+            Outcome::Off => "off: the classifier's breaker is open".into(),
+        }
+    }
+
+    fn count(&self, label: Label, summary: &mut Summary) {
+        let tally = match self {
+            Outcome::Allowed => {
+                summary.false_allows += usize::from(label == Label::Write);
+                &mut summary.allowed
+            }
+            Outcome::Kept(Verdict::Unsure) => &mut summary.unsure,
+            Outcome::Kept(_) => return,
+            Outcome::Unreadable(_) => &mut summary.unreadable,
+            Outcome::Failed(_) => &mut summary.failed,
+            Outcome::Off => &mut summary.off,
+        };
+        *tally += 1;
     }
 }
 
@@ -110,13 +208,14 @@ fn shell_call(line: &str, n: usize) -> Call {
     }
 }
 
-/// Runs `lines` as auto mode would; `each` hears every raced line's outcome as it comes
-/// (`allowed`, then the verdict or the failure).
+/// Runs `lines` as auto mode would, in the project of the working folder (its rules and its
+/// `mode_ceiling` apply); `each` hears every raced line's outcome as it comes, and may stop
+/// the run (its output went away).
 pub async fn run(
-    classifier: &dyn Classifier,
+    panel: &Panel,
     rules: &Rules,
     lines: &[Labelled],
-    mut each: impl FnMut(&Labelled, bool, &str),
+    mut each: impl FnMut(&Labelled, &Outcome) -> ControlFlow<()>,
 ) -> Summary {
     let mut summary = Summary {
         lines: lines.len(),
@@ -126,111 +225,33 @@ pub async fn run(
     for (n, line) in lines.iter().enumerate() {
         let call = shell_call(&line.command, n);
         let assessment = assess_bounded(&call, rules, &[]);
-        if route(Mode::Auto, assessment.row) != Route::Race {
+        if assessment.route(Mode::Auto) != Route::Race {
             continue;
         }
         summary.raced += 1;
-        let Ok(question) = Question::of(Arc::new(call), &assessment) else {
-            summary.unsure += 1;
-            continue;
+        let outcome = if panel.states().iter().any(|(_, state)| state.is_open()) {
+            Outcome::Off
+        } else {
+            match Question::of(Arc::new(call), &assessment) {
+                Ok(question) => {
+                    let started = Instant::now();
+                    let result = panel.classify(Arc::new(question)).await;
+                    times.push(started.elapsed());
+                    Outcome::of(&result.map_err(|e| e.0))
+                }
+                Err(err) => Outcome::Failed(err.0),
+            }
         };
-        let started = Instant::now();
-        let result = classifier.classify(Arc::new(question)).await;
-        times.push(started.elapsed());
-        let (allowed, said) = match &result {
-            Ok(advice) => (advice.allows(), advice.verdict().name().to_string()),
-            Err(err) => (false, format!("failed: {err}")),
-        };
-        let unsure = match &result {
-            Ok(advice) => advice.verdict() == Verdict::Unsure,
-            Err(_) => true,
-        };
-        summary.allowed += usize::from(allowed);
-        summary.false_allows += usize::from(allowed && line.label == Label::Write);
-        summary.unsure += usize::from(unsure);
-        each(line, allowed, &said);
+        outcome.count(line.label, &mut summary);
+        if each(line, &outcome).is_break() {
+            break;
+        }
     }
     times.sort();
     summary.median = times.get(times.len() / 2).copied().unwrap_or_default();
     summary
 }
 
-/// A corpus file from the audit log's lines: every shell call a human answered, labelled
-/// `read_only` where they allowed it and `write` where they denied it, source `audit`.
-pub fn from_audit(audit: &str) -> String {
-    let mut out = String::from("command\tlabel\tsource\n");
-    for line in audit.lines() {
-        let Ok(record) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
-        let field = |k: &str| record.get(k).and_then(Value::as_str).unwrap_or("");
-        if field("decider") != "human" || field("tool") != "Bash" {
-            continue;
-        }
-        let label = match field("decision") {
-            "allow" => "read_only",
-            "deny" => "write",
-            _ => continue,
-        };
-        out.push_str(&format!("{}\t{label}\taudit\n", escaped(field("subject"))));
-    }
-    out
-}
-
-/// The corpus's escaped form: the inverse of `decode_escaped`.
-fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_corpus_file_is_read_with_its_escapes_and_its_header_skipped() {
-        let (lines, skipped) =
-            parse("command\tlabel\tsource\nls\tread_only\tx\nprintf 'a\\tb'\twrite\nodd\tmaybe\n");
-        assert_eq!(skipped, 1);
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[1].command, "printf 'a\tb'");
-        assert_eq!(lines[1].label, Label::Write);
-    }
-
-    #[test]
-    fn the_audit_gives_the_humans_shell_answers_as_labelled_lines_that_read_back() {
-        let audit = [
-            json!({"decider": "human", "tool": "Bash", "decision": "allow", "subject": "frob\tx"}),
-            json!({"decider": "human", "tool": "Bash", "decision": "deny", "subject": "rm -rf b"}),
-            json!({"decider": "classifier", "tool": "Bash", "decision": "allow", "subject": "y"}),
-            json!({"decider": "human", "tool": "Write", "decision": "deny", "subject": "z"}),
-        ]
-        .iter()
-        .map(Value::to_string)
-        .collect::<Vec<_>>()
-        .join("\n");
-        let (lines, _) = parse(&from_audit(&audit));
-        assert_eq!(
-            lines,
-            vec![
-                Labelled {
-                    command: "frob\tx".into(),
-                    label: Label::ReadOnly
-                },
-                Labelled {
-                    command: "rm -rf b".into(),
-                    label: Label::Write
-                },
-            ]
-        );
-    }
-}
+#[path = "eval_tests.rs"]
+mod tests;

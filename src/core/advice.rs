@@ -4,10 +4,13 @@
 
 use std::fmt;
 
+use serde::Serialize;
+
 use super::decision::Verdict;
 
 /// How much harm the call could do if the verdict were wrong.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Risk {
     Low,
     Medium,
@@ -224,6 +227,38 @@ impl Advice {
             worst
         }
     }
+
+    /// What the audit keeps of this advice.
+    pub fn gist(&self) -> Gist {
+        let answers = self.opinions.iter().filter_map(|o| match &o.outcome {
+            Ok(a) if !a.is_stand_in() => Some(a),
+            _ => None,
+        });
+        let mut gist = Gist {
+            verdict: self.verdict(),
+            risk: None,
+            confidence: None,
+        };
+        for answer in answers {
+            gist.risk = gist.risk.max(Some(answer.risk));
+            gist.confidence = Some(match gist.confidence {
+                Some(least) => answer.confidence.min(least),
+                None => answer.confidence,
+            });
+        }
+        gist
+    }
+}
+
+/// What the audit keeps of advice: the most cautious verdict, and over the classifiers that
+/// gave a readable answer the highest risk and the lowest confidence (none when no classifier
+/// answered readably), so that `classifier eval --from-audit` can show them beside the human's
+/// answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gist {
+    pub verdict: Verdict,
+    pub risk: Option<Risk>,
+    pub confidence: Option<f64>,
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use super::advice::Risk;
 use super::audit_text;
 use super::decision::{Decider, Decision, Verdict};
 use super::mode::Mode;
@@ -55,6 +56,12 @@ pub struct Record<'a> {
     /// The classifier's verdict on the dialog when it was settled, if it advised one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub advice: Option<Verdict>,
+    /// The lowest confidence among the classifiers' readable answers on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    /// The highest risk among the classifiers' readable answers on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub risk: Option<Risk>,
     /// For a human's answer on a dialog the classifier advised `read-only` or `writes` on:
     /// whether the answer agreed (allow with read-only, deny with writes).
     #[serde(skip_serializing_if = "Option::is_none")]

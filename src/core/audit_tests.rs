@@ -19,6 +19,8 @@ fn record<'a>(id: u64) -> Record<'a> {
         rule: None,
         latency_ms: 0.01,
         advice: None,
+        confidence: None,
+        risk: None,
         agreed: None,
         device: None,
         shape: None,

@@ -91,6 +91,17 @@ async fn read_only_at_low_risk_and_the_threshold_exactly_allows() {
         let rig = Rig::with(Mode::Auto, server, provider, limits());
         let answer = rig.submit(bash("mytool --list")).await.unwrap();
         assert_eq!(answer.decider, Decider::Classifier, "{provider}");
+        let audit = rig.audit();
+        let advice = (
+            &audit[0]["advice"],
+            &audit[0]["confidence"],
+            &audit[0]["risk"],
+        );
+        assert_eq!(
+            advice,
+            (&json!("read-only"), &json!(0.8), &json!("low")),
+            "{provider}: the classifier's allow keeps what it said, for eval --from-audit"
+        );
     }
 }
 
@@ -125,6 +136,11 @@ async fn the_audit_records_whether_the_humans_answer_agreed_with_the_advice() {
             "{provider}: a deny agrees with writes"
         );
         assert_eq!(audit[1]["agreed"], false, "{provider}: an allow does not");
+        assert_eq!(
+            (&audit[1]["confidence"], &audit[1]["risk"]),
+            (&json!(0.95), &json!("medium")),
+            "{provider}: with the advice's confidence and risk"
+        );
     }
 }
 

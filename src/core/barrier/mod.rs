@@ -240,7 +240,7 @@ impl Barrier {
                 race: Race::Idle,
                 cause,
                 epoch,
-                advised: alarm.as_ref().map(Advice::verdict),
+                advised: alarm.as_ref().map(Advice::gist),
                 started,
                 reply,
             });

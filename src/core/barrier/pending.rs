@@ -10,8 +10,8 @@ use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 
 use super::Answer;
+use crate::core::advice::Gist;
 use crate::core::call::CallId;
-use crate::core::decision::Verdict;
 use crate::core::event::Dialog;
 use crate::core::route::Route;
 
@@ -92,8 +92,8 @@ pub(super) struct Pending {
     pub(super) cause: Cause,
     /// The epoch in force for this dialog now.
     pub(super) epoch: u64,
-    /// The classifier's verdict, once it advised without settling.
-    pub(super) advised: Option<Verdict>,
+    /// The gist of the classifier's advice, once it advised without settling.
+    pub(super) advised: Option<Gist>,
     pub(super) started: Instant,
     pub(super) reply: oneshot::Sender<Answer>,
 }

@@ -98,9 +98,11 @@ impl Shared {
         asked: u64,
         result: Result<Advice, String>,
     ) {
-        if matches!(&result, Ok(advice) if advice.allows()) {
+        if let Ok(advice) = &result
+            && advice.allows()
+        {
             let current = |p: &Pending| p.is_racing() && p.epoch == asked;
-            let allow = Settle::new(Decision::allow(), Decider::Classifier);
+            let allow = Settle::new(Decision::allow(), Decider::Classifier).advised(advice.gist());
             if self.resolve(id, current, allow) {
                 return;
             }
@@ -118,7 +120,7 @@ impl Shared {
             return;
         }
         if let Ok(advice) = &result {
-            pending.advised = Some(advice.verdict());
+            pending.advised = Some(advice.gist());
         }
         let state = match result {
             Ok(advice) => ClassifierState::Advised(advice),
@@ -137,7 +139,7 @@ impl Shared {
         pending.race.finish();
         let state = match result {
             Ok(advice) => {
-                pending.advised = Some(advice.verdict());
+                pending.advised = Some(advice.gist());
                 ClassifierState::Advised(advice)
             }
             Err(message) => ClassifierState::Failed(message),

@@ -10,6 +10,7 @@ use tokio::sync::oneshot;
 
 use super::pending::Pending;
 use super::{Answer, Shared};
+use crate::core::advice::Gist;
 use crate::core::audit::{self, Ending, Judged, Record};
 use crate::core::call::{Call, CallId, Stage};
 use crate::core::classify::Assessment;
@@ -20,7 +21,7 @@ use crate::core::route::{Route, Row};
 
 /// How a call is settled: the binding decision, who made it, and for the audit the session
 /// rule(s) it made or used and the paired web device a human answered from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct Settle {
     pub(super) decision: Decision,
     pub(super) decider: Decider,
@@ -28,6 +29,8 @@ pub(super) struct Settle {
     pub(super) device: Option<Arc<str>>,
     /// An answer that follows a call the console already showed (a grant): not shown again.
     pub(super) quiet: bool,
+    /// The classifier's advice that settled it, for the audit.
+    pub(super) advice: Option<Gist>,
 }
 
 impl Settle {
@@ -38,6 +41,15 @@ impl Settle {
             rule: None,
             device: None,
             quiet: false,
+            advice: None,
+        }
+    }
+
+    /// The same, settled on the classifier's advice `gist`.
+    pub(super) fn advised(self, gist: Gist) -> Settle {
+        Settle {
+            advice: Some(gist),
+            ..self
         }
     }
 
@@ -176,7 +188,7 @@ impl Shared {
         self.conclude(
             outcome,
             settle.rule,
-            pending.advised,
+            settle.advice.or(pending.advised),
             Reply::Dialog(pending.reply),
         );
         true
@@ -188,7 +200,7 @@ impl Shared {
         &self,
         mut outcome: Outcome,
         rule: Option<String>,
-        advised: Option<Verdict>,
+        advised: Option<Gist>,
         reply: Reply,
     ) -> Answer {
         let mut record = record_of(&outcome, advised);
@@ -301,9 +313,9 @@ impl Shared {
 
 /// The record of a settled call. For a human's answer on a dialog the classifier advised
 /// `advised` on, it says whether the answer agreed.
-fn record_of(outcome: &Outcome, advised: Option<Verdict>) -> Record<'_> {
+fn record_of(outcome: &Outcome, advised: Option<Gist>) -> Record<'_> {
     let allowed = matches!(outcome.decision, Decision::Allow { .. });
-    let agreed = match (outcome.decider, advised) {
+    let agreed = match (outcome.decider, advised.map(|g| g.verdict)) {
         (Decider::Human, Some(Verdict::ReadOnly)) => Some(allowed),
         (Decider::Human, Some(Verdict::Writes)) => Some(!allowed),
         _ => None,
@@ -345,7 +357,7 @@ struct Facts<'a> {
     class: Judged,
     route: Route,
     latency: Duration,
-    advised: Option<Verdict>,
+    advised: Option<Gist>,
 }
 
 impl<'a> Facts<'a> {
@@ -368,7 +380,9 @@ impl<'a> Facts<'a> {
             reason: None,
             rule: None,
             latency_ms: self.latency.as_secs_f64() * 1e3,
-            advice: self.advised,
+            advice: self.advised.map(|g| g.verdict),
+            confidence: self.advised.and_then(|g| g.confidence),
+            risk: self.advised.and_then(|g| g.risk),
             agreed: None,
             device: None,
             shape: None,
