@@ -58,7 +58,7 @@ impl BoxKind {
                 NoteEffect::None => format!(" {allow}: note (nothing carries it) "),
             },
             BoxKind::Pattern(AllowKind::Shell) => {
-                format!(" {always} (end with * for a prefix; Tab: where it lasts) ")
+                format!(" {always} (Tab: where it lasts; * ends a prefix) ")
             }
             BoxKind::Pattern(AllowKind::Tool) => {
                 format!(" {always}: every call of the tool (Tab: where it lasts) ")

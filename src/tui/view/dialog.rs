@@ -15,6 +15,7 @@ use crate::core::event::ClassifierState;
 use crate::core::route::Route;
 use crate::preview::{DiffTag, Preview};
 use crate::tui::app::{App, DialogState, Open};
+use crate::tui::textbox::TextBox;
 
 pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
     let Some(open) = app.focused() else {
@@ -41,8 +42,8 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         return;
     };
     let (subject_area, box_area) = match &app.state {
-        DialogState::Writing(_) if area.height >= 8 => {
-            let box_height = (area.height / 3).clamp(3, 7);
+        DialogState::Writing(b) if area.height >= SUBJECT_KEEPS + 3 => {
+            let box_height = box_height(b, area.width).min(area.height - SUBJECT_KEEPS);
             let [a, b] =
                 Layout::vertical([Constraint::Min(3), Constraint::Length(box_height)]).areas(area);
             (a, Some(b))
@@ -61,8 +62,8 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         let inner = block.inner(box_area);
         area_widget.set_block(block);
         frame.render_widget(&area_widget, box_area);
-        // What a pattern will match, in words, on the box's last two rows (the pattern itself
-        // is one line).
+        // What a pattern will match and where it lasts, in words, below the pattern (one
+        // line): the rows the box was given for it.
         if let Some(meaning) = b.meaning()
             && inner.height >= 2
         {
@@ -71,14 +72,53 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 Style::default().fg(Color::Cyan)
             };
-            let rows = inner.height.saturating_sub(1).min(2);
+            let rows = inner.height.saturating_sub(text_rows(b));
             let [_, words] =
-                Layout::vertical([Constraint::Min(1), Constraint::Length(rows)]).areas(inner);
+                Layout::vertical([Constraint::Min(1), Constraint::Length(rows.max(1))])
+                    .areas(inner);
             let text = Paragraph::new(Line::styled(visible(meaning.trim()).into_owned(), style))
                 .wrap(Wrap { trim: true });
             frame.render_widget(text, words);
         }
     }
+}
+
+/// While a box is open the subject keeps at least this many rows (its border, who asks and the
+/// first line of what): the box gives up its rows first.
+const SUBJECT_KEEPS: u16 = 5;
+
+/// The rows a box wants: its text (a reason or note at least three lines, up to seven) and,
+/// for a pattern, what it matches wrapped at the box's width, within its border.
+fn box_height(b: &TextBox, width: u16) -> u16 {
+    let inner = width.saturating_sub(2).max(1);
+    match b.meaning() {
+        Some(meaning) => 2 + text_rows(b) + wrapped_rows(meaning.trim(), inner),
+        None => 2 + text_rows(b).clamp(3, 5),
+    }
+}
+
+fn text_rows(b: &TextBox) -> u16 {
+    u16::try_from(b.area.lines().len().max(1)).unwrap_or(u16::MAX)
+}
+
+/// How many rows `text` takes wrapped at word boundaries to `width` columns.
+fn wrapped_rows(text: &str, width: u16) -> u16 {
+    let width = usize::from(width);
+    let mut rows = 1u16;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        let need = if used == 0 { len } else { used + 1 + len };
+        if need <= width {
+            used = need;
+        } else {
+            rows += 1;
+            used = len.min(width);
+            // A word longer than the row takes the rows it fills.
+            rows += u16::try_from(len.saturating_sub(1) / width).unwrap_or(0);
+        }
+    }
+    rows
 }
 
 /// The dialog: who asks and what they said (pinned on top), the subject (the part that

@@ -14,7 +14,7 @@ use crate::core::call::ToolKind;
 use crate::core::escape::visible;
 use crate::tui::app::{App, Screen};
 
-/// The queue: one row per open call, the time it has left before the ask timeout (its age
+/// The queue: one row per open call, its subject first, then who asks; the time it has left before the ask timeout (its age
 /// where the timeout is not known) right-aligned in a fixed column, with how many rows are above and below the
 /// ones shown.
 pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
@@ -54,12 +54,13 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
                 ToolKind::Mcp { tool, .. } => tool.as_str(),
                 _ => call.tool.as_str(),
             };
+            // What the call is comes first: at any width, calls can be told apart.
             let text = format!(
-                "{} {} {} {}",
+                "{} · {} {} {}",
+                open.short,
                 visible(registry::display_name(&call.agent)),
                 session_of(call),
-                visible(tool),
-                open.short
+                visible(tool)
             );
             let room = (area.width as usize).saturating_sub(3 + age.chars().count());
             Line::from(vec![

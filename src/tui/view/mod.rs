@@ -1,7 +1,8 @@
 //! Drawing only: the view reads the model and paints a frame. It never changes the model.
 //!
 //! What each size keeps: the status bar and the footer always; the activity log only from 16
-//! rows (below that the dialog needs the room); beside the dialog from 90 columns, or below it
+//! rows (below that the dialog needs the room), and below 30 rows not while a box is open on
+//! the dialog; beside the dialog from 90 columns, or below it
 //! otherwise, the queue, at least three rows so its count and the focused call stay in view.
 
 mod activity;
@@ -24,7 +25,9 @@ const LOG_FROM_ROWS: u16 = 16;
 /// Paints the whole console.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    let log_height = if area.height < LOG_FROM_ROWS {
+    // While a box is open on a dialog below 30 rows, the log gives its rows to the dialog.
+    let writing = matches!(app.state, super::app::DialogState::Writing(_));
+    let log_height = if area.height < LOG_FROM_ROWS || (writing && area.height < 30) {
         0
     } else {
         (area.height / 4).clamp(3, 10)

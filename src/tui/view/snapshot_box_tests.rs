@@ -56,3 +56,25 @@ fn a_deny_whose_reason_cannot_reach_the_model_asks_for_one_for_the_log() {
     assert!(screen.contains("reason for the log"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+/// At 60×20 a long reason being typed does not push the subject out: it keeps who asks and the
+/// command, and the reason box scrolls within its rows.
+#[test]
+fn a_long_reason_at_60_by_20_leaves_the_subject_its_first_lines() {
+    let t = start();
+    let mut app = app(t);
+    open(
+        &mut app,
+        1,
+        "Bash",
+        json!({"command": "rm -rf build/cache"}),
+        t,
+    );
+    key(&mut app, KeyCode::Char('n'), later(t, 300));
+    let reason = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine";
+    app.update(Msg::Paste(reason.into()), later(t, 400));
+    let screen = draw(&app, 60, 20);
+    assert!(screen.contains("Claude Code · session"), "{screen}");
+    assert!(screen.contains("$ rm -rf build/cache"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

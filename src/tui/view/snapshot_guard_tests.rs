@@ -138,3 +138,26 @@ fn the_session_rules_panel_shows_origin_and_hits() {
     app.update(Msg::Rules(rules), t);
     insta::assert_snapshot!(draw(&app, 100, 24));
 }
+
+/// At 80×24 and 60×20 the allow-always box still shows where the rule lasts, what the pattern
+/// matches and its warning: the dialog's subject gives up its rows first.
+#[test]
+fn a_broad_allow_always_pattern_is_described_whole_at_80_by_24_and_60_by_20() {
+    let (mut app, t) = allow_always_box("rm -rf build/cache");
+    for _ in 0.."build/cache".len() {
+        let key = KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE);
+        app.update(Msg::Key(key), t);
+    }
+    app.update(Msg::Paste("*".into()), t);
+    let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+    app.update(Msg::Key(enter), t);
+    insta::assert_snapshot!("broad_always_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("broad_always_60x20", draw(&app, 60, 20));
+}
+
+#[test]
+fn the_allow_always_box_shows_where_the_rule_lasts_at_80_by_24() {
+    let (app, _) = allow_always_box("rm -rf build/cache");
+    insta::assert_snapshot!("always_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("always_60x20", draw(&app, 60, 20));
+}

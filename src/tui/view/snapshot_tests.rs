@@ -460,9 +460,12 @@ fn a_sub_agents_call_shows_under_its_parent_session() {
     app.update(Msg::Opened(d, p), t0);
     let screen = draw(&app, 100, 30);
     assert!(screen.contains("session 5f0c1a2b › Explore"), "{screen}");
+    // The queue is narrow: what the call is comes first, then who asks.
+    assert!(screen.contains("›rm -rf build · Claude Code"), "{screen}");
+    let wide = draw(&app, 80, 30);
     assert!(
-        screen.contains("Claude Code 5f0c1a2b › Explore"),
-        "{screen}"
+        wide.contains("›rm -rf build · Claude Code 5f0c1a2b › Explore Bash"),
+        "{wide}"
     );
 }
 
