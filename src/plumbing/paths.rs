@@ -50,3 +50,21 @@ pub fn expand_home(path: &Path) -> PathBuf {
 
 /// The effective user id of this process (the core's, where the audit log's owner is checked).
 pub use crate::core::uid;
+
+/// How a person runs this program from a shell: `gatehouse` when that name on `PATH` is this
+/// very program, else this program's own path (after `cargo run`, `gatehouse` may be missing
+/// or an older copy).
+pub fn command_name() -> String {
+    let Ok(me) = std::env::current_exe() else {
+        return "gatehouse".into();
+    };
+    let me = me.canonicalize().unwrap_or(me);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let first = std::env::split_paths(&path)
+        .map(|dir| dir.join("gatehouse"))
+        .find(|candidate| candidate.is_file());
+    match first.and_then(|p| p.canonicalize().ok()) {
+        Some(found) if found == me => "gatehouse".into(),
+        _ => me.display().to_string(),
+    }
+}

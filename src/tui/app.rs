@@ -154,6 +154,9 @@ pub struct App {
     /// A session idle for [`SESSION_IDLE`] with nothing open is forgotten.
     pub sessions: HashMap<String, Instant>,
     pub socket: String,
+    /// How the person at this console runs gatehouse: `gatehouse` when that name on PATH is
+    /// this program, else this program's path (as after `cargo run`).
+    pub command: String,
     pub classifier: String,
     /// What open dialogs become on quit: `defer` or `deny`.
     pub on_quit: &'static str,
@@ -204,6 +207,7 @@ impl App {
             notice: None,
             sessions: HashMap::new(),
             socket,
+            command: "gatehouse".into(),
             classifier: "off".into(),
             on_quit,
             scroll: 0,

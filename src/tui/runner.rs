@@ -60,6 +60,7 @@ pub async fn run(
         options.on_quit,
         now(),
     );
+    app.command = crate::plumbing::paths::command_name();
     app.ask_timeout = options.ask_timeout;
     app.suggest_after = options.suggest_after;
     app.rearm = match options.rearm {

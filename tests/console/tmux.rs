@@ -113,6 +113,8 @@ fn a_typed_deny_reason_reaches_the_hook_and_allow_all_settles_an_open_dialog() {
     let screen = tui.wait_for("mode: allow-all: 1 open dialog allowed", 5);
     assert!(screen.contains(" allow-all "), "{screen}");
     assert!(screen.contains("queue (0)"), "{screen}");
+    // With nothing open, the empty screen says the session is live, not "waiting for agents".
+    assert!(screen.contains("1 agent session is live"), "{screen}");
 
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0", 10);

@@ -22,15 +22,33 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         let block = Block::bordered()
             .title(" no open dialogs ")
             .border_style(theme::dim());
+        let live = app.sessions.len();
+        let state = match live {
+            0 => "Waiting for agents. Calls that need you appear here.".to_string(),
+            1 => "1 agent session is live; nothing waits on you.".to_string(),
+            n => format!("{n} agent sessions are live; nothing waits on you."),
+        };
+        let connect = match live {
+            0 => "To connect an agent, run in another terminal one of:",
+            _ => "To connect another agent, run in another terminal one of:",
+        };
+        let command = visible(&app.command);
         let text = Paragraph::new(vec![
             Line::raw(""),
-            Line::styled(
-                "Waiting for agents. Calls that need you appear here.",
-                theme::dim(),
-            ),
+            Line::styled(state, theme::dim()),
             Line::raw(""),
-            Line::raw("To connect an agent, run in another terminal one of:"),
-            Line::styled(format!("  {}", registry::install_hint()), theme::key()),
+            Line::raw(connect),
+            Line::styled(
+                format!(
+                    "  {}",
+                    registry::install_hint().replacen("gatehouse", &command, 1)
+                ),
+                theme::key(),
+            ),
+            Line::styled(
+                format!("  {command} attach opencode http://127.0.0.1:4096"),
+                theme::key(),
+            ),
             Line::styled(
                 "then start the agent; ? lists the keys, q quits.",
                 theme::dim(),

@@ -178,3 +178,24 @@ fn the_rules_panel_with_no_rules_says_how_one_is_made() {
     assert!(screen.contains("No session rules"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn with_nothing_open_the_empty_screen_counts_the_live_sessions_and_names_this_program() {
+    let t = start();
+    let mut app = app(t);
+    app.command = "/src/gatehouse/target/release/gatehouse".into();
+    let waiting = draw(&app, 100, 24);
+    assert!(waiting.contains("Waiting for agents"), "{waiting}");
+    app.sessions.insert("claude-code:s1".into(), t.at);
+    let screen = draw(&app, 160, 24);
+    assert!(screen.contains("1 agent session is live"), "{screen}");
+    assert!(!screen.contains("Waiting for agents"), "{screen}");
+    assert!(
+        screen.contains("/src/gatehouse/target/release/gatehouse install claude|"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("gatehouse attach opencode http://127.0.0.1:4096"),
+        "{screen}"
+    );
+}
