@@ -25,6 +25,8 @@ pub use crate::core::offer::ARMING;
 /// How many activity lines are kept.
 pub const LOG_CAPACITY: usize = 10_000;
 const NOTICE_FOR: Duration = Duration::from_secs(5);
+/// How long the footer says what a mode change did (the status bar shows the mode itself).
+const MODE_NOTICE_FOR: Duration = Duration::from_secs(30);
 /// How long an agent session with nothing open may stay quiet before the console forgets it.
 pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
@@ -140,8 +142,8 @@ pub struct App {
     pub mode: Mode,
     /// A mode that lets more run, waiting for the hotkey to be left alone.
     pub pending: Option<PendingMode>,
-    /// What the last mode change did, shown until the next one.
-    pub mode_notice: Option<String>,
+    /// What the last mode change did, and until when the footer shows it.
+    pub mode_notice: Option<(String, Instant)>,
     tally: ModeTally,
     pub cycle: ModeCycle,
     pub dialogs: VecDeque<Open>,
@@ -246,6 +248,15 @@ impl App {
             .is_some_and(|(_, until)| now.at >= *until)
         {
             self.notice = None;
+        }
+        // A mode still changing keeps its notice until the change is done.
+        if self.pending.is_none()
+            && self
+                .mode_notice
+                .as_ref()
+                .is_some_and(|(_, until)| now.at >= *until)
+        {
+            self.mode_notice = None;
         }
         // A pending mode takes effect on a message that carries only time, never on a key:
         // the key that comes just then was not pressed to answer a question not yet shown.

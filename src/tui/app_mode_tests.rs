@@ -115,12 +115,15 @@ fn allow_all_with_dialogs_open_asks_once_and_y_enters_it() {
     );
     assert!(app.dialogs.is_empty());
     let said = "mode: allow-all: 1 open dialog allowed";
-    assert_eq!(app.mode_notice.as_deref(), Some(said));
+    let said_now = |app: &App| app.mode_notice.as_ref().map(|(text, _)| text.clone());
+    assert_eq!(said_now(&app).as_deref(), Some(said));
+    app.update(Msg::Tick, later(t0, 20_000));
+    assert_eq!(said_now(&app).as_deref(), Some(said), "kept a while");
     app.update(Msg::Tick, later(t0, 60_000));
     assert_eq!(
-        app.mode_notice.as_deref(),
-        Some(said),
-        "kept until the next change"
+        said_now(&app),
+        None,
+        "then it expires: the status bar shows the mode"
     );
 }
 
@@ -138,7 +141,7 @@ fn any_other_key_at_the_question_goes_back_to_the_mode_in_force() {
         assert_eq!((app.mode, app.pending), (Mode::AllowRead, None));
         assert_eq!(app.screen, Screen::Main);
         assert_eq!(
-            app.mode_notice.as_deref(),
+            app.mode_notice.as_ref().map(|(text, _)| text.as_str()),
             Some("allow-all not entered: still allow-read")
         );
         assert!(app.update(Msg::Tick, later(t0, 9000)).is_empty());
@@ -236,4 +239,30 @@ proptest! {
         prop_assert!(!allowed || route(last, row) == Route::Allow, "allowed, then ended in {last}");
         prop_assert!(!allowed || answer == 'y', "allow-all entered without a yes");
     }
+}
+
+#[test]
+fn the_newest_footer_notice_replaces_the_older_one() {
+    let t0 = start();
+    let mut app = app(t0);
+    app.update(
+        Msg::Barrier(Event::ModeChanged {
+            mode: Mode::BlockAll,
+            resolved: 0,
+        }),
+        later(t0, 10),
+    );
+    assert!(app.mode_notice.is_some());
+    app.notify("#1 allowed by classifier".into());
+    assert!(app.mode_notice.is_none(), "the newer notice wins");
+    assert!(app.notice.is_some());
+    app.update(
+        Msg::Barrier(Event::ModeChanged {
+            mode: Mode::AllowRead,
+            resolved: 0,
+        }),
+        later(t0, 20),
+    );
+    assert!(app.notice.is_none(), "and the other way round");
+    assert!(app.mode_notice.is_some());
 }

@@ -161,8 +161,11 @@ impl App {
         self.scroll = 0;
     }
 
+    /// Shows `text` in the footer for a few seconds, in place of any other notice: the newest
+    /// wins.
     pub(super) fn notify(&mut self, text: String) {
         self.notice = Some((text, self.now.at + NOTICE_FOR));
+        self.mode_notice = None;
     }
 
     /// Where dialog `id` is in the queue, which is kept in id order.

@@ -75,7 +75,7 @@ impl App {
         }
         self.pending = None;
         if to == self.mode {
-            self.mode_notice = Some(format!("mode: still {}", to.name()));
+            self.say_mode(format!("mode: still {}", to.name()));
             return vec![];
         }
         self.set_mode(to)
@@ -110,7 +110,7 @@ impl App {
         if yes {
             return self.set_mode(pending.mode);
         }
-        self.mode_notice = Some(format!(
+        self.say_mode(format!(
             "{} not entered: still {}",
             pending.mode.name(),
             self.mode.name()
@@ -121,11 +121,11 @@ impl App {
     fn set_mode(&mut self, mode: Mode) -> Vec<Effect> {
         self.mode = mode;
         self.tally = ModeTally::default();
-        self.mode_notice = Some(format!("mode: {} (changing)", mode.name()));
+        self.say_mode(format!("mode: {} (changing)", mode.name()));
         vec![Effect::SetMode(mode)]
     }
 
-    /// The barrier finished a mode change: the footer says what it did until the next one.
+    /// The barrier finished a mode change: the footer says what it did for a while.
     pub(super) fn mode_changed(&mut self, mode: Mode) {
         let ModeTally { allowed, denied } = std::mem::take(&mut self.tally);
         let dialogs = |n: usize| match n {
@@ -138,6 +138,13 @@ impl App {
             (0, n) => format!("{} denied", dialogs(n)),
             (a, d) => format!("{} allowed, {d} denied", dialogs(a)),
         };
-        self.mode_notice = Some(format!("mode: {}: {did}", mode.name()));
+        self.say_mode(format!("mode: {}: {did}", mode.name()));
+    }
+
+    /// Shows `text` about the mode in the footer for [`MODE_NOTICE_FOR`], in place of any
+    /// other notice: the newest wins.
+    fn say_mode(&mut self, text: String) {
+        self.mode_notice = Some((text, self.now.at + MODE_NOTICE_FOR));
+        self.notice = None;
     }
 }

@@ -124,7 +124,7 @@ pub fn draw_log(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// `text` cut to `room` characters, the cut marked with `…`.
-fn fit(text: &str, room: usize) -> String {
+pub(super) fn fit(text: &str, room: usize) -> String {
     if text.chars().count() <= room {
         return text.to_string();
     }

@@ -52,7 +52,7 @@ fn the_footer_keeps_what_the_last_mode_change_did() {
         resolved: 0,
     };
     app.update(Msg::Barrier(changed), later(t, 20));
-    app.update(Msg::Tick, later(t, 60_000));
+    app.update(Msg::Tick, later(t, 20_000));
     insta::assert_snapshot!(draw(&app, 100, 24));
 }
 

@@ -60,14 +60,12 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
 
 pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
     let mut spans = Vec::new();
-    if let Some(text) = &app.mode_notice {
-        spans.push(Span::styled(format!(" {text} "), theme::notice()));
-        spans.push(Span::raw(" "));
-    }
-    if let Some((text, _)) = &app.notice {
-        spans.push(Span::styled(format!(" {text} "), theme::notice()));
-        spans.push(Span::raw(" "));
-    }
+    // One notice at a time (the newest replaced the other when it was set).
+    let notice = app
+        .mode_notice
+        .as_ref()
+        .or(app.notice.as_ref())
+        .map(|(text, _)| text);
     let writing = matches!(app.state, DialogState::Writing(_));
     let caps = app.focused().map(|o| &o.dialog.call.caps);
     let boxed = match app.screen {
@@ -99,12 +97,23 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
                 && (b.intent.decides() || matches!(b.intent, Intent::Help | Intent::Quit))
         })
     };
-    let used: usize = spans.iter().map(|s| s.width()).sum();
     let reserve: usize = hints
         .iter()
         .filter(|(keys, _)| kept(keys))
         .map(|(keys, hint)| width(keys, hint))
         .sum();
+    // The notice takes what the kept keys leave, cut to fit: it never pushes them out.
+    if let Some(text) = notice {
+        let room = (area.width as usize).saturating_sub(reserve + 3);
+        if room > 1 {
+            spans.push(Span::styled(
+                format!(" {} ", super::lists::fit(text, room)),
+                theme::notice(),
+            ));
+            spans.push(Span::raw(" "));
+        }
+    }
+    let used: usize = spans.iter().map(|s| s.width()).sum();
     let mut left = (area.width as usize).saturating_sub(used + reserve);
     for (keys, hint) in hints {
         if !kept(keys) {
