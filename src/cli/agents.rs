@@ -14,6 +14,9 @@ pub fn agents(markdown: bool) -> Result<()> {
     let project = std::env::current_dir()?;
     print!("{}", gatehouse::agents::doctor::report(&project));
     println!();
-    print!("{table}");
+    println!(
+        "`gatehouse agents --markdown` prints what each answer does on every agent's events, \
+         as a table."
+    );
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! prints the dialect's answer. Never fails and never exits non-zero.
 
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -66,6 +66,19 @@ pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
 pub fn run_hook(dialect: &dyn Dialect, config: Option<&Path>, socket: Option<&Path>) {
     // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
+    if io::stdin().is_terminal() {
+        // A person typed it: say what it is for, then read a pasted call as an agent sends it.
+        let names = dialect.names();
+        let mut err = io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "`gatehouse hook {cli}` is run by {agent} before each tool call, with the call as \
+             JSON on stdin; `gatehouse install {cli}` connects it. Paste a call and press \
+             Ctrl-D to see the answer, or Ctrl-C to leave.",
+            cli = names.cli,
+            agent = names.display,
+        );
+    }
     let mut stdin = Vec::new();
     let bound = MAX_STDIN as u64 + 1;
     let read = io::stdin().lock().take(bound).read_to_end(&mut stdin);

@@ -126,7 +126,7 @@ enum Command {
     /// nothing).
     Install {
         /// The agent (`gatehouse agents` lists them and what each can do).
-        #[arg(value_parser = agent_names())]
+        #[arg(value_parser = HookedAgent)]
         agent: String,
         /// Whose files: the user's, the project's in this folder, or (Claude Code) the
         /// project's for this checkout only.
@@ -259,6 +259,36 @@ fn agent_names() -> PossibleValuesParser {
     }))
 }
 
+/// An agent with a hook to install: a registry name, and for OpenCode, which has none, an
+/// error that says how it is connected instead.
+#[derive(Clone)]
+struct HookedAgent;
+
+impl clap::builder::TypedValueParser for HookedAgent {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        if value == "opencode" {
+            let how = "OpenCode has no hook to install: start `opencode serve`, then run \
+                       `gatehouse attach opencode URL` with the address it prints (or put \
+                       [[opencode]] url = \"…\" in the config to attach at start)\n";
+            let err = clap::Error::raw(clap::error::ErrorKind::InvalidValue, how).with_cmd(cmd);
+            return Err(err);
+        }
+        agent_names().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let names: Vec<PossibleValue> = agent_names().possible_values()?.collect();
+        Some(Box::new(names.into_iter()))
+    }
+}
+
 /// The program, once the process has started: the hook's fast path, else the parsed command.
 // Under `cargo test` the harness's `main` runs instead, as it would of std's `main`.
 #[cfg_attr(test, allow(dead_code))]
@@ -310,6 +340,26 @@ fn run(cli: Cli) -> Result<()> {
             socket.display()
         );
     }
+    // Before `serve` they stand for its own; before any other command they would do nothing.
+    if !matches!(command, Command::Serve { .. }) {
+        if let Some(web) = &cli.web {
+            anyhow::bail!(
+                "--web{} serves the web console beside the console or `serve`; this command \
+                 runs neither: leave it out",
+                if web.is_empty() {
+                    String::new()
+                } else {
+                    format!("={web}")
+                }
+            );
+        }
+        if let Some(mode) = cli.mode {
+            anyhow::bail!(
+                "--mode {mode} sets the mode the console or `serve` starts in; this command \
+                 runs neither: leave it out"
+            );
+        }
+    }
     match command {
         Command::Explain { line, json, batch } => explain::explain(config, line, json, batch),
         Command::Demo => serve::demo(config),
@@ -318,7 +368,13 @@ fn run(cli: Cli) -> Result<()> {
             on_ask,
             socket,
             web,
-        } => serve::serve(config, socket.socket.or(cli.socket), mode, on_ask, web),
+        } => serve::serve(
+            config,
+            socket.socket.or(cli.socket),
+            mode.or(cli.mode),
+            on_ask,
+            web.or(cli.web),
+        ),
         Command::Pair { socket } => web::pair(socket.socket.or(cli.socket).as_deref()),
         Command::Devices { action } => web::devices(action.map(|a| match a {
             DevicesCommand::Revoke { name } => name,

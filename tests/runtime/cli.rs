@@ -122,3 +122,50 @@ fn config_example_prints_the_documented_example() {
     let shipped = include_str!("../../config.example.toml");
     assert_eq!(out, shipped);
 }
+
+#[test]
+fn install_opencode_says_how_opencode_is_attached_instead() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(GATEHOUSE)
+        .args(["install", "opencode"])
+        .env("HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("gatehouse attach opencode URL"), "{stderr}");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn agents_prints_its_lines_and_keeps_the_wide_table_for_markdown() {
+    let (lines, ok) = gatehouse(&["agents"], b"");
+    assert!(ok);
+    assert!(lines.contains("Claude Code"), "{lines}");
+    assert!(!lines.contains("| agent |"), "{lines}");
+    let (table, ok) = gatehouse(&["agents", "--markdown"], b"");
+    assert!(ok);
+    assert!(table.contains("| agent |"), "{table}");
+}
+
+#[test]
+fn web_or_mode_before_a_command_that_runs_no_console_is_refused_not_ignored() {
+    for args in [
+        &["--web=foo", "agents"][..],
+        &["--mode", "auto", "explain", "ls"],
+    ] {
+        let out = Command::new(GATEHOUSE)
+            .args(args)
+            .env("XDG_CONFIG_HOME", tempfile::tempdir().unwrap().path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains("leave it out"), "{args:?}: {stderr}");
+    }
+}

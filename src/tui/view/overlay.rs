@@ -163,10 +163,14 @@ fn draw_confirm(frame: &mut Frame, area: Rect, title: &str, sentence: String, ke
 
 pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
     let n = app.dialogs.len();
+    let means = match app.on_quit {
+        "defer" => "its agent falls back to its own prompt or rules",
+        _ => "the call is refused",
+    };
     let sentence = format!(
-        "{n} dialog{} open. Quitting answers {} `{}` (never allow).",
+        "{n} dialog{} open. Quitting answers {} `{}` (never allow): {means}.",
         if n == 1 { " is" } else { "s are" },
-        if n == 1 { "it" } else { "them" },
+        if n == 1 { "it" } else { "each" },
         app.on_quit
     );
     draw_confirm(frame, area, " quit? ", sentence, key_line(QUIT_KEYS));
