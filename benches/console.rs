@@ -86,6 +86,7 @@ fn full_console(open: u64) -> App {
             decider: Decider::Rule,
             latency: Duration::from_micros(20),
             device: None,
+            rule: None,
         };
         app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
     }
@@ -172,6 +173,7 @@ fn ten_thousand_resolved_events(bencher: divan::Bencher) {
                         decider: Decider::Mode,
                         latency: Duration::ZERO,
                         device: None,
+                        rule: None,
                     })))
                 })
                 .collect();

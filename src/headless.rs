@@ -284,6 +284,7 @@ mod tests {
             decider: Decider::Mode,
             latency: Duration::ZERO,
             device: None,
+            rule: None,
         }
     }
 

@@ -60,6 +60,10 @@ pub struct Outcome {
     /// For a human's answer from a paired web device, the device's name; `None` for the
     /// console's own keys and every other decider.
     pub device: Option<Arc<str>>,
+    /// The rule the answer made or used, as the audit names it: a session rule an "allow
+    /// always" made (`#3 rm -rf build`), a saved one (`saved rule …`), the rules a session
+    /// allow used, or the lasting rule that settled it.
+    pub rule: Option<String>,
 }
 
 /// Where a racing classifier is with one dialog.

@@ -122,6 +122,7 @@ fn answered(id: u64, line: &str, decider: Decider) -> Msg {
         decider,
         latency: Duration::ZERO,
         device: None,
+        rule: None,
     })))
 }
 

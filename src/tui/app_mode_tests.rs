@@ -33,6 +33,7 @@ fn settled_by_mode(app: &App, id: u64, mode: Mode) -> Msg {
         decider: Decider::Mode,
         latency: Duration::ZERO,
         device: None,
+        rule: None,
     })))
 }
 

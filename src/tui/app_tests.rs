@@ -302,6 +302,7 @@ fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
         decider: Decider::Classifier,
         latency: Duration::ZERO,
         device: None,
+        rule: None,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
     assert!(app.dialogs.is_empty());
@@ -335,6 +336,7 @@ fn a_classifier_allow_of_a_queued_dialog_leaves_a_notice_but_a_humans_answer_doe
         decider,
         latency: Duration::ZERO,
         device: None,
+        rule: None,
     };
     let by_model = settled(2, Decider::Classifier);
     app.update(Msg::Barrier(Event::Resolved(Arc::new(by_model))), t0);
@@ -367,6 +369,7 @@ fn the_log_keeps_the_newest_ten_thousand_lines() {
             decider: Decider::Rule,
             latency: Duration::ZERO,
             device: None,
+            rule: None,
         };
         app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), t0);
     }
@@ -394,6 +397,7 @@ fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
             decider: Decider::Rule,
             latency: Duration::ZERO,
             device: None,
+            rule: None,
         })))
     };
     app.update(passed(call("a")), t0);

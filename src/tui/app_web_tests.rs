@@ -53,6 +53,7 @@ fn a_call_answered_on_the_web_is_said_so_in_the_console() {
         decider: Decider::Human,
         latency: Duration::ZERO,
         device: Some("phone".into()),
+        rule: None,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
     assert!(app.dialogs.is_empty());
@@ -60,4 +61,39 @@ fn a_call_answered_on_the_web_is_said_so_in_the_console() {
         app.notice.as_ref().unwrap().0,
         "#1 denied by human on the web (phone)"
     );
+}
+
+#[test]
+fn the_log_tells_an_allow_always_from_an_allow_once_and_names_the_device() {
+    use crate::core::event::Outcome;
+    let t0 = start();
+    let mut app = app(t0);
+    for id in [1, 2] {
+        open(&mut app, id, t0);
+    }
+    let outcome = |id: u64, rule: Option<&str>| Outcome {
+        id: CallId(id),
+        call: app.dialogs[0].dialog.call.clone(),
+        class: crate::core::route::Class::Writer,
+        route: crate::core::route::Route::Ask,
+        mode: crate::core::mode::Mode::AllowRead,
+        decision: crate::core::decision::Decision::allow(),
+        decider: crate::core::decision::Decider::Human,
+        latency: std::time::Duration::ZERO,
+        device: Some("phone".into()),
+        rule: rule.map(str::to_string),
+    };
+    let (once, always) = (outcome(1, None), outcome(2, Some("#3 rm -rf build")));
+    for outcome in [once, always] {
+        app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
+    }
+    let labels: Vec<(&str, String)> = app.log.iter().map(|l| (l.label(), l.by())).collect();
+    assert_eq!(
+        labels,
+        [
+            ("allow", "human on phone".to_string()),
+            ("always", "human on phone".to_string())
+        ]
+    );
+    assert_eq!(app.log[1].rule, "#3 rm -rf build");
 }

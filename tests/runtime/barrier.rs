@@ -299,3 +299,15 @@ async fn allow_always_passes_later_calls_of_the_same_session_only() {
     rig.opened().await;
     other.abort();
 }
+
+#[tokio::test]
+async fn plan_mode_refuses_a_writer_as_the_mode_not_as_a_rule() {
+    let rig = Rig::new(Mode::Plan, None);
+    let answer = rig.barrier.submit(write_call()).await;
+    assert!(
+        matches!(answer.decision, Decision::Deny { .. }),
+        "{answer:?}"
+    );
+    assert_eq!(answer.decider, Decider::Mode);
+    assert_eq!(rig.audit()[0]["decider"], "mode");
+}

@@ -83,7 +83,7 @@ async fn a_grant_is_judged_again_so_a_switch_to_plan_mode_refuses_the_call() {
         matches!(answer.decision, Decision::Deny { .. }),
         "{answer:?}"
     );
-    assert_eq!(answer.decider, Decider::Rule);
+    assert_eq!(answer.decider, Decider::Mode, "plan mode refuses it");
 }
 
 #[tokio::test]

@@ -159,8 +159,9 @@ impl Shared {
             decider: Decider::Note,
             latency: started.elapsed(),
             device: None,
+            rule: None,
         };
-        self.conclude(outcome, None, None, Reply::Quiet)
+        self.conclude(outcome, None, Reply::Quiet)
     }
 
     /// Answers a question with the grant kept for it, if there is one and the call, judged

@@ -93,17 +93,21 @@ impl Direct {
     }
 
     /// How a call is settled on this route at submit time: an allow by whatever listed or
-    /// proved it; a reject by rule, with the analyser's or the rule's reason for a denied or
-    /// doomed call and the mode's refusal (plan mode says what to do) for the rest.
+    /// proved it; a reject by rule, with the analyser's or the rule's reason, for a denied or
+    /// doomed call, and by the mode, with its refusal (plan mode says what to do), for the rest.
     pub(super) fn settle(self, assessment: &Assessment, mode: Mode) -> Settle {
         match self {
             Direct::Allow => Settle::new(Decision::allow(), assessment.allow_decider()),
             Direct::Reject => {
-                let reason = match assessment.row {
-                    Row::Denied | Row::Doomed => format!("gatehouse: {}", assessment.explanation),
-                    _ => mode.refusal(),
+                // A denied or doomed call is the rules' refusal; anything else, the mode's.
+                let (reason, decider) = match assessment.row {
+                    Row::Denied | Row::Doomed => (
+                        format!("gatehouse: {}", assessment.explanation),
+                        Decider::Rule,
+                    ),
+                    _ => (mode.refusal(), Decider::Mode),
                 };
-                Settle::new(Decision::deny(reason), Decider::Rule)
+                Settle::new(Decision::deny(reason), decider)
             }
         }
     }
@@ -158,8 +162,9 @@ impl Shared {
             decider: settle.decider,
             latency: started.elapsed(),
             device: settle.device,
+            rule: settle.rule,
         };
-        self.conclude(outcome, settle.rule, None, reply)
+        self.conclude(outcome, None, reply)
     }
 
     /// Settles dialog `id` if it is still open and `only_if` holds for it, all under one
@@ -184,10 +189,10 @@ impl Shared {
             decider: settle.decider,
             latency: pending.started.elapsed(),
             device: settle.device,
+            rule: settle.rule,
         };
         self.conclude(
             outcome,
-            settle.rule,
             settle.advice.or(pending.advised),
             Reply::Dialog(pending.reply),
         );
@@ -199,12 +204,11 @@ impl Shared {
     pub(super) fn conclude(
         &self,
         mut outcome: Outcome,
-        rule: Option<String>,
         advised: Option<Gist>,
         reply: Reply,
     ) -> Answer {
         let mut record = record_of(&outcome, advised);
-        record.rule = rule;
+        record.rule = outcome.rule.clone();
         let written = self.write_record(&record);
         if let Err(err) = written
             && matches!(outcome.decision, Decision::Allow { .. })

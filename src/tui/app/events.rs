@@ -97,6 +97,8 @@ impl App {
                             "{} call, routed {}",
                             open.dialog.assessment.class, open.route
                         ),
+                        device: None,
+                        rule: String::new(),
                     };
                     self.push(line);
                 }
@@ -196,6 +198,8 @@ impl App {
                 "{} call, routed {} in {}",
                 outcome.class, outcome.route, outcome.mode
             ),
+            device: outcome.device.as_deref().map(|d| visible(d).into_owned()),
+            rule: visible(outcome.rule.as_deref().unwrap_or("")).into_owned(),
         };
         self.push(line);
     }

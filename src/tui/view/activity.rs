@@ -28,10 +28,13 @@ pub fn draw_activity(frame: &mut Frame, area: Rect, app: &App) {
         field("agent", format!("{} {}", line.agent, line.tool)),
         Line::from(vec![
             Span::styled(format!("{:>9}  ", "decision"), theme::dim()),
-            Span::styled(line.decision.name(), theme::decision(line.decision)),
-            Span::raw(format!(" by {}", line.decider)),
+            Span::styled(line.label(), theme::decision(line.decision)),
+            Span::raw(format!(" by {}", line.by())),
         ]),
     ];
+    if !line.rule.is_empty() {
+        lines.push(field("rule", line.rule.clone()));
+    }
     if !line.routing.is_empty() {
         lines.push(field("routing", line.routing.clone()));
     }

@@ -101,13 +101,16 @@ pub fn draw_log(frame: &mut Frame, area: Rect, app: &App) {
         .map(|(i, l)| {
             let mut spans = vec![
                 Span::styled(format!("{} ", l.time), theme::dim()),
-                Span::styled(format!("{:<9} ", l.decision), theme::decision(l.decision)),
-                Span::styled(format!("{:<13} ", l.decider), theme::dim()),
+                Span::styled(format!("{:<9} ", l.label()), theme::decision(l.decision)),
+                Span::styled(format!("{:<13} ", l.by()), theme::dim()),
                 Span::raw(format!("{:<11} {:<8} ", l.agent, l.tool)),
                 Span::raw(l.subject.clone()),
             ];
             if !l.text.is_empty() {
                 spans.push(Span::styled(format!(" — {}", l.text), theme::dim()));
+            }
+            if !l.rule.is_empty() {
+                spans.push(Span::styled(format!(" · {}", l.rule), theme::dim()));
             }
             let line = Line::from(spans);
             if opened == Some(i) {

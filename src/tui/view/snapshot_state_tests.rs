@@ -160,6 +160,7 @@ fn a_dialog_settled_by_the_timeout_leaves_the_queue_and_says_so() {
         decider: Decider::Timeout,
         latency: std::time::Duration::from_secs(540),
         device: None,
+        rule: None,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t);
     let screen = draw(&app, 100, 20);

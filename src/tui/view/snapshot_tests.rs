@@ -62,6 +62,7 @@ pub(super) fn passed(
         decider,
         latency: std::time::Duration::ZERO,
         device: None,
+        rule: None,
     };
     app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
 }
