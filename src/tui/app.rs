@@ -11,7 +11,6 @@ use super::keymap::{self, BoxKey, Intent};
 use super::textbox::{BoxKind, Submit, TextBox};
 use crate::core::audit::Ending;
 use crate::core::call::CallId;
-use crate::core::decision::Decider;
 use crate::core::escape::visible;
 use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
 use crate::core::mode::{Mode, ModeCycle};
@@ -75,6 +74,8 @@ pub enum Effect {
     Unsave(String),
     /// Save a rule the console offered from the human's answers.
     SaveRule(crate::core::rule::Rule),
+    /// Put this text on the clipboard through the terminal (OSC 52).
+    Copy(String),
     Quit,
 }
 
@@ -117,46 +118,6 @@ pub struct Open {
     pub route: Route,
     pub classifier: Option<ClassifierState>,
     pub claimed: bool,
-}
-
-/// One line of the activity log.
-#[derive(Debug, Clone)]
-pub struct LogLine {
-    pub time: String,
-    pub agent: String,
-    pub tool: String,
-    /// The subject's first line, for the row.
-    pub subject: String,
-    /// The whole subject, for the opened entry.
-    pub full: String,
-    pub decision: Ending,
-    pub decider: Decider,
-    /// The reason or note the decision carries (empty: none).
-    pub text: String,
-    /// How static analysis classed and routed it (empty where it was not routed).
-    pub routing: String,
-    /// The paired web device a human answered from.
-    pub device: Option<String>,
-    /// The rule the answer made or used (empty: none).
-    pub rule: String,
-}
-
-impl LogLine {
-    /// The decision as the log shows it: a human's allow that made a rule is `always`.
-    pub fn label(&self) -> &'static str {
-        match (self.decision, self.decider) {
-            (Ending::Allow, Decider::Human) if !self.rule.is_empty() => "always",
-            (decision, _) => decision.name(),
-        }
-    }
-
-    /// Who decided, with the device a human answered from (`human on phone`).
-    pub fn by(&self) -> String {
-        match &self.device {
-            Some(device) => format!("{} on {device}", self.decider),
-            None => self.decider.to_string(),
-        }
-    }
 }
 
 pub struct App {
@@ -449,6 +410,7 @@ impl App {
                 }
             },
             Intent::AskAdvice => self.ask_advice(),
+            Intent::Copy => self.copy(),
             Intent::Activity if self.log.is_empty() => {
                 self.notify("nothing in the activity log yet".into());
                 vec![]
@@ -486,12 +448,16 @@ impl App {
 
 mod advice;
 mod boxes;
+mod copy;
+pub use copy::osc52;
 mod events;
 mod learned;
+mod log_line;
 mod mode_keys;
 mod rules_panel;
 mod web_panel;
 
+pub use log_line::LogLine;
 pub use web_panel::{WebAsk, WebPanel};
 
 pub use rules_panel::{Lasting, LastingRule};

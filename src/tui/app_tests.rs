@@ -416,3 +416,32 @@ fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
     app.update(Msg::Tick, later(t0, 51 * 60_000));
     assert_eq!(app.sessions.len(), 1);
 }
+
+#[test]
+fn c_copies_the_whole_command_and_says_so() {
+    let t0 = start();
+    let mut app = app(t0);
+    open(&mut app, 1, t0);
+    let command = app.dialogs[0].dialog.call.subject();
+    let effects = app.update(key('C'), later(t0, 300));
+    assert_eq!(effects, vec![Effect::Copy(command.clone())]);
+    assert!(app.notice.as_ref().unwrap().0.starts_with("copied #1's"));
+    let sequence = String::from_utf8(osc52(&command)).unwrap();
+    assert!(sequence.starts_with("\x1b]52;c;") && sequence.ends_with('\x07'));
+}
+
+#[test]
+fn number_keys_answer_as_in_claude_codes_prompt() {
+    for (number, expected) in [('1', "allow"), ('3', "deny")] {
+        let t0 = start();
+        let mut app = app(t0);
+        open(&mut app, 1, t0);
+        let effects = app.update(key(number), later(t0, 300));
+        let answered = match (&effects[..], expected) {
+            ([Effect::Answer(_, HumanAnswer::Allow { .. })], "allow") => true,
+            ([Effect::Claim(_)], "deny") => matches!(app.state, DialogState::Writing(_)),
+            _ => false,
+        };
+        assert!(answered, "{number}: {effects:?}");
+    }
+}

@@ -22,6 +22,7 @@ pub enum Intent {
     ScrollUp,
     RearmClassifier,
     AskAdvice,
+    Copy,
     Rules,
     Web,
     Revoke,
@@ -65,20 +66,20 @@ fn plain(key: &KeyEvent, c: char) -> bool {
 
 pub const KEYMAP: &[Binding] = &[
     Binding {
-        keys: "y",
+        keys: "y/1",
         hint: "allow",
         help: "allow this call once",
         intent: Intent::AllowOnce,
         needs_dialog: true,
-        matches: |k| plain(k, 'y'),
+        matches: |k| plain(k, 'y') || plain(k, '1'),
     },
     Binding {
-        keys: "a",
+        keys: "a/2",
         hint: "always",
         help: "allow, and allow the same for the rest of this agent session (edit the pattern, Enter to confirm)",
         intent: Intent::AllowAlways,
         needs_dialog: true,
-        matches: |k| plain(k, 'a'),
+        matches: |k| plain(k, 'a') || plain(k, '2'),
     },
     Binding {
         keys: "e",
@@ -89,12 +90,12 @@ pub const KEYMAP: &[Binding] = &[
         matches: |k| plain(k, 'e'),
     },
     Binding {
-        keys: "n",
+        keys: "n/3",
         hint: "deny",
         help: "deny, with a reason the model reads (empty: \"denied by user\")",
         intent: Intent::Deny,
         needs_dialog: true,
-        matches: |k| plain(k, 'n'),
+        matches: |k| plain(k, 'n') || plain(k, '3'),
     },
     Binding {
         keys: "⇧Tab",
@@ -159,6 +160,14 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::AskAdvice,
         needs_dialog: true,
         matches: |k| plain(k, 'c'),
+    },
+    Binding {
+        keys: "C",
+        hint: "copy",
+        help: "copy the call's command, path or subject to the clipboard (through the terminal, OSC 52)",
+        intent: Intent::Copy,
+        needs_dialog: true,
+        matches: |k| plain(k, 'C'),
     },
     Binding {
         keys: "s",

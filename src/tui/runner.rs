@@ -195,6 +195,11 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
             prompter.set_mode(mode);
         }
         Effect::Notify => notify(options.notify)?,
+        Effect::Copy(text) => {
+            let mut out = io::stdout();
+            out.write_all(&super::app::osc52(&text))?;
+            out.flush()?;
+        }
         Effect::RearmClassifier => {
             if let Some(rearm) = &options.rearm {
                 rearm();

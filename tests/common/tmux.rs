@@ -104,6 +104,13 @@ impl Tmux {
         tmux(&args);
     }
 
+    /// Lets programs set tmux's paste buffer through OSC 52 (a server-wide option), and
+    /// returns a way to read the newest buffer.
+    pub fn take_clipboard(&self) -> impl Fn() -> String + use<> {
+        tmux(&["set-option", "-s", "set-clipboard", "on"]);
+        || String::from_utf8_lossy(&tmux(&["show-buffer"]).stdout).into_owned()
+    }
+
     /// Types `text` literally.
     pub fn type_text(&self, text: &str) {
         tmux(&["send-keys", "-t", &self.name, "-l", text]);

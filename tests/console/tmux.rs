@@ -293,3 +293,28 @@ fn a_panic_restores_the_terminal_before_reporting() {
     let screen = tui.wait_for(" icanon", 5);
     assert!(screen.contains(" echo "), "{screen}");
 }
+
+#[test]
+fn c_puts_the_whole_command_on_the_clipboard_through_the_terminal() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let clipboard = tui.take_clipboard();
+    let command = "rm -rf build/cache && echo 'done: ü'";
+    let hook = console.hook(command);
+    tui.wait_for("$ rm -rf build/cache", 10);
+    tui.keys(&["C"]);
+    tui.wait_for("copied #1's", 5);
+    let started = std::time::Instant::now();
+    while clipboard() != command {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the buffer holds {:?}",
+            clipboard()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tui.keys(&["q", "y"]);
+    let _ = printed(hook);
+}

@@ -119,24 +119,12 @@ fn text_rows(b: &TextBox) -> u16 {
     u16::try_from(b.area.lines().len().max(1)).unwrap_or(u16::MAX)
 }
 
-/// How many rows `text` takes wrapped at word boundaries to `width` columns.
+/// How many rows `text` takes wrapped as the box draws it, at `width` columns.
 fn wrapped_rows(text: &str, width: u16) -> u16 {
-    let width = usize::from(width);
-    let mut rows = 1u16;
-    let mut used = 0;
-    for word in text.split_whitespace() {
-        let len = word.chars().count();
-        let need = if used == 0 { len } else { used + 1 + len };
-        if need <= width {
-            used = need;
-        } else {
-            rows += 1;
-            used = len.min(width);
-            // A word longer than the row takes the rows it fills.
-            rows += u16::try_from(len.saturating_sub(1) / width).unwrap_or(0);
-        }
-    }
-    rows
+    let rows = Paragraph::new(Line::raw(text))
+        .wrap(Wrap { trim: true })
+        .line_count(width);
+    u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
 /// The dialog: who asks and what they said (pinned on top), the subject (the part that
