@@ -97,14 +97,21 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
                 && (b.intent.decides() || matches!(b.intent, Intent::Help | Intent::Quit))
         })
     };
-    let reserve: usize = hints
-        .iter()
-        .filter(|(keys, _)| kept(keys))
-        .map(|(keys, hint)| width(keys, hint))
-        .sum();
-    // The notice takes what the kept keys leave, cut to fit: it never pushes them out.
+    let reserve_of = |compact: bool| -> usize {
+        let kept = hints.iter().filter(|(keys, _)| kept(keys));
+        match compact {
+            false => kept.map(|(keys, hint)| width(keys, hint)).sum(),
+            true => kept.map(|(keys, _)| keys.chars().count() + 1).sum(),
+        }
+    };
+    // The notice takes what the kept keys leave: when it would not fit beside their hints,
+    // the kept keys are shown bare (the help names them), and what still does not fit is cut.
+    // It never pushes a kept key out.
+    let total = area.width as usize;
+    let compact = notice.is_some_and(|t| t.chars().count() + 3 + reserve_of(false) > total);
+    let reserve = reserve_of(compact);
     if let Some(text) = notice {
-        let room = (area.width as usize).saturating_sub(reserve + 3);
+        let room = total.saturating_sub(reserve + 3);
         if room > 1 {
             spans.push(Span::styled(
                 format!(" {} ", super::lists::fit(text, room)),
@@ -114,11 +121,16 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         }
     }
     let used: usize = spans.iter().map(|s| s.width()).sum();
-    let mut left = (area.width as usize).saturating_sub(used + reserve);
+    let mut left = total.saturating_sub(used + reserve);
     for (keys, hint) in hints {
+        if compact && kept(keys) {
+            spans.push(Span::styled(keys, theme::key()));
+            spans.push(Span::raw(" "));
+            continue;
+        }
         if !kept(keys) {
             let w = width(keys, hint);
-            if w > left {
+            if compact || w > left {
                 continue;
             }
             left -= w;
