@@ -93,10 +93,13 @@ pub enum Event {
     },
     /// Settled by a rule or the mode without a dialog.
     Passed(Arc<Outcome>),
-    /// The mode changed; `resolved` open dialogs were settled by it.
+    /// The mode changed; `resolved` open dialogs were settled by it, and `refusing` more it
+    /// refuses once [`REFUSAL_GRACE`](crate::core::barrier::REFUSAL_GRACE) has passed,
+    /// unless the mode changes again first.
     ModeChanged {
         mode: Mode,
         resolved: usize,
+        refusing: usize,
     },
     /// Whether the audit log is being written: sent on every record that could not be
     /// written (whose allow became a deny), and once when records go through again.

@@ -111,6 +111,7 @@ fn allow_all_with_dialogs_open_asks_once_and_y_enters_it() {
         Msg::Barrier(Event::ModeChanged {
             mode: Mode::AllowAll,
             resolved: 1,
+            refusing: 0,
         }),
         now,
     );
@@ -250,6 +251,7 @@ fn the_newest_footer_notice_replaces_the_older_one() {
         Msg::Barrier(Event::ModeChanged {
             mode: Mode::BlockAll,
             resolved: 0,
+            refusing: 0,
         }),
         later(t0, 10),
     );
@@ -261,9 +263,28 @@ fn the_newest_footer_notice_replaces_the_older_one() {
         Msg::Barrier(Event::ModeChanged {
             mode: Mode::AllowRead,
             resolved: 0,
+            refusing: 0,
         }),
         later(t0, 20),
     );
     assert!(app.notice.is_none(), "and the other way round");
     assert!(app.mode_notice.is_some());
+}
+
+#[test]
+fn the_footer_says_open_dialogs_are_refused_after_a_grace_that_a_step_back_undoes() {
+    let t0 = start();
+    let mut app = app(t0);
+    let changed = Event::ModeChanged {
+        mode: Mode::Plan,
+        resolved: 0,
+        refusing: 2,
+    };
+    app.update(Msg::Barrier(changed), t0);
+    let (text, _) = app.mode_notice.clone().unwrap();
+    assert_eq!(
+        text,
+        "mode: plan: no open dialog resolved; 2 open dialogs refused in 1 s unless you step \
+         back (Tab)"
+    );
 }

@@ -16,6 +16,7 @@ mod headless;
 mod hook;
 mod install;
 mod kept;
+mod mode_grace;
 mod opencode_attach;
 mod policy_files;
 mod qwen_hook;

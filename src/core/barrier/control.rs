@@ -3,6 +3,7 @@
 //! re-route every open dialog.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::prompter::HumanAnswer;
 use super::settle::{Direct, Settle};
@@ -14,6 +15,10 @@ use crate::core::event::{Dialog, Event};
 use crate::core::mode::Mode;
 use crate::core::route::{Route, Row};
 use crate::core::rules::{RuleId, SessionRule};
+
+/// How long an open dialog stays open after a change to a mode that refuses it: a hurried
+/// step toward plan can be taken back. New calls meet the new mode at once.
+pub const REFUSAL_GRACE: Duration = Duration::from_secs(1);
 
 impl Shared {
     /// The human's answer to dialog `id`. An "allow always" is remembered for the call's agent
@@ -98,9 +103,13 @@ impl Shared {
 
     /// Changes the live mode and re-routes every open dialog: those the new mode allows are
     /// allowed (decider `mode`), those that now race start their classifier, and those that no
-    /// longer race stop it. Returns how many dialogs the change settled.
+    /// longer race stop it. Those it refuses are refused after [`REFUSAL_GRACE`] if the mode
+    /// is still this one (a hurried step toward plan can be taken back); new calls meet the
+    /// new mode at once. Returns how many dialogs the change settled now.
     pub(super) fn set_mode(self: &Arc<Self>, mode: Mode) -> usize {
         let mut settle = Vec::new();
+        let mut refuse = Vec::new();
+        let later = tokio::runtime::Handle::try_current().ok();
         {
             let mut state = self.lock();
             state.mode = mode;
@@ -119,9 +128,13 @@ impl Shared {
                         settle.push((id, Direct::Allow));
                         continue;
                     }
-                    Route::Reject => {
+                    Route::Reject if later.is_none() => {
                         settle.push((id, Direct::Reject));
                         continue;
+                    }
+                    Route::Reject => {
+                        pending.race.cancel();
+                        refuse.push(id);
                     }
                     Route::Ask => pending.race.cancel(),
                     Route::Race => races.push(id),
@@ -143,11 +156,37 @@ impl Shared {
                 self.resolve(id, |_| true, Settle::new(decision, Decider::Mode))
             })
             .count();
+        if let Some(runtime) = later
+            && !refuse.is_empty()
+        {
+            let shared = self.clone();
+            let ids = refuse.clone();
+            runtime.spawn(async move {
+                tokio::time::sleep(REFUSAL_GRACE).await;
+                shared.refuse_after_grace(mode, &ids);
+            });
+        }
         self.emit(Event::ModeChanged {
             mode,
             resolved: settled,
+            refusing: refuse.len(),
         });
         settled
+    }
+
+    /// The grace after a change to `mode` is over: each of `ids` still open, still refused
+    /// by the mode in force, which is still `mode`, is refused.
+    fn refuse_after_grace(&self, mode: Mode, ids: &[CallId]) {
+        for &id in ids {
+            let still = |p: &super::pending::Pending| {
+                p.route == Route::Reject && p.route_in(mode) == Route::Reject
+            };
+            if self.lock().mode != mode {
+                return;
+            }
+            let refusal = Settle::new(Decision::deny(mode.refusal()), Decider::Mode);
+            self.resolve(id, still, refusal);
+        }
     }
 
     pub(super) fn open_dialogs(&self) -> Vec<Arc<Dialog>> {

@@ -36,6 +36,7 @@ use super::route::{Class, Route};
 use super::rules::{Rules, SessionAllows};
 
 pub use self::analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
+pub use self::control::REFUSAL_GRACE;
 pub use self::prompter::{HumanAnswer, Prompter};
 
 /// How long a dialog waits for an answer unless `ask_timeout_secs` says otherwise (nine

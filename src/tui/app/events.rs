@@ -107,7 +107,7 @@ impl App {
             // The console is the only one that changes the mode, and it already shows the mode
             // its last key asked for: an event can lag behind several quick presses, so it
             // only reports what a change settled.
-            Event::ModeChanged { mode, .. } => self.mode_changed(mode),
+            Event::ModeChanged { mode, refusing, .. } => self.mode_changed(mode, refusing),
             Event::Audit(health) => self.notify(match health {
                 AuditHealth::Failing(why) => {
                     format!("AUDIT FAILING: {why}; allows are refused until it works again")

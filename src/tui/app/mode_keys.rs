@@ -126,7 +126,7 @@ impl App {
     }
 
     /// The barrier finished a mode change: the footer says what it did for a while.
-    pub(super) fn mode_changed(&mut self, mode: Mode) {
+    pub(super) fn mode_changed(&mut self, mode: Mode, refusing: usize) {
         let ModeTally { allowed, denied } = std::mem::take(&mut self.tally);
         let dialogs = |n: usize| match n {
             1 => "1 open dialog".to_string(),
@@ -138,7 +138,15 @@ impl App {
             (0, n) => format!("{} denied", dialogs(n)),
             (a, d) => format!("{} allowed, {d} denied", dialogs(a)),
         };
-        self.say_mode(format!("mode: {}: {did}", mode.name()));
+        let grace = match refusing {
+            0 => String::new(),
+            n => format!(
+                "; {} refused in {} s unless you step back (Tab)",
+                dialogs(n),
+                crate::core::barrier::REFUSAL_GRACE.as_secs()
+            ),
+        };
+        self.say_mode(format!("mode: {}: {did}{grace}", mode.name()));
     }
 
     /// Shows `text` about the mode in the footer for [`MODE_NOTICE_FOR`], in place of any

@@ -50,6 +50,7 @@ fn the_footer_keeps_what_the_last_mode_change_did() {
     let changed = Event::ModeChanged {
         mode: Mode::BlockAll,
         resolved: 0,
+        refusing: 0,
     };
     app.update(Msg::Barrier(changed), later(t, 20));
     app.update(Msg::Tick, later(t, 20_000));
