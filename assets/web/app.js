@@ -274,11 +274,24 @@ function wire() {
   setInterval(() => { if (state && token()) renderQueue(); }, 1000);
 }
 
+// One stream at a time: a link pasted into a tab already following pairs without a second.
+let following = false;
+async function followOnce() {
+  if (following) return;
+  following = true;
+  try { await follow(); } finally { following = false; }
+}
+
 async function main() {
   wire();
+  // A pairing link pasted into a tab already on the page changes only its hash.
+  window.addEventListener("hashchange", async () => {
+    if (await pairFromLink() === "failed") return;
+    if (token()) followOnce();
+  });
   if (await pairFromLink() === "failed") return;
   if (!token()) { showUnpaired(); return; }
-  follow();
+  followOnce();
 }
 
 main();

@@ -142,6 +142,8 @@ pub struct App {
     /// How the person at this console runs gatehouse: `gatehouse` when that name on PATH is
     /// this program, else this program's path (as after `cargo run`).
     pub command: String,
+    /// Whether the web console is serving, for the status bar.
+    pub web_on: bool,
     pub classifier: String,
     /// What open dialogs become on quit: `defer` or `deny`.
     pub on_quit: &'static str,
@@ -193,6 +195,7 @@ impl App {
             sessions: HashMap::new(),
             socket,
             command: "gatehouse".into(),
+            web_on: false,
             classifier: "off".into(),
             on_quit,
             scroll: 0,

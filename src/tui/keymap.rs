@@ -362,7 +362,12 @@ pub const RULES_KEYS: &[(&str, &str)] = &[
 ];
 
 /// The keys of the web panel, for its box and the footer.
-pub const WEB_KEYS: &[(&str, &str)] = &[("j/k", "move"), ("x", "unpair"), ("W/Esc", "close")];
+pub const WEB_KEYS: &[(&str, &str)] = &[
+    ("C", "copy link"),
+    ("j/k", "move"),
+    ("x", "unpair"),
+    ("W/Esc", "close"),
+];
 
 /// The keys of the help screen, for the footer.
 pub const HELP_KEYS: &[(&str, &str)] = &[("j/k PgDn/PgUp", "scroll"), ("?/Esc", "close")];

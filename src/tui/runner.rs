@@ -61,6 +61,7 @@ pub async fn run(
         now(),
     );
     app.command = crate::plumbing::paths::command_name();
+    app.web_on = options.web.is_some();
     app.ask_timeout = options.ask_timeout;
     app.suggest_after = options.suggest_after;
     app.rearm = match options.rearm {

@@ -269,7 +269,8 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
     let printed = String::from_utf8(pair.stdout).unwrap();
     let link = printed.lines().last().unwrap().to_string();
     assert!(link.starts_with(&format!("{base}/#pair=")), "{printed}");
-    browser.go("about:blank").await;
+    // Pasted into the tab already on the page: only the hash changes, nothing reloads.
+    browser.script("window.stayed = true; return true").await;
     browser.go(&link).await;
     browser
         .until(
@@ -278,6 +279,11 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
              document.getElementById('subject').textContent.includes('rm -rf build-from-the-web-test')",
         )
         .await;
+    assert_eq!(
+        browser.script("return window.stayed === true").await,
+        json!(true),
+        "the page paired without a reload"
+    );
     let address = browser.script("return location.href").await;
     assert_eq!(
         address,

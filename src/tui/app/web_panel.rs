@@ -55,6 +55,14 @@ impl App {
                     None => vec![],
                 }
             }
+            Some(Intent::Copy) => match self.web.as_ref().and_then(|w| w.link.as_ref()) {
+                Some((link, _, _)) => {
+                    let link = link.clone();
+                    self.notify("copied the pairing link to the clipboard (OSC 52)".into());
+                    vec![Effect::Copy(link)]
+                }
+                None => vec![],
+            },
             Some(Intent::Web | Intent::Quit | Intent::Help) => {
                 self.screen = Screen::Main;
                 vec![]

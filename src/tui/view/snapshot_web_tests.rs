@@ -48,3 +48,37 @@ fn the_web_panel_says_how_to_turn_the_web_console_on() {
     );
     insta::assert_snapshot!(draw(&app, 80, 20));
 }
+
+/// At 80×24 a loopback link is drawn whole on one row (no QR code fits), the panel says a
+/// phone needs a tunnel or a LAN address to open it, C copies it, and the status bar says the
+/// web console is on with its paired devices.
+#[test]
+fn a_loopback_link_at_80_by_24_is_whole_explained_and_copied_with_c() {
+    let t = start();
+    let mut app = app(t);
+    app.web_on = true;
+    key(&mut app, KeyCode::Char('W'), t);
+    let link = "http://127.0.0.1:7870/#pair=0123456789abcdef0123456789abcdef";
+    app.update(
+        Msg::Web(WebPanel {
+            link: Some((link.into(), crate::web::qr::lines(link).unwrap(), 120)),
+            fingerprint: None,
+            devices: vec!["iPhone".into()],
+            error: None,
+        }),
+        t,
+    );
+    let screen = draw(&app, 80, 24);
+    assert!(screen.contains(link), "the link on one row:\n{screen}");
+    assert!(screen.contains("tunnel"), "{screen}");
+    assert!(screen.contains("web: 1 paired"), "{screen}");
+    insta::assert_snapshot!(screen);
+    let effects = app.update(
+        Msg::Key(ratatui::crossterm::event::KeyEvent::new(
+            KeyCode::Char('C'),
+            ratatui::crossterm::event::KeyModifiers::SHIFT,
+        )),
+        t,
+    );
+    assert_eq!(effects, vec![crate::tui::app::Effect::Copy(link.into())]);
+}

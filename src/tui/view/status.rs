@@ -34,16 +34,25 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let plural = if sessions == 1 { "" } else { "s" };
     // The longest wording that fits: a narrow terminal loses the classifier's words first.
     let room = usize::from(area.width).saturating_sub(spans.iter().map(Span::width).sum());
+    // The web console, once known to be on: with its paired devices once the panel listed them.
+    let web = match (app.web_on, &app.web) {
+        (false, _) => String::new(),
+        (true, Some(panel)) if panel.error.is_none() => {
+            format!(" · web: {} paired", panel.devices.len())
+        }
+        (true, _) => " · web on".to_string(),
+    };
     let counts = [
         format!(
-            " {open} open · {sessions} live session{plural} · classifier: {}",
+            " {open} open · {sessions} live session{plural}{web} · classifier: {}",
             app.classifier
         ),
-        format!(" {open} open · {sessions} live session{plural}"),
+        format!(" {open} open · {sessions} live session{plural}{web}"),
+        format!(" {open} open · {sessions} live{web}"),
         format!(" {open} open · {sessions} live"),
     ];
     let fits = counts.iter().find(|c| c.chars().count() <= room);
-    spans.push(Span::raw(fits.unwrap_or(&counts[2]).clone()));
+    spans.push(Span::raw(fits.unwrap_or(&counts[3]).clone()));
     let used: usize = spans.iter().map(Span::width).sum();
     let room = usize::from(area.width).saturating_sub(used + 3);
     let socket = app.socket.chars().count();

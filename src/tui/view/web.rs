@@ -40,6 +40,20 @@ pub fn draw_web(frame: &mut Frame, area: Rect, app: &App) {
                     "Open on the phone (pairs once, within {secs} s):"
                 )));
                 lines.push(Line::raw(link.clone()));
+                // The box is made wide enough for the link where the terminal is; else C
+                // copies it whole.
+                let link_width = u16::try_from(link.chars().count() + 2).unwrap_or(u16::MAX);
+                width = width.max(link_width.min(area.width));
+                if is_loopback(link) {
+                    lines.push(Line::styled(
+                        "This is this machine's own address: a phone reaches it only through a \
+                         tunnel (ssh -L with this port), or serve --web on a LAN address, over \
+                         TLS (check the fingerprint). C copies the link.",
+                        theme::dim(),
+                    ));
+                } else {
+                    lines.push(Line::styled("C copies the link.", theme::dim()));
+                }
                 if let Some(fingerprint) = &panel.fingerprint {
                     lines.push(Line::styled(
                         format!("certificate SHA-256 {fingerprint}"),
@@ -73,4 +87,23 @@ pub fn draw_web(frame: &mut Frame, area: Rect, app: &App) {
             .block(Block::bordered().title(" web console ")),
         popup,
     );
+}
+
+/// Whether `link` points at this machine's loopback address, which a phone cannot open.
+fn is_loopback(link: &str) -> bool {
+    let host = link
+        .split("://")
+        .nth(1)
+        .unwrap_or(link)
+        .split(['/', '#'])
+        .next()
+        .unwrap_or("");
+    let host = host.rsplit_once(':').map_or(host, |(h, port)| {
+        if port.chars().all(|c| c.is_ascii_digit()) {
+            h
+        } else {
+            host
+        }
+    });
+    matches!(host, "localhost" | "[::1]") || host.starts_with("127.")
 }
