@@ -13,6 +13,7 @@ let focused = null;      // the id of the call shown
 let armedAt = 0;         // answers are taken from this time on
 let boxKind = null;      // "note", "always", "deny" or null
 let confirmed = false;   // a broad pattern was shown and sent again
+let answered = [];       // this device's last answers, newest first
 
 function token() { return localStorage.getItem(TOKEN); }
 
@@ -110,9 +111,9 @@ async function follow() {
   showUnpaired();
 }
 
-function age(ms) {
-  const s = Math.floor(ms / 1000);
-  return s < 60 ? s + " s" : Math.floor(s / 60) + " min";
+function left(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return (s < 60 ? s + " s" : Math.floor(s / 60) + " min") + " left";
 }
 
 function firstLine(d) {
@@ -137,7 +138,7 @@ function render(snapshot) {
 function renderModes() {
   const box = $("modes");
   box.replaceChildren(...state.modes.map((mode) => {
-    const b = el("button", mode);
+    const b = el("button", mode, "mode-" + mode);
     b.setAttribute("aria-pressed", mode === state.mode ? "true" : "false");
     b.addEventListener("click", () => setMode(mode));
     return b;
@@ -150,14 +151,17 @@ async function setMode(mode, confirm) {
   await api("/api/mode", { mode, confirm: !!confirm });
 }
 
+// The other waiting calls: the one shown below is not drawn twice.
 function renderQueue() {
   const now = Date.now() - received;
   $("empty").hidden = state.dialogs.length > 0;
-  $("queue").replaceChildren(...state.dialogs.map((d) => {
+  const others = state.dialogs.filter((d) => d.id !== focused);
+  $("queue-title").hidden = others.length === 0;
+  $("queue-title").textContent = "Also waiting (" + others.length + ")";
+  $("queue").replaceChildren(...others.map((d) => {
     const li = el("li");
-    li.setAttribute("aria-current", d.id === focused ? "true" : "false");
     const top = el("div", null, "line");
-    top.append(el("span", d.agent + " · " + d.tool), el("span", age(d.age_ms + now), "meta"));
+    top.append(el("span", d.agent + " · " + d.tool), el("span", left(d.left_ms - now), "meta"));
     li.append(top, el("div", firstLine(d), "subject"),
       el("div", d.cwd + " · session " + d.session.slice(0, 8), "meta"));
     li.addEventListener("click", () => { focus(d.id); renderQueue(); renderCall(); });
@@ -199,7 +203,10 @@ function renderCall() {
   $("call").hidden = !d;
   if (!d) return;
   $("call-title").textContent = "#" + d.id + " " + d.agent + " · " + d.tool;
-  $("call-where").textContent = d.cwd + " · session " + d.session + " · " + d.class;
+  $("call-where").textContent = d.cwd + " · session " + d.session + " · " + d.class +
+    " · " + left(d.left_ms - (Date.now() - received));
+  $("call-description").hidden = !d.description;
+  $("call-description").textContent = d.description ? "“" + d.description + "”" : "";
   renderSubject(d);
   $("why").textContent = d.preview.kind === "shell" ? "why it asks: " + d.preview.why : "why it asks: " + d.why;
   $("assessment").textContent = d.classifier ? "classifier: " + d.classifier : "";
@@ -237,21 +244,35 @@ function openBox(kind) {
     text.value = d.always.pattern;
     $("send").textContent = "Always allow";
   }
-  $("box-hint").textContent = "";
+  // One set of buttons at a time: the box's own send and cancel.
+  $("buttons").hidden = true;
+  $("box-hint").textContent = kind === "always" && d.always.matches
+    ? "As proposed it allows " + d.always.matches + " for this session; an edit is checked again when sent."
+    : "";
   text.focus();
 }
 
 function closeBox() {
   boxKind = null;
   $("box").hidden = true;
+  $("buttons").hidden = false;
   $("answer-error").textContent = "";
+}
+
+// What this device answered, newest first: a confirmation and a short history.
+function remember(answer, d) {
+  const word = { allow: "allowed", note: "allowed with a note", always: "always allowed", deny: "denied" }[answer];
+  answered.unshift(word + " #" + d.id + " · " + d.agent + " · " + firstLine(d));
+  answered = answered.slice(0, 5);
+  $("history-title").hidden = false;
+  $("history").replaceChildren(...answered.map((line) => el("li", line)));
 }
 
 async function send(answer, text) {
   const d = current();
   if (!d || Date.now() < armedAt) return;
   const reply = await api("/api/answer", { id: d.id, answer, text: text || "", confirm: confirmed });
-  if (reply.ok) { closeBox(); return; }
+  if (reply.ok) { closeBox(); remember(answer, d); return; }
   if (reply.data.confirm) {
     confirmed = true;
     $("box-hint").textContent = reply.data.confirm + ". Send again to allow it, or edit.";

@@ -23,7 +23,7 @@ use serde_json::json;
 use super::Hub;
 pub use super::hosts::{Hosts, link_host};
 use super::pairing::Redeemed;
-use super::snapshot::{Snapshot, snapshot};
+use super::snapshot::{Clock, Snapshot, snapshot};
 use crate::core::call::CallId;
 use crate::core::mode::Mode;
 use crate::core::prompter::HumanAnswer;
@@ -234,7 +234,10 @@ fn snapshot_for(hub: &Hub, device: &str) -> Snapshot {
         &dialogs,
         &mut live.previews,
         &live.classifier,
-        Instant::now(),
+        Clock {
+            now: Instant::now(),
+            ask_timeout: hub.responder.ask_timeout(),
+        },
     )
 }
 

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -51,14 +51,21 @@ impl Previews {
     }
 }
 
-/// The snapshot for `device` of `dialogs` in `mode` at `now`.
+/// When a snapshot is taken, and how long a dialog waits before it times out.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub now: Instant,
+    pub ask_timeout: Duration,
+}
+
+/// The snapshot for `device` of `dialogs` in `mode`, as of `clock`.
 pub fn snapshot(
     mode: Mode,
     device: &str,
     dialogs: &[Arc<Dialog>],
     previews: &mut Previews,
     classifier: &HashMap<CallId, ClassifierState>,
-    now: Instant,
+    clock: Clock,
 ) -> Snapshot {
     Snapshot {
         mode: mode.name(),
@@ -66,7 +73,7 @@ pub fn snapshot(
         device: device.to_string(),
         dialogs: dialogs
             .iter()
-            .map(|d| dialog(d, &previews.of(d), classifier.get(&d.id), now))
+            .map(|d| dialog(d, &previews.of(d), classifier.get(&d.id), clock))
             .collect(),
     }
 }
@@ -79,18 +86,24 @@ fn dialog(
     dialog: &Dialog,
     preview: &Preview,
     classifier: Option<&ClassifierState>,
-    now: Instant,
+    clock: Clock,
 ) -> Value {
     let call = &dialog.call;
     let always = &dialog.offer.always;
     let caps = dialog.offer.caps;
+    let age = clock.now.saturating_duration_since(dialog.opened);
+    let description = call.input.get("description").and_then(Value::as_str);
+    // What the proposed pattern matches, in the console's words.
+    let matches = always.allow(&always.pattern).map(|a| text(&a.describe()));
     json!({
         "id": dialog.id.0,
         "agent": text(registry::display_name(&call.agent)),
         "session": text(&call.session),
         "cwd": text(&call.cwd),
         "tool": text(&call.tool),
-        "age_ms": now.saturating_duration_since(dialog.opened).as_millis() as u64,
+        "description": description.map(text),
+        "age_ms": age.as_millis() as u64,
+        "left_ms": clock.ask_timeout.saturating_sub(age).as_millis() as u64,
         "class": dialog.assessment.class.name(),
         "route": dialog.route.name(),
         "why": text(&dialog.assessment.explanation),
@@ -106,7 +119,11 @@ fn dialog(
             },
             "reason": caps.reason,
         },
-        "always": { "kind": always.kind.name(), "pattern": text(&always.pattern) },
+        "always": {
+            "kind": always.kind.name(),
+            "pattern": text(&always.pattern),
+            "matches": matches,
+        },
     })
 }
 

@@ -101,7 +101,10 @@ fn the_page_state_of_a_shell_line_an_edit_and_an_mcp_call() {
         &dialogs,
         &mut Previews::default(),
         &HashMap::new(),
-        now,
+        Clock {
+            now,
+            ask_timeout: std::time::Duration::from_secs(540),
+        },
     );
     insta::assert_snapshot!(serde_json::to_string_pretty(&state).unwrap());
 }

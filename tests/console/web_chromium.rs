@@ -236,7 +236,9 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
     let payload = json!({
         "session_id": "web-1", "cwd": "/tmp", "permission_mode": "default",
         "hook_event_name": "PreToolUse", "tool_name": "Bash",
-        "tool_input": {"command": "rm -rf build-from-the-web-test"}, "tool_use_id": "t1"
+        "tool_input": {"command": "rm -rf build-from-the-web-test",
+                       "description": "Clean the test build"},
+        "tool_use_id": "t1"
     });
     let hook = common::claude_hook(&place.socket(), &payload);
 
@@ -298,7 +300,28 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
             "return !document.getElementById('deny').disabled",
         )
         .await;
+    // What the agent said it is doing, the time left, and the call shown once, not also in
+    // the list of other waiting calls.
+    let shown = browser
+        .script(
+            "return [document.getElementById('call-description').textContent, \
+             document.getElementById('call-where').textContent, \
+             document.getElementById('queue').children.length, \
+             document.querySelector('#modes button[aria-pressed=true]').className]",
+        )
+        .await;
+    assert_eq!(shown[0], json!("“Clean the test build”"), "{shown}");
+    assert!(shown[1].as_str().unwrap().ends_with(" left"), "{shown}");
+    assert_eq!(shown[2], json!(0), "{shown}");
+    assert_eq!(shown[3], json!("mode-allow-read"), "{shown}");
     browser.click("#deny").await;
+    assert_eq!(
+        browser
+            .script("return document.getElementById('buttons').hidden")
+            .await,
+        json!(true),
+        "one Deny button at a time: the box's own"
+    );
     let reason = "not from the web test: keep the build";
     browser.type_into("#text", reason).await;
     if let Some(file) = std::env::var_os("GATEHOUSE_WEB_SCREENSHOT") {
@@ -319,6 +342,13 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
         .until(
             "the empty queue",
             "return !document.getElementById('empty').hidden",
+        )
+        .await;
+    browser
+        .until(
+            "the answer in this device's history",
+            "return document.getElementById('history').textContent \
+             .startsWith('denied #1 · Claude Code · rm -rf build-from-the-web-test')",
         )
         .await;
     browser.close().await;

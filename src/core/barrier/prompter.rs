@@ -209,6 +209,11 @@ impl Responder {
         self.shared.mode()
     }
 
+    /// How long a dialog waits for an answer before it times out.
+    pub fn ask_timeout(&self) -> std::time::Duration {
+        self.shared.ask_timeout
+    }
+
     /// The dialogs open now, oldest first.
     pub fn open_dialogs(&self) -> Vec<Arc<Dialog>> {
         self.shared.open_dialogs()
