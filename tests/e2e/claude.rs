@@ -95,6 +95,7 @@ fn result_text(summary: &Value) -> &str {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn serve_on_ask_deny_refuses_a_writer_with_our_reason_and_lets_a_read_pass() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, "");
@@ -123,6 +124,7 @@ fn serve_on_ask_deny_refuses_a_writer_with_our_reason_and_lets_a_read_pass() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn serve_in_allow_all_lets_a_writer_run() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, "");
@@ -137,6 +139,7 @@ fn serve_in_allow_all_lets_a_writer_run() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn with_no_console_a_read_passes_statically_and_rm_is_left_to_claude() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, "");
@@ -162,6 +165,7 @@ fn with_no_console_a_read_passes_statically_and_rm_is_left_to_claude() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn a_configured_denied_command_is_refused_even_in_allow_all() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, r#"denied_commands = ["Write", "rm -rf"]"#);
@@ -234,6 +238,7 @@ impl Drop for ScriptedConsole {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn a_humans_note_on_an_allow_reaches_the_model_after_the_result() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, "");
@@ -251,6 +256,7 @@ fn a_humans_note_on_an_allow_reaches_the_model_after_the_result() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn a_humans_deny_reason_reaches_the_model_as_the_result() {
     let Some(claude) = claude() else { return };
     let project = Project::new(claude, "");
@@ -267,6 +273,7 @@ fn a_humans_deny_reason_reaches_the_model_as_the_result() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn on_permission_request_a_humans_deny_message_reaches_the_model() {
     let Some(claude) = claude() else { return };
     let project = Project::hooked(claude, "", "permission-request");
@@ -283,6 +290,7 @@ fn on_permission_request_a_humans_deny_message_reaches_the_model() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn on_permission_request_a_humans_allow_lets_the_call_run() {
     let Some(claude) = claude() else { return };
     let project = Project::hooked(claude, "", "permission-request");
@@ -294,6 +302,7 @@ fn on_permission_request_a_humans_allow_lets_the_call_run() {
 /// The whole path a user takes: the real console in a real terminal, the real Claude Code
 /// asking through the installed hook, and a human typing a deny reason that the model reads.
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn a_deny_reason_typed_in_the_console_reaches_claudes_model() {
     use common::tmux::{Tmux, quoted};
     let Some(claude) = claude() else { return };

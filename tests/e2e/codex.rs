@@ -67,6 +67,7 @@ fn hashes(text: &str) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn the_installers_trust_entries_carry_the_hashes_codex_checks() {
     let Some(codex) = codex() else { return };
     let setup = Setup::new(codex);
@@ -92,6 +93,7 @@ fn the_installers_trust_entries_carry_the_hashes_codex_checks() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_reaching_the_model() {
     let Some(codex) = codex() else { return };
     let setup = Setup::new(codex);
@@ -112,6 +114,7 @@ fn serve_on_ask_deny_refuses_rm_rf_build_with_our_reason_reaching_the_model() {
 }
 
 #[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn an_allowed_escalation_runs_through_permission_request_without_the_reviewer() {
     let Some(codex) = codex() else { return };
     let setup = Setup::new(codex);

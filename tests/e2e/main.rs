@@ -3,9 +3,10 @@
 //! one module per agent and the web page's pairing with Claude Code. One test binary, so the
 //! suite links once for all of them.
 //!
-//! These run only with `GATEHOUSE_E2E=1` (`.ci/e2e` installs the clients and runs each module
-//! in turn): a plain `cargo test` never downloads anything, and a module whose client is
-//! missing skips, saying so.
+//! Every test is `#[ignore]`d, so a plain `cargo test` lists them as ignored (not passed) and
+//! never downloads anything; they run with `GATEHOUSE_E2E=1 cargo test --test e2e --
+//! --include-ignored` (`.ci/e2e` installs the clients and runs each module in turn), and a
+//! module whose client is missing then skips, saying so.
 
 #[path = "../common/mod.rs"]
 mod common;
