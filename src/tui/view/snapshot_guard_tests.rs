@@ -117,6 +117,12 @@ fn allow_always_on_a_writer_proposes_exactly_the_command_and_says_so() {
 
 #[test]
 fn a_broad_allow_always_pattern_asks_for_enter_again() {
+    insta::assert_snapshot!(draw(&broad_box(), 100, 24));
+}
+
+/// The allow-always box on `rm -rf build/cache` edited to the broad `rm -rf *` and sent once:
+/// it warns and waits for Enter again.
+fn broad_box() -> App {
     let (mut app, t) = allow_always_box("rm -rf build/cache");
     for _ in 0.."build/cache".len() {
         let key = KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE);
@@ -125,7 +131,7 @@ fn a_broad_allow_always_pattern_asks_for_enter_again() {
     app.update(Msg::Paste("*".into()), t);
     let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
     app.update(Msg::Key(enter), t);
-    insta::assert_snapshot!(draw(&app, 100, 24));
+    app
 }
 
 #[test]
@@ -144,14 +150,7 @@ fn the_session_rules_panel_shows_origin_and_hits() {
 /// matches and its warning: the dialog's subject gives up its rows first.
 #[test]
 fn a_broad_allow_always_pattern_is_described_whole_at_80_by_24_and_60_by_20() {
-    let (mut app, t) = allow_always_box("rm -rf build/cache");
-    for _ in 0.."build/cache".len() {
-        let key = KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE);
-        app.update(Msg::Key(key), t);
-    }
-    app.update(Msg::Paste("*".into()), t);
-    let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
-    app.update(Msg::Key(enter), t);
+    let app = broad_box();
     insta::assert_snapshot!("broad_always_80x24", draw(&app, 80, 24));
     insta::assert_snapshot!("broad_always_60x20", draw(&app, 60, 20));
 }
