@@ -314,20 +314,7 @@ impl App {
 
     fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         match self.screen {
-            Screen::Help => {
-                match keymap::intent_of(&key) {
-                    Some(Intent::Help | Intent::Quit) => self.screen = Screen::Main,
-                    Some(Intent::ScrollDown | Intent::Next) => {
-                        self.help_scroll = self.help_scroll.saturating_add(1);
-                    }
-                    Some(Intent::ScrollUp | Intent::Previous) => {
-                        self.help_scroll = self.help_scroll.saturating_sub(1);
-                    }
-                    _ if keymap::box_key(&key) == BoxKey::Leave => self.screen = Screen::Main,
-                    _ => {}
-                }
-                return vec![];
-            }
+            Screen::Help => return self.help_key(&key),
             Screen::ConfirmQuit => {
                 return match (keymap::intent_of(&key), keymap::box_key(&key)) {
                     (Some(Intent::AllowOnce | Intent::Quit), _) | (_, BoxKey::Submit) => {
@@ -454,6 +441,7 @@ mod boxes;
 mod copy;
 pub use copy::osc52;
 mod events;
+mod help;
 mod learned;
 mod log_line;
 mod mode_keys;

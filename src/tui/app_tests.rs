@@ -445,3 +445,15 @@ fn number_keys_answer_as_in_claude_codes_prompt() {
         assert!(answered, "{number}: {effects:?}");
     }
 }
+
+#[test]
+fn the_help_scrolls_a_line_with_j_and_a_page_with_page_down() {
+    let t0 = start();
+    let mut app = app(t0);
+    app.update(key('?'), t0);
+    app.update(key('j'), t0);
+    assert_eq!(app.help_scroll, 1);
+    let page_down = KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE);
+    app.update(Msg::Key(page_down), t0);
+    assert_eq!(app.help_scroll, 11);
+}
