@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Renders a `tmux capture-pane -e -p` capture (text with SGR colour escapes) as an SVG of
-monospace cells; `convert` (ImageMagick) turns the SVG into the PNG the README shows.
+monospace cells; `rsvg-convert` (librsvg) turns the SVG into the PNG the README shows.
 
-    python3 docs/screenshot.py capture.txt > console.svg && convert console.svg console.png
+    python3 docs/screenshot.py capture.txt > console.svg && rsvg-convert console.svg -o console.png
 """
 import html
 import re
@@ -106,7 +106,7 @@ def svg(rows):
                 weight = ' font-weight="bold"' if bold else ""
                 out.append(
                     f'<text x="{x * CELL_W}" y="{y * CELL_H + CELL_H * 3 // 4}" fill="{fg}"{weight} '
-                    f'font-family="DejaVu Sans Mono" font-size="{FONT}">{html.escape(ch)}</text>'
+                    f'font-family="DejaVu Sans Mono" font-size="{FONT}">{html.escape(ch, quote=False)}</text>'
                 )
     out.append("</svg>")
     return "\n".join(out)

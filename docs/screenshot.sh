@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes docs/console.png from the real program: the demo in a private tmux server at 100x30,
-# captured with its colours, drawn as an SVG of cells, converted by ImageMagick.
-# Needs tmux, python3 and ImageMagick (`apt-get install tmux imagemagick fonts-dejavu-core`).
+# captured with its colours, drawn as an SVG of cells, rendered by librsvg (ImageMagick's own
+# SVG reader drops a cell that holds only a quote). Needs tmux, python3 and rsvg-convert
+# (`apt-get install tmux librsvg2-bin fonts-dejavu-core`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --bin gatehouse
@@ -15,5 +16,5 @@ tmux -L gatehouse-shot new-session -d -s shot -x 100 -y 30 \
 sleep "${SHOT_WAIT:-12}"
 tmux -L gatehouse-shot capture-pane -t shot -e -p > "$work/capture.txt"
 python3 docs/screenshot.py "$work/capture.txt" > "$work/console.svg"
-convert "$work/console.svg" -resize 50% docs/console.png
+rsvg-convert --zoom 0.5 "$work/console.svg" -o docs/console.png
 echo "wrote docs/console.png"
