@@ -75,6 +75,37 @@ impl Preview {
     }
 
     /// A Write of `content` over a file whose text is `current`.
+    /// The whole preview as plain text, for a pager: the line, the content, the diff with its
+    /// `+`/`-` marks, the arguments. Already visible-safe, as every preview string is.
+    pub fn text(&self) -> String {
+        let diff = |path: &str, lines: &[(DiffTag, String)]| {
+            let mut out = format!("{path}\n");
+            for (tag, line) in lines {
+                let mark = match tag {
+                    DiffTag::Added => "+",
+                    DiffTag::Removed => "-",
+                    DiffTag::Context => " ",
+                    DiffTag::File | DiffTag::Hunk => "",
+                };
+                out.push_str(&format!("{mark}{line}\n"));
+            }
+            out
+        };
+        match self {
+            Preview::Shell { line, why } => format!("$ {line}\n\nwhy {why}\n"),
+            Preview::Write { path, content } => format!("write {path}\n\n{content}\n"),
+            Preview::Replace { path, lines } | Preview::Diff { path, lines, .. } => {
+                diff(path, lines)
+            }
+            Preview::Mcp {
+                server,
+                tool,
+                arguments,
+            } => format!("MCP server {server}, tool {tool}\n\n{arguments}\n"),
+            Preview::Other { input } => format!("{input}\n"),
+        }
+    }
+
     pub fn replacing(path: &str, current: &str, content: &str) -> Preview {
         Preview::Replace {
             path: visible(path).into_owned(),

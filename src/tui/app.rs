@@ -76,6 +76,8 @@ pub enum Effect {
     SaveRule(crate::core::rule::Rule),
     /// Put this text on the clipboard through the terminal (OSC 52).
     Copy(String),
+    /// Show this text in the user's pager, the console suspended meanwhile.
+    Page(String),
     Quit,
 }
 
@@ -401,6 +403,10 @@ impl App {
             },
             Intent::AskAdvice => self.ask_advice(),
             Intent::Copy => self.copy(),
+            Intent::Page => match self.focused() {
+                Some(open) => vec![Effect::Page(open.preview.text())],
+                None => vec![],
+            },
             Intent::Activity if self.log.is_empty() => {
                 self.notify("nothing in the activity log yet".into());
                 vec![]

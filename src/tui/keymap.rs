@@ -23,6 +23,7 @@ pub enum Intent {
     RearmClassifier,
     AskAdvice,
     Copy,
+    Page,
     Rules,
     Web,
     Revoke,
@@ -168,6 +169,14 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::Copy,
         needs_dialog: true,
         matches: |k| plain(k, 'C'),
+    },
+    Binding {
+        keys: "o",
+        hint: "open",
+        help: "open the call's whole subject (a long command, file or diff) in $PAGER (less if unset)",
+        intent: Intent::Page,
+        needs_dialog: true,
+        matches: |k| plain(k, 'o'),
     },
     Binding {
         keys: "s",

@@ -3,6 +3,8 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind};
@@ -52,7 +54,11 @@ pub async fn run(
     let mut stop = std::pin::pin!(stop);
     let mut guard = TerminalGuard::enter()?;
     let (keys, mut terminal_events) = mpsc::channel(256);
-    let reader = std::thread::spawn(move || read_terminal(keys));
+    let paused = Arc::new(Paused::default());
+    let reader = {
+        let paused = paused.clone();
+        std::thread::spawn(move || read_terminal(keys, &paused))
+    };
     let mut app = App::new(
         prompter.mode(),
         options.cycle.clone(),
@@ -126,6 +132,10 @@ pub async fn run(
             // the same turn.
             while let Some(msg) = batch.pop_front() {
                 for effect in app.update(msg, now()) {
+                    if let Effect::Page(text) = effect {
+                        page(&mut guard, &paused, &text)?;
+                        continue;
+                    }
                     match apply(effect, &prompter, &options)? {
                         Applied::Done => {}
                         Applied::Replies(replies) => {
@@ -196,6 +206,8 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
             prompter.set_mode(mode);
         }
         Effect::Notify => notify(options.notify)?,
+        // Carried out by the loop, which holds the terminal.
+        Effect::Page(_) => {}
         Effect::Copy(text) => {
             let mut out = io::stdout();
             out.write_all(&super::app::osc52(&text))?;
@@ -302,11 +314,18 @@ fn look(timeout: Duration) -> Look {
 
 /// Reads terminal events on a thread of its own until the console stops listening or the
 /// terminal goes away; either way it returns, which closes the channel and ends the console.
-fn read_terminal(keys: mpsc::Sender<TermEvent>) {
+fn read_terminal(keys: mpsc::Sender<TermEvent>, paused: &Paused) {
     loop {
         if keys.is_closed() {
             return;
         }
+        // While a pager has the terminal, its keys are its own.
+        if paused.asked.load(Ordering::SeqCst) {
+            paused.idle.store(true, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        paused.idle.store(false, Ordering::SeqCst);
         if look(Duration::from_millis(200)) == Look::Gone {
             return;
         }
@@ -327,4 +346,49 @@ fn read_terminal(keys: mpsc::Sender<TermEvent>) {
             }
         }
     }
+}
+
+/// The reader's pause while a pager has the terminal: `asked` by the loop, `idle` once the
+/// reader has stopped looking at the terminal.
+#[derive(Default)]
+struct Paused {
+    asked: AtomicBool,
+    idle: AtomicBool,
+}
+
+/// Shows `text` in `$PAGER` (`less` if unset): the reader stops taking keys, the terminal goes
+/// back to the shell's state while the pager runs, and the console takes it again after. A
+/// pager that cannot start is told in the log; the console goes on either way.
+fn page(guard: &mut TerminalGuard, paused: &Paused, text: &str) -> io::Result<()> {
+    paused.asked.store(true, Ordering::SeqCst);
+    let started = std::time::Instant::now();
+    while !paused.idle.load(Ordering::SeqCst) && started.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let shown = show_in_pager(text);
+    let back = guard.resume();
+    paused.asked.store(false, Ordering::SeqCst);
+    if let Err(err) = shown {
+        tracing::warn!("opening the pager: {err}");
+    }
+    back
+}
+
+fn show_in_pager(text: &str) -> io::Result<()> {
+    let mut file = tempfile::NamedTempFile::new()?;
+    file.write_all(text.as_bytes())?;
+    file.flush()?;
+    super::terminal::restore();
+    let pager = std::env::var("PAGER").unwrap_or_else(|_| "less".into());
+    // `$PAGER` may carry arguments (`less -R`), as a shell would split it.
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{pager} \"$1\""))
+        .arg("gatehouse-pager")
+        .arg(file.path())
+        .status()?;
+    if !status.success() {
+        tracing::info!("the pager exited with {status}");
+    }
+    Ok(())
 }

@@ -41,6 +41,17 @@ impl TerminalGuard {
     }
 }
 
+impl TerminalGuard {
+    /// Takes the terminal back after [`restore`] lent it to another program (a pager), and
+    /// redraws everything on the next frame.
+    pub fn resume(&mut self) -> io::Result<()> {
+        enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        execute!(io::stdout(), EnterAlternateScreen, EnableBracketedPaste)?;
+        self.terminal.clear()
+    }
+}
+
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore();

@@ -22,12 +22,17 @@ struct Console {
 
 impl Console {
     fn start() -> Option<Console> {
+        Console::start_with("")
+    }
+
+    /// The console with `env` (`NAME=value …`) added to its environment.
+    fn start_with(env: &str) -> Option<Console> {
         let dir = tempfile::tempdir().unwrap();
         // A short ask timeout, so a test that goes wrong fails in seconds, not minutes.
         let config = dir.path().join("config.toml");
         std::fs::write(&config, "ask_timeout_secs = 30\n").unwrap();
         let line = format!(
-            "env XDG_STATE_HOME={state} {exe} --config {config} --socket {socket}; echo EXITED $?; stty -a; sleep 60",
+            "env {env} XDG_STATE_HOME={state} {exe} --config {config} --socket {socket}; echo EXITED $?; stty -a; sleep 60",
             state = quoted(&dir.path().join("state")),
             config = quoted(&config),
             exe = quoted(Path::new(GATEHOUSE)),
@@ -317,4 +322,41 @@ fn c_puts_the_whole_command_on_the_clipboard_through_the_terminal() {
     }
     tui.keys(&["q", "y"]);
     let _ = printed(hook);
+}
+
+#[test]
+fn o_shows_the_whole_subject_in_the_pager_and_the_console_comes_back() {
+    let pager_dir = tempfile::tempdir().unwrap();
+    let shown = pager_dir.path().join("shown.txt");
+    let pager = pager_dir.path().join("pager.sh");
+    std::fs::write(&pager, format!("#!/bin/sh\ncp \"$1\" {}\n", quoted(&shown))).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&pager, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Some(console) = Console::start_with(&format!("PAGER={}", quoted(&pager))) else {
+        return;
+    };
+    let tui = &console.tmux;
+    let hook = console.hook("rm -rf build/paged");
+    tui.wait_for("$ rm -rf build/paged", 10);
+    tui.keys(&["o"]);
+    let started = std::time::Instant::now();
+    while !shown.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the pager never ran"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&shown).unwrap();
+    assert!(text.starts_with("$ rm -rf build/paged\n"), "{text}");
+    assert!(text.contains("why rm: removes files"), "{text}");
+    // The console draws itself again and still takes keys.
+    tui.wait_for("$ rm -rf build/paged", 10);
+    past_arming();
+    tui.keys(&["y"]);
+    let out = printed(hook);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{out}"
+    );
 }
