@@ -100,3 +100,39 @@ fn a_floor_that_gatehouse_policy_names_but_is_missing_stops_serve_and_the_hook_s
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("GATEHOUSE_POLICY"), "{err}");
 }
+
+#[test]
+fn an_outer_projects_deny_holds_in_a_nested_repository_and_a_call_with_no_usable_folder_is_not_allowed()
+ {
+    let place = Place::new("");
+    let outer = place.path().join("outer");
+    let nested = outer.join("vendor/lib");
+    std::fs::create_dir_all(outer.join(".git")).unwrap();
+    std::fs::create_dir_all(nested.join(".git")).unwrap();
+    std::fs::write(
+        outer.join(".gatehouse.toml"),
+        "denied_commands = [\"git push\"]\n",
+    )
+    .unwrap();
+    let _serve = place.serve(&[]);
+
+    let (out, err) = place.hook(&bash_in(&nested, "git push origin main"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains("outer/.gatehouse.toml"), "{reason}");
+
+    // Read-only, but made nowhere gatehouse can place: not allowed, and said why.
+    for cwd in ["", "outer/vendor/lib"] {
+        let mut input: Value = serde_json::from_slice(&bash_in(&nested, "ls")).unwrap();
+        input["cwd"] = json!(cwd);
+        let (out, err) = place.hook(&serde_json::to_vec(&input).unwrap());
+        let (decision, _) = decision_of(&out);
+        assert_ne!(decision, "allow", "{out} {err}");
+    }
+    let audit = place.audit();
+    let unplaced: Vec<&Value> = audit.iter().filter(|r| r["subject"] == "ls").collect();
+    assert_eq!(unplaced.len(), 2, "{audit:?}");
+    for record in unplaced {
+        assert_eq!(record["route"], "ask", "{record}");
+    }
+}

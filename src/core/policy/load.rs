@@ -4,7 +4,7 @@
 //! `gatehouse rules trust` reach a running console. Also the trust list, and how often each
 //! rule decided. Each change of a file on disk re-reads it under its lock (`policy::write`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
@@ -12,15 +12,17 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use super::file::{PolicyError, parse_file, render};
+pub use super::place::{PROJECT_FILE, find_project, git_root, project_and_root};
+use super::place::{standing, unplaced};
 use super::read::{Parsed, read_bounded};
+use super::trust::trusted_digest;
+pub use super::trust::{trust, trusted};
 pub use super::write::write_atomic;
 use super::write::{lock as lock_file, write_private};
 use super::{Hit, Judgement, Layer, RuleFile, Trust, judge};
+use crate::core::mode::Mode;
 use crate::core::rule::{Rule, Subject};
 use crate::core::shell::Command;
-
-/// The name of a project's policy file.
-pub const PROJECT_FILE: &str = ".gatehouse.toml";
 
 /// The machine-wide floor, unless `GATEHOUSE_POLICY` names another file.
 pub const FLOOR_FILE: &str = "/etc/gatehouse/policy.toml";
@@ -80,6 +82,8 @@ pub struct InForce {
     pub root: Option<PathBuf>,
     /// A project file or saved-rules file that cannot be read: the call is refused.
     pub broken: Option<PolicyError>,
+    /// Why the call cannot be placed in a project (no usable cwd): it is asked in every mode.
+    pub unplaced: Option<String>,
 }
 
 impl Policy {
@@ -200,15 +204,16 @@ impl Policy {
             Some(Err(err)) => out.broken = Some(err),
             None => {}
         }
-        let cwd = Path::new(cwd);
-        if cwd.is_absolute() {
-            let (project, root) = project_and_root(cwd, self.paths.home.as_deref());
-            out.root = root;
-            if let Some(path) = project {
-                match self.project(&path) {
-                    Ok(file) => out.files.push(file),
-                    Err(err) => out.broken = out.broken.or(Some(err)),
-                }
+        if let Some(why) = unplaced(cwd) {
+            out.unplaced = Some(why);
+            return out;
+        }
+        let standing = standing(Path::new(cwd), self.paths.home.as_deref());
+        out.root = standing.root;
+        for path in standing.files {
+            match self.project(&path) {
+                Ok(file) => out.files.push(file),
+                Err(err) => out.broken = out.broken.or(Some(err)),
             }
         }
         out
@@ -230,7 +235,14 @@ impl Policy {
             root: subject.root.or(in_force.root.as_deref()),
             ..subject
         };
-        Ok(judge(&files, &subject, commands))
+        let mut judgement = judge(&files, &subject, commands);
+        if let Some(why) = in_force.unplaced {
+            // Asked, never allowed: no project allow reaches it, and the denies of the project
+            // it is really in are the human's to apply.
+            judgement.ceilings.push((Mode::BlockAll, PathBuf::new()));
+            judgement.unplaced = Some(why);
+        }
+        Ok(judgement)
     }
 
     /// Every file known now, for the console's list of policies in force: the floor, the
@@ -385,99 +397,12 @@ fn no_saved_file() -> PolicyError {
     }
 }
 
-/// The nearest `.gatehouse.toml` from `cwd` upward, looking no higher than the git root (the
-/// first folder with a `.git`) or `home`.
-pub fn find_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    project_and_root(cwd, home).0
-}
-
-/// [`find_project`] and the project's root in one walk up from `cwd` (it runs for every call):
-/// the project file's folder, else the git root, else none.
-pub fn project_and_root(cwd: &Path, home: Option<&Path>) -> (Option<PathBuf>, Option<PathBuf>) {
-    for dir in cwd.ancestors() {
-        let file = dir.join(PROJECT_FILE);
-        if file.is_file() {
-            return (Some(file), Some(dir.to_path_buf()));
-        }
-        if dir.join(".git").exists() {
-            return (None, Some(dir.to_path_buf()));
-        }
-        if Some(dir) == home {
-            break;
-        }
-    }
-    (None, None)
-}
-
-/// The first folder from `cwd` upward with a `.git`, looking no higher than `home`.
-pub fn git_root(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    for dir in cwd.ancestors() {
-        if dir.join(".git").exists() {
-            return Some(dir.to_path_buf());
-        }
-        if Some(dir) == home {
-            return None;
-        }
-    }
-    None
-}
-
 /// The hex SHA-256 of a file's bytes: what trusting a project file records.
 pub fn hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
-struct TrustList {
-    #[serde(default)]
-    trusted: BTreeMap<String, String>,
-}
-
-/// The trust list at `list`: none when there is no file; an error when it is too large to
-/// read (or not a file), so that trusting more never drops what it holds.
-fn trust_list(list: &Path) -> Result<TrustList, PolicyError> {
-    if !list.exists() {
-        return Ok(TrustList::default());
-    }
-    let bytes = read_bounded(list)?;
-    Ok(toml::from_str(&String::from_utf8_lossy(&bytes)).unwrap_or_default())
-}
-
-/// True when the trust list records exactly these bytes for the project file at `path`.
-pub fn trusted(list: &Path, path: &Path, bytes: &[u8]) -> bool {
-    trusted_digest(list, path, &hash(bytes))
-}
-
-/// True when the trust list records the hash `digest` for the project file at `path`. A list
-/// that cannot be read trusts nothing.
-fn trusted_digest(list: &Path, path: &Path, digest: &str) -> bool {
-    trust_list(list).is_ok_and(|trusts| {
-        trusts
-            .trusted
-            .get(&path.display().to_string())
-            .map(String::as_str)
-            == Some(digest)
-    })
-}
-
-/// Records the project file at `path`, as it is now, in the trust list; returns its hash.
-pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
-    let bytes = read_bounded(path).map_err(std::io::Error::other)?;
-    let _locked = lock_file(list)?;
-    let mut trusts = trust_list(list).map_err(std::io::Error::other)?;
-    let digest = hash(&bytes);
-    trusts
-        .trusted
-        .insert(path.display().to_string(), digest.clone());
-    let text = toml::to_string(&trusts).map_err(std::io::Error::other)?;
-    write_private(
-        list,
-        &format!("# project policies trusted by `gatehouse rules trust`\n{text}"),
-    )?;
-    Ok(digest)
 }
 
 #[cfg(test)]
