@@ -136,3 +136,41 @@ fn an_outer_projects_deny_holds_in_a_nested_repository_and_a_call_with_no_usable
         assert_eq!(record["route"], "ask", "{record}");
     }
 }
+
+#[test]
+fn a_floor_edited_while_serve_runs_holds_from_the_next_call_and_a_broken_one_refuses_with_its_name()
+{
+    let place = Place::new("");
+    let floor = place.path().join("floor.toml");
+    std::fs::write(&floor, "").unwrap();
+    let serve = place.serve_with(&["--on-ask", "defer"], |command| {
+        command.env("GATEHOUSE_POLICY", &floor);
+    });
+    let cwd = place.path();
+
+    let (out, err) = place.hook(&bash_in(cwd, "git push origin main"));
+    assert_ne!(decision_of(&out).0, "deny", "{out} {err}");
+
+    std::fs::write(&floor, "denied_commands = [\"git push\"]\n").unwrap();
+    let (out, err) = place.hook(&bash_in(cwd, "git push origin main"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains("floor.toml"), "{reason}");
+
+    // Broken while running: even a proven read is refused, naming the file, never judged as
+    // if there were no floor.
+    std::fs::write(&floor, "denied_commands = [\"git push\"\n").unwrap();
+    let (out, err) = place.hook(&bash_in(cwd, "ls"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains(floor.to_str().unwrap()), "{reason}");
+    let audit = place.audit();
+    let last = audit.last().unwrap();
+    assert_eq!(last["subject"], "ls", "{last}");
+    assert!(
+        last["reason"].as_str().unwrap().contains("floor.toml"),
+        "{last}"
+    );
+    let (_, log) = serve.stop();
+    assert!(log.contains("floor.toml"), "{log}");
+}

@@ -1,7 +1,8 @@
-//! The files of rules in force, read from disk and kept fresh: the machine-wide floor and the
-//! user's rules are read at start; the saved rules and each project's `.gatehouse.toml` are read
-//! again whenever the file (or the trust list) changes on disk, so `gatehouse rules add` and
-//! `gatehouse rules trust` reach a running console. Also the trust list, and how often each
+//! The files of rules in force, read from disk and kept fresh: the user's rules are read at
+//! start; the machine-wide floor, the saved rules and each project's `.gatehouse.toml` are read
+//! again whenever the file (or the trust list) changes on disk, so an edited floor,
+//! `gatehouse rules add` and `gatehouse rules trust` reach a running console, and a floor that
+//! turns unreadable refuses calls rather than dropping out. Also the trust list, and how often each
 //! rule decided. Each change of a file on disk re-reads it under its lock (`policy::write`).
 
 use std::collections::HashMap;
@@ -42,16 +43,17 @@ pub struct PolicyPaths {
     pub home: Option<PathBuf>,
 }
 
-/// A file's inode, size and time, to notice when it changed (an atomic write is a new inode).
+/// A file's inode, size and times, to notice when it changed (an atomic write is a new inode;
+/// an edit in place changes the modification and status-change times).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp(Option<(SystemTime, u64, u64)>);
+struct Stamp(Option<(SystemTime, (i64, i64), u64, u64)>);
 
 impl Stamp {
     fn of(path: &Path) -> Stamp {
         use std::os::unix::fs::MetadataExt;
         Stamp(std::fs::metadata(path).ok().map(|m| {
             let modified = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            (modified, m.len(), m.ino())
+            (modified, (m.ctime(), m.ctime_nsec()), m.len(), m.ino())
         }))
     }
 }
@@ -66,7 +68,9 @@ type CachedProject = ((Stamp, Stamp), Loaded);
 pub struct Policy {
     paths: PolicyPaths,
     edit_tools: Vec<String>,
+    /// The floor given in memory; a floor file is kept in `floor_file` instead.
     floor: Option<Arc<RuleFile>>,
+    floor_file: Mutex<Option<(Stamp, Loaded)>>,
     user: Option<Arc<RuleFile>>,
     saved: Mutex<Option<(Stamp, Loaded)>>,
     projects: Mutex<HashMap<PathBuf, CachedProject>>,
@@ -95,32 +99,17 @@ impl Policy {
         user_path: Option<PathBuf>,
         edit_tools: Vec<String>,
     ) -> Result<Policy, PolicyError> {
-        let floor = match &paths.floor {
-            Some(path) => match std::fs::metadata(path) {
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                    match paths.floor_required {
-                        true => return Err(missing_floor(path)),
-                        false => None,
-                    }
-                }
-                _ => Some(Arc::new(read(
-                    path,
-                    Layer::Floor,
-                    Trust::FloorOnly,
-                    &edit_tools,
-                )?)),
-            },
-            None => None,
-        };
         let user = (!user.is_empty())
             .then(|| Arc::new(RuleFile::new(Layer::User, user_path, Trust::Own, user)));
         let policy = Policy {
             paths,
             edit_tools,
-            floor,
             user,
             ..Policy::default()
         };
+        if let Some(Err(err)) = policy.floor() {
+            return Err(err);
+        }
         if let Some(Err(err)) = policy.saved() {
             return Err(err);
         }
@@ -140,17 +129,49 @@ impl Policy {
         &self.paths
     }
 
+    /// The floor, read again if its file changed: a floor edited while the console runs holds
+    /// from the next call, and one that can no longer be read or parsed (or, when it was
+    /// named, is gone) is the error that refuses every call, never a call judged without it.
+    fn floor(&self) -> Option<Loaded> {
+        let Some(path) = self.paths.floor.as_ref() else {
+            return self.floor.clone().map(Ok);
+        };
+        let required = self.paths.floor_required;
+        let missing = move |path: &Path| required.then(|| Err(missing_floor(path)));
+        self.fresh(
+            &self.floor_file,
+            path,
+            (Layer::Floor, Trust::FloorOnly),
+            missing,
+        )
+    }
+
     /// The saved rules, read again if the file changed.
     fn saved(&self) -> Option<Loaded> {
         let path = self.paths.saved.as_ref()?;
+        self.fresh(&self.saved, path, (Layer::Saved, Trust::Own), |_| None)
+    }
+
+    /// The file at `path` as `cache` keeps it, read and parsed again when its stamp changed;
+    /// `missing` says what a file that is not there is.
+    fn fresh(
+        &self,
+        cache: &Mutex<Option<(Stamp, Loaded)>>,
+        path: &Path,
+        how: (Layer, Trust),
+        missing: impl Fn(&Path) -> Option<Loaded>,
+    ) -> Option<Loaded> {
         let stamp = Stamp::of(path);
         {
-            let mut saved = lock(&self.saved);
-            if stamp.0.is_none() {
-                *saved = None;
-                return None;
+            let mut kept = lock(cache);
+            let gone = || {
+                std::fs::metadata(path).is_err_and(|err| err.kind() == std::io::ErrorKind::NotFound)
+            };
+            if stamp.0.is_none() && gone() {
+                *kept = None;
+                return missing(path);
             }
-            if let Some((old, loaded)) = saved.as_ref()
+            if let Some((old, loaded)) = kept.as_ref()
                 && *old == stamp
             {
                 return Some(loaded.clone());
@@ -158,11 +179,10 @@ impl Policy {
         }
         let loaded = read_bounded(path).and_then(|bytes| {
             let digest = hash(&bytes);
-            let how = (Layer::Saved, Trust::Own);
             self.parsed
                 .parse(path, (&bytes, &digest), how, &self.edit_tools, |_| {})
         });
-        *lock(&self.saved) = Some((stamp, loaded.clone()));
+        *lock(cache) = Some((stamp, loaded.clone()));
         Some(loaded)
     }
 
@@ -197,11 +217,15 @@ impl Policy {
     /// The files that apply to a call made in `cwd`: floor, user, saved, then the project's.
     pub fn in_force(&self, cwd: &str) -> InForce {
         let mut out = InForce::default();
-        out.files.extend(self.floor.clone());
+        match self.floor() {
+            Some(Ok(file)) => out.files.push(file),
+            Some(Err(err)) => out.broken = Some(err),
+            None => {}
+        }
         out.files.extend(self.user.clone());
         match self.saved() {
             Some(Ok(file)) => out.files.push(file),
-            Some(Err(err)) => out.broken = Some(err),
+            Some(Err(err)) => out.broken = out.broken.or(Some(err)),
             None => {}
         }
         if let Some(why) = unplaced(cwd) {
@@ -250,7 +274,7 @@ impl Policy {
     /// (as last read); each that cannot be used is an error instead.
     pub fn known(&self) -> Vec<Loaded> {
         let mut out: Vec<Loaded> = Vec::new();
-        out.extend(self.floor.clone().map(Ok));
+        out.extend(self.floor());
         out.extend(self.user.clone().map(Ok));
         out.extend(self.saved());
         let mut projects: Vec<(PathBuf, Loaded)> = lock(&self.projects)

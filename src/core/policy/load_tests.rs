@@ -369,3 +369,48 @@ fn above_the_git_root_only_project_files_of_this_user_or_root_count() {
         assert_eq!(standing(&repo, None).files, vec![repo.join(PROJECT_FILE)]);
     }
 }
+
+#[test]
+fn a_floor_edited_while_running_holds_from_the_next_call_and_a_broken_one_refuses_every_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let floor = dir.path().join("policy.toml");
+    std::fs::write(&floor, "").unwrap();
+    let paths = PolicyPaths {
+        floor: Some(floor.clone()),
+        floor_required: true,
+        ..PolicyPaths::default()
+    };
+    let rules = rules(Policy::load(paths, Vec::new(), None, Vec::new()).unwrap());
+    let class = |line: &str| assess(&bash_in(Path::new("/"), line), &rules, &[]);
+    assert_ne!(class("git push").class, Class::Denied);
+    std::fs::write(&floor, "denied_commands = [\"git push\"]\n").unwrap();
+    assert_eq!(class("git push").class, Class::Denied, "edited floor");
+    assert_ne!(class("ls").class, Class::Denied);
+    let at = floor.display().to_string();
+    for broken in ["denied_commands = [\"git push\"\n", "mode_celing = 1\n"] {
+        std::fs::write(&floor, broken).unwrap();
+        let a = class("ls");
+        assert_eq!(a.class, Class::Denied, "{broken:?}: {}", a.explanation);
+        assert!(a.explanation.contains(&at), "{}", a.explanation);
+    }
+    // Replaced by something that is not a file, then removed: still refused, and said why.
+    std::fs::remove_file(&floor).unwrap();
+    std::fs::create_dir(&floor).unwrap();
+    let a = class("ls");
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    std::fs::remove_dir(&floor).unwrap();
+    let a = class("ls");
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    assert!(
+        a.explanation.contains("GATEHOUSE_POLICY"),
+        "{}",
+        a.explanation
+    );
+    std::fs::write(&floor, "denied_commands = [\"rm\"]\n").unwrap();
+    assert_eq!(class("rm x").class, Class::Denied);
+    assert_ne!(
+        class("ls").class,
+        Class::Denied,
+        "a mended floor serves again"
+    );
+}
