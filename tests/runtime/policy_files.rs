@@ -174,3 +174,84 @@ fn a_floor_edited_while_serve_runs_holds_from_the_next_call_and_a_broken_one_ref
     let (_, log) = serve.stop();
     assert!(log.contains("floor.toml"), "{log}");
 }
+
+/// A project file just under the 1 MiB bound, of denied commands and `[[rule]]` tables: about
+/// a second's parse in a debug build.
+fn big_policy() -> String {
+    let bound = gatehouse::core::policy::read::MAX_POLICY_BYTES;
+    let mut text = String::from("denied_commands = [\n");
+    let mut n = 0;
+    while text.len() < bound / 2 {
+        text.push_str(&format!("  \"tool-{n} --flag\",\n"));
+        n += 1;
+    }
+    text.push_str("]\n");
+    loop {
+        let rule =
+            format!("[[rule]]\nid = \"r-{n}\"\nprefix = \"other-{n}\"\nverdict = \"deny\"\n");
+        if text.len() + rule.len() > bound {
+            break text;
+        }
+        text.push_str(&rule);
+        n += 1;
+    }
+}
+
+/// One async worker, so that a parse on it would hold up every other call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_denied_call_elsewhere_is_answered_while_a_large_project_file_is_parsed() {
+    use gatehouse::core::barrier::Settings;
+    use gatehouse::core::decision::Decision;
+    use gatehouse::core::policy::load::{Policy, PolicyPaths};
+    use gatehouse::core::rules::{Pattern, Rules};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    let other = dir.path().join("other");
+    for repo in [&big, &other] {
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+    }
+    std::fs::write(big.join(".gatehouse.toml"), big_policy()).unwrap();
+    let policy = Policy::load(PolicyPaths::default(), Vec::new(), None, Vec::new()).unwrap();
+    let rules = Rules {
+        denied_commands: vec![Pattern::new("git push")],
+        policy: Arc::new(policy),
+        ..Rules::default()
+    };
+    let rig = common::rig::Rig::with(
+        Settings {
+            rules,
+            ..Settings::default()
+        },
+        None,
+    );
+    let bash_in = |cwd: &std::path::Path, line: &str| gatehouse::core::call::Call {
+        cwd: cwd.display().to_string(),
+        ..common::call("Bash", json!({ "command": line }))
+    };
+    let slow = tokio::spawn({
+        let barrier = rig.barrier.clone();
+        let call = bash_in(&big, "ls");
+        async move { barrier.submit(call).await }
+    });
+    let quick = tokio::spawn({
+        let barrier = rig.barrier.clone();
+        let call = bash_in(&other, "git push origin main");
+        async move { barrier.submit(call).await }
+    });
+    let answer = quick.await.unwrap();
+    assert!(
+        matches!(answer.decision, Decision::Deny { .. }),
+        "{answer:?}"
+    );
+    let audit = rig.audit();
+    let subjects: Vec<&str> = audit.iter().filter_map(|r| r["subject"].as_str()).collect();
+    assert_eq!(
+        subjects,
+        ["git push origin main"],
+        "answered while the large file was still being parsed"
+    );
+    let answer = slow.await.unwrap();
+    assert_eq!(answer.decision, Decision::allow());
+}

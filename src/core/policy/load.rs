@@ -74,6 +74,8 @@ pub struct Policy {
     user: Option<Arc<RuleFile>>,
     saved: Mutex<Option<(Stamp, Loaded)>>,
     projects: Mutex<HashMap<PathBuf, CachedProject>>,
+    /// A lock per project file, held while it is read and parsed.
+    reading: Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>,
     parsed: Parsed,
     hits: Mutex<HashMap<String, u64>>,
 }
@@ -198,6 +200,18 @@ impl Policy {
         {
             return loaded.clone();
         }
+        // One read and parse of a file at a time: another call under the same project waits
+        // for it and takes what it found, and calls under other projects do not wait at all.
+        let reading = lock(&self.reading)
+            .entry(path.to_path_buf())
+            .or_default()
+            .clone();
+        let _reading = lock(&reading);
+        if let Some((old, loaded)) = lock(&self.projects).get(path)
+            && *old == stamps
+        {
+            return loaded.clone();
+        }
         let loaded = read_bounded(path).and_then(|bytes| {
             let digest = hash(&bytes);
             let trust = match self.paths.trust.as_deref() {
@@ -212,6 +226,41 @@ impl Policy {
         });
         lock(&self.projects).insert(path.to_path_buf(), (stamps, loaded.clone()));
         loaded
+    }
+
+    /// True when every file a call made in `cwd` is judged under is kept as it is on disk, so
+    /// that judging it reads and parses nothing and may run where calls arrive; false when one
+    /// must be read first, which a large file makes slow (up to a second or more).
+    pub fn ready_for(&self, cwd: &str) -> bool {
+        let kept = |cache: &Mutex<Option<(Stamp, Loaded)>>, path: &Path| {
+            let stamp = Stamp::of(path);
+            stamp.0.is_none() || lock(cache).as_ref().is_some_and(|(old, _)| *old == stamp)
+        };
+        let floor = self.paths.floor.as_deref();
+        let saved = self.paths.saved.as_deref();
+        if !floor.is_none_or(|path| kept(&self.floor_file, path))
+            || !saved.is_none_or(|path| kept(&self.saved, path))
+        {
+            return false;
+        }
+        if unplaced(cwd).is_some() {
+            return true;
+        }
+        let trust = self.paths.trust.as_deref().map_or(Stamp(None), Stamp::of);
+        let files = standing(Path::new(cwd), self.paths.home.as_deref()).files;
+        let stamps: Vec<(PathBuf, Stamp)> = files
+            .into_iter()
+            .map(|path| {
+                let stamp = Stamp::of(&path);
+                (path, stamp)
+            })
+            .collect();
+        let projects = lock(&self.projects);
+        stamps.iter().all(|(path, stamp)| {
+            projects
+                .get(path)
+                .is_some_and(|(old, _)| *old == (*stamp, trust))
+        })
     }
 
     /// The files that apply to a call made in `cwd`: floor, user, saved, then the project's.
