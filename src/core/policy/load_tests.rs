@@ -414,3 +414,29 @@ fn a_floor_edited_while_running_holds_from_the_next_call_and_a_broken_one_refuse
         "a mended floor serves again"
     );
 }
+
+#[test]
+fn calls_under_one_project_wait_for_one_read_of_its_file_instead_of_each_parsing_it() {
+    let repo = git_repo();
+    std::fs::write(repo.path().join(PROJECT_FILE), big_policy(3_000)).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let policy = Arc::new(policy_in(config.path()));
+    let cwd = repo.path().display().to_string();
+    assert!(!policy.ready_for(&cwd), "not read yet");
+    let barrier = Arc::new(std::sync::Barrier::new(4));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (policy, cwd, barrier) = (policy.clone(), cwd.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                policy.in_force(&cwd).files.pop().unwrap()
+            })
+        })
+        .collect();
+    let files: Vec<Arc<RuleFile>> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(
+        files.iter().all(|f| Arc::ptr_eq(f, &files[0])),
+        "parsed more than once"
+    );
+    assert!(policy.ready_for(&cwd));
+}
