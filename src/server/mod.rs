@@ -188,7 +188,7 @@ pub async fn run_supported(
             let _ = stream.try_write(&refusal);
             continue;
         }
-        let place = slots.take();
+        let place = slots.take_soon(Duration::from_secs(1)).await;
         let charge = budget.try_charge(budget::CONNECTION_BYTES);
         if let (Some((slot, evicted)), Some(charge)) = (place, charge) {
             let barrier = barrier.clone();

@@ -9,16 +9,19 @@
 //! at once, from being heard. When every connection holds a call (open dialogs), there is no
 //! place to take, and the new connection is answered at once without one (the busy path).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 
 /// Open connections, counted.
 #[derive(Debug)]
 pub struct Slots {
     bound: usize,
     state: Mutex<State>,
+    /// Told whenever a place is freed.
+    freed: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -27,6 +30,8 @@ struct State {
     /// The connections still waiting for their request line, oldest first, each with the
     /// sender that tells it to give up its place.
     waiting: BTreeMap<u64, oneshot::Sender<()>>,
+    /// Connections told to give up their place that have not closed yet.
+    evicted: BTreeSet<u64>,
     next: u64,
 }
 
@@ -46,6 +51,7 @@ impl Slots {
         Arc::new(Slots {
             bound: bound.max(1),
             state: Mutex::default(),
+            freed: Notify::new(),
         })
     }
 
@@ -70,8 +76,9 @@ impl Slots {
             if state.open >= self.bound + (self.bound / 4).max(1) {
                 return None;
             }
-            let (_, evict) = state.waiting.pop_first()?;
+            let (old, evict) = state.waiting.pop_first()?;
             let _ = evict.send(());
+            state.evicted.insert(old);
         }
         let id = state.next;
         state.next += 1;
@@ -86,6 +93,27 @@ impl Slots {
             },
             evicted,
         ))
+    }
+
+    /// [`Slots::take`], waiting up to `patience` for connections already told to give up
+    /// their place to close when that is all that stands in the way (on a loaded machine
+    /// their tasks may not have run yet).
+    pub async fn take_soon(self: &Arc<Self>, patience: Duration) -> Option<(Slot, Evicted)> {
+        let waiting = async {
+            loop {
+                let freed = self.freed.notified();
+                tokio::pin!(freed);
+                freed.as_mut().enable();
+                if let Some(place) = self.take() {
+                    return Some(place);
+                }
+                if self.lock().evicted.is_empty() {
+                    return None;
+                }
+                freed.await;
+            }
+        };
+        tokio::time::timeout(patience, waiting).await.ok().flatten()
     }
 
     /// Connections open now.
@@ -109,7 +137,10 @@ impl Drop for Slot {
     fn drop(&mut self) {
         let mut state = self.slots.lock();
         state.waiting.remove(&self.id);
+        state.evicted.remove(&self.id);
         state.open -= 1;
+        drop(state);
+        self.slots.freed.notify_waiters();
     }
 }
 
