@@ -27,8 +27,9 @@
 //! server and the hook's client use it, and nothing else speaks it.
 //!
 //! `server` is the console's Unix socket: protocol v1 (through `wire`), the folder and peer
-//! checks, and the accept loop that submits each hook's call to the barrier and writes the
-//! answer back. It talks to the core through a `Barrier` only.
+//! checks, the bounds on what connections hold (`budget`) and how many are open under the
+//! descriptor limit (`slots`), and the accept loop that submits each hook's call to the barrier
+//! and writes the answer back. It talks to the core through a `Barrier` only.
 //!
 //! `agents` holds one folder per agent (Claude Code, Codex, Gemini CLI, Cursor, Crush, Qwen
 //! Code, Copilot CLI), each implementing the `Dialect` trait: its hook JSON into a `Call` with
