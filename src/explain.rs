@@ -24,9 +24,11 @@ pub struct Explanation {
     pub assessment: Assessment,
 }
 
-/// Explains `line` as a `Bash` call under `rules`, made in no folder (so no project policy).
+/// Explains `line` as a `Bash` call under `rules`, made at the filesystem's root (so in no
+/// project but one there): a line judged alone, not a call from an agent that named no folder,
+/// which would be asked in every mode.
 pub fn explain(line: &str, rules: &Rules) -> Explanation {
-    explain_in(line, rules, "")
+    explain_in(line, rules, "/")
 }
 
 /// Explains `line` as a `Bash` call made in `cwd`: the project policy found from there counts.

@@ -5,7 +5,7 @@
 //! `core` is the barrier core: modes, calls, the static shell analyser, rules, routes, the
 //! pending table of dialogs with its first-answer-wins race, and the audit log. Its lasting
 //! rules (`rule`, and the rules-file code under `policy/`: syntax, loading, bounded reading,
-//! safe writing) are files it reads itself: the floor, the user's, the saved rules and each
+//! the project files a call's folder is under, the trust list, safe writing) are files it reads itself: the floor, the user's, the saved rules and each
 //! call's project policy; `learn` turns the human's repeated answers into offered rules. It
 //! knows nothing of terminals, sockets or HTTP, nor of the other modules here
 //! (`tests/runtime/boundaries.rs` fails if it names one), so the policy can be read and tested
@@ -27,8 +27,9 @@
 //! server and the hook's client use it, and nothing else speaks it.
 //!
 //! `server` is the console's Unix socket: protocol v1 (through `wire`), the folder and peer
-//! checks, and the accept loop that submits each hook's call to the barrier and writes the
-//! answer back. It talks to the core through a `Barrier` only.
+//! checks, the bounds on what connections hold (`budget`) and how many are open under the
+//! descriptor limit (`slots`), and the accept loop that submits each hook's call to the barrier
+//! and writes the answer back. It talks to the core through a `Barrier` only.
 //!
 //! `agents` holds one folder per agent (Claude Code, Codex, Gemini CLI, Cursor, Crush, Qwen
 //! Code, Copilot CLI), each implementing the `Dialect` trait: its hook JSON into a `Call` with

@@ -319,9 +319,11 @@ fn open_checked(path: &Path) -> Result<(File, (u64, u64)), AuditError> {
             });
         }
     }
+    // Read as well, to see whether the file ends in a cut line before each record.
     let file = OpenOptions::new()
         .create(true)
         .append(true)
+        .read(true)
         .mode(0o600)
         // No following a link; and no blocking on a FIFO planted there before it is refused.
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
@@ -464,9 +466,27 @@ impl FileSink {
     }
 }
 
+impl FileSink {
+    /// Notes a file that ends in the middle of a line, whoever cut it: the web console's own
+    /// writer of this file, another process, or this one. Then the next record starts with a
+    /// newline instead of being glued to the cut one.
+    fn notice_cut_end(&mut self) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let file = &self.lines.out;
+        let len = file.metadata()?.len();
+        let mut last = [b'\n'];
+        if len > 0 {
+            file.read_exact_at(&mut last, len - 1)?;
+        }
+        self.lines.torn = self.lines.torn || last[0] != b'\n';
+        Ok(())
+    }
+}
+
 impl Sink for FileSink {
     fn append(&mut self, line: &[u8]) -> io::Result<()> {
         self.follow_rotation()?;
+        self.notice_cut_end()?;
         self.lines.append(line)
     }
 }

@@ -172,6 +172,38 @@ fn a_file_that_ends_mid_line_gets_its_next_record_on_a_fresh_line() {
 }
 
 #[test]
+fn a_line_cut_by_another_writer_of_the_file_is_never_glued_to_the_next_record() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    // The console's writer and the web console's, each with its own handle, as they run.
+    let console = Audit::open(&path).unwrap();
+    let web = Audit::open(&path).unwrap();
+    console.write(&record(1)).unwrap();
+    // What a write of the web's cut short by a full disk leaves behind.
+    let mut other = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    other.write_all(b"{\"web\":\"refused\",\"pa").unwrap();
+    console.write(&record(2)).unwrap();
+    web.write_other(&serde_json::json!({"web": "refused"}))
+        .unwrap();
+    other.write_all(b"{\"id\":3,\"cu").unwrap();
+    web.write_other(&serde_json::json!({"web": "paired"}))
+        .unwrap();
+    console.write(&record(4)).unwrap();
+    let lines = lines(&path);
+    assert_eq!(lines.len(), 7, "{lines:#?}");
+    assert_eq!(lines[1], "{\"web\":\"refused\",\"pa");
+    assert_eq!(lines[4], "{\"id\":3,\"cu");
+    for i in [0, 2, 3, 5, 6] {
+        let whole: serde_json::Value = serde_json::from_str(&lines[i]).unwrap();
+        assert!(whole.get("run").is_some(), "{}", lines[i]);
+    }
+}
+
+#[test]
 fn a_deleted_or_rotated_file_is_noticed_and_opened_afresh() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");

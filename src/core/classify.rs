@@ -90,6 +90,9 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
     };
     let mut a = assess_unruled(call, rules, session, kind, analysis, &judgement);
     a.ceilings = judgement.ceilings.iter().map(|(mode, _)| *mode).collect();
+    if let Some(why) = &judgement.unplaced {
+        a.explanation = format!("{}; {why}", a.explanation);
+    }
     a
 }
 

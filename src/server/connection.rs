@@ -11,41 +11,68 @@ use tokio::net::UnixStream;
 
 use super::Support;
 use super::budget::Charge;
+use super::slots::{Evicted, Slot};
 use crate::core::barrier::Barrier;
 use crate::wire::control;
 use crate::wire::socket::my_uid;
 use crate::wire::{self, Answer, MAX_LINE, ProtocolError, Request};
 
-/// Serves one request on `stream`, charging its line to `charge` as it arrives. The request
-/// line must be whole within `request_timeout` of accept, or the peer is told so and dropped:
-/// an idle or trickling peer holds its place for no longer than that.
+/// What an accepted connection holds while it is served: its memory charge and its place
+/// among the open connections, which a newer one takes if `evicted` fires before the request
+/// line arrives.
+pub struct Held {
+    pub charge: Charge,
+    pub slot: Slot,
+    pub evicted: Evicted,
+}
+
+/// The refusal for a peer that is not the console's own user, or `None` for one that is.
+/// Checked as the connection is accepted, so that another uid's connection holds nothing.
+pub fn stranger(stream: &UnixStream) -> Option<Vec<u8>> {
+    let peer = stream.peer_cred().map(|cred| cred.uid());
+    if peer.as_ref().ok() == Some(&my_uid()) {
+        return None;
+    }
+    let message = match peer {
+        Ok(uid) => format!(
+            "uid {uid} may not use this console; it serves uid {}",
+            my_uid()
+        ),
+        Err(err) => format!("cannot tell who is connecting: {err}"),
+    };
+    Some(Answer::Refused(message).to_line())
+}
+
+/// Serves one request on `stream`, charging its line to the held charge as it arrives. The
+/// request line must be whole within `request_timeout` of accept, or the peer is told so and
+/// dropped: an idle or trickling peer holds its place for no longer than that, and gives it up
+/// sooner to a newer connection when the server is at its count.
 pub async fn serve(
     stream: UnixStream,
     barrier: Barrier,
     support: &Support,
     request_timeout: Duration,
-    mut charge: Charge,
+    held: Held,
 ) {
-    let peer = stream.peer_cred().map(|cred| cred.uid());
+    let Held {
+        mut charge,
+        slot,
+        evicted,
+    } = held;
     let (read, mut write) = stream.into_split();
-    if peer.as_ref().ok() != Some(&my_uid()) {
-        let message = match peer {
-            Ok(uid) => format!(
-                "uid {uid} may not use this console; it serves uid {}",
-                my_uid()
-            ),
-            Err(err) => format!("cannot tell who is connecting: {err}"),
-        };
-        let _ = write.write_all(&Answer::Refused(message).to_line()).await;
-        return;
-    }
     let mut reader = BufReader::with_capacity(READ_BUFFER, read);
     let reading = read_line(&mut reader, MAX_LINE, Some(&mut charge));
-    let request = match tokio::time::timeout(request_timeout, reading).await {
-        Ok(Ok(line)) => wire::parse_request(&line),
-        Ok(Err(err)) => Err(err),
-        Err(_) => Err(ProtocolError::Slow(request_timeout)),
+    // Cancellation: an evicted or late request is dropped half read, which loses nothing the
+    // peer is not told about.
+    let request = tokio::select! {
+        read = tokio::time::timeout(request_timeout, reading) => match read {
+            Ok(Ok(line)) => wire::parse_request(&line),
+            Ok(Err(err)) => Err(err),
+            Err(_) => Err(ProtocolError::Slow(request_timeout)),
+        },
+        Ok(()) = evicted => Err(ProtocolError::Evicted),
     };
+    slot.heard();
     let line = match request {
         Ok(Request::Call(call)) => {
             let call = support.complete(call);
@@ -66,7 +93,9 @@ pub async fn serve(
         Err(ProtocolError::Empty) => return,
         Err(err) => Answer::Refused(err.to_string()).to_line(),
     };
-    let _ = write.write_all(&line).await;
+    // A peer that does not read its answer cannot hold the connection either.
+    let _ = tokio::time::timeout(request_timeout, write.write_all(&line)).await;
+    drop(slot);
 }
 
 /// The longest request a busy console reads: enough for every ordinary call, small enough that
@@ -117,8 +146,8 @@ pub fn refuse_at_once(stream: &UnixStream, bound: usize) {
 
 fn busy_reason(bound: usize) -> String {
     format!(
-        "gatehouse console is busy (its open calls hold the {} MiB of max_pending_mib), so the \
-         agent's own permission flow decides",
+        "gatehouse console is busy (its open calls hold the {} MiB of max_pending_mib, or every \
+         connection its descriptors allow), so the agent's own permission flow decides",
         bound / (1024 * 1024)
     )
 }

@@ -7,13 +7,18 @@
 //! console's own requests to the [`Control`] it was given. A peer that goes away first withdraws
 //! its call. A request line must be whole within [`Options::request_timeout`] (2 s) of accept.
 //! Connections are bounded by memory ([`budget`]: a few KiB each plus their request, within
-//! `max_pending_mib`), not by a count, so thousands of idle peers or open dialogs fit; past the
-//! bound a client is answered at once, never left hanging: the static class settles what it
-//! can, and a call that needs a human gets `defer`. Only the console's own user may connect:
-//! the socket's folder is 0700 ([`crate::wire::socket`]) and each peer's uid is checked.
+//! `max_pending_mib`) and counted under the descriptor limit ([`slots`]: at the count, a new
+//! connection takes the place of the one that has waited longest without sending its line), so
+//! thousands of idle peers or open dialogs fit and none can starve the console of descriptors;
+//! past either bound a client is answered at once, never left hanging: the static class settles
+//! what it can, and a call that needs a human gets `defer`. Only the console's own user may
+//! connect: the socket's folder is 0700 ([`crate::wire::socket`]) and each peer's uid is
+//! checked as it is accepted; another uid's connection is answered and closed at once, holding
+//! no place.
 
 pub mod budget;
 pub mod connection;
+pub mod slots;
 
 use std::future::Future;
 use std::path::Path;
@@ -38,6 +43,9 @@ pub struct Options {
     pub request_timeout: Duration,
     /// How long shutdown waits for open connections to receive their fallback answer.
     pub drain_timeout: Duration,
+    /// Connections open at once, at most; never more than [`slots::Slots::bound_for`] the
+    /// process's descriptor limit.
+    pub max_connections: usize,
 }
 
 impl Default for Options {
@@ -46,6 +54,7 @@ impl Default for Options {
             max_pending_bytes: DEFAULT_PENDING_MIB * 1024 * 1024,
             request_timeout: Duration::from_secs(2),
             drain_timeout: Duration::from_secs(3),
+            max_connections: usize::MAX,
         }
     }
 }
@@ -149,7 +158,13 @@ pub async fn run_supported(
     shutdown: impl Future<Output = ()>,
 ) {
     let budget = budget::Budget::new(options.max_pending_bytes);
-    let busy_slots = Arc::new(Semaphore::new(MAX_BUSY));
+    let descriptors = slots::descriptors();
+    let slots = slots::Slots::new(slots::Slots::bound_for(
+        descriptors,
+        options.max_connections,
+    ));
+    let busy_slots = Arc::new(Semaphore::new(MAX_BUSY.min(descriptors / 8).max(1)));
+    let mut quiet_until = tokio::time::Instant::now();
     tokio::pin!(shutdown);
     loop {
         // Cancellation: dropping `accept` loses no connection (tokio's accept is cancel-safe);
@@ -159,18 +174,33 @@ pub async fn run_supported(
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
                 Err(err) => {
-                    tracing::warn!("accepting a connection failed: {err}");
+                    // Said once a second at most: out of descriptors, this repeats.
+                    if tokio::time::Instant::now() >= quiet_until {
+                        tracing::warn!("accepting a connection failed: {err}");
+                        quiet_until = tokio::time::Instant::now() + Duration::from_secs(1);
+                    }
                     tokio::time::sleep(Duration::from_millis(10)).await;
                     continue;
                 }
             },
         };
-        if let Some(charge) = budget.try_charge(budget::CONNECTION_BYTES) {
+        if let Some(refusal) = connection::stranger(&stream) {
+            let _ = stream.try_write(&refusal);
+            continue;
+        }
+        let place = slots.take_soon(Duration::from_secs(1)).await;
+        let charge = budget.try_charge(budget::CONNECTION_BYTES);
+        if let (Some((slot, evicted)), Some(charge)) = (place, charge) {
             let barrier = barrier.clone();
             let support = support.clone();
             tokio::spawn(async move {
+                let held = connection::Held {
+                    charge,
+                    slot,
+                    evicted,
+                };
                 let timeout = options.request_timeout;
-                connection::serve(stream, barrier, &support, timeout, charge).await;
+                connection::serve(stream, barrier, &support, timeout, held).await;
             });
         } else if let Ok(slot) = busy_slots.clone().try_acquire_owned() {
             let barrier = barrier.clone();

@@ -74,6 +74,11 @@ pub enum ProtocolError {
     Empty,
     #[error("no request line arrived within {0:?}")]
     Slow(std::time::Duration),
+    #[error(
+        "no request line arrived before the console ran out of room for connections; a newer \
+         one took this one's place (send the request as soon as you connect)"
+    )]
+    Evicted,
 }
 
 /// One request on the console's socket: a hook's call, or one of the console's own requests

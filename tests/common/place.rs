@@ -81,10 +81,17 @@ impl Place {
 
     /// Starts `gatehouse serve` with `args` and waits for its socket.
     pub fn serve(&self, args: &[&str]) -> Serve {
+        self.serve_with(args, |_| {})
+    }
+
+    /// Starts `gatehouse serve` with `args`, its command first changed by `adjust` (an
+    /// environment variable, a resource limit), and waits for its socket.
+    pub fn serve_with(&self, args: &[&str], adjust: impl FnOnce(&mut Command)) -> Serve {
         let mut full = vec!["serve"];
         full.extend_from_slice(args);
-        let child = self
-            .command(&full)
+        let mut command = self.command(&full);
+        adjust(&mut command);
+        let child = command
             .stdin(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

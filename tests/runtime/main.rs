@@ -27,6 +27,7 @@ mod serve_stop;
 mod session_rules;
 mod socket;
 mod socket_flag;
+mod socket_limits;
 mod start;
 mod tamper;
 mod two_agents;

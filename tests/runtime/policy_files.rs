@@ -100,3 +100,158 @@ fn a_floor_that_gatehouse_policy_names_but_is_missing_stops_serve_and_the_hook_s
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("GATEHOUSE_POLICY"), "{err}");
 }
+
+#[test]
+fn an_outer_projects_deny_holds_in_a_nested_repository_and_a_call_with_no_usable_folder_is_not_allowed()
+ {
+    let place = Place::new("");
+    let outer = place.path().join("outer");
+    let nested = outer.join("vendor/lib");
+    std::fs::create_dir_all(outer.join(".git")).unwrap();
+    std::fs::create_dir_all(nested.join(".git")).unwrap();
+    std::fs::write(
+        outer.join(".gatehouse.toml"),
+        "denied_commands = [\"git push\"]\n",
+    )
+    .unwrap();
+    let _serve = place.serve(&[]);
+
+    let (out, err) = place.hook(&bash_in(&nested, "git push origin main"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains("outer/.gatehouse.toml"), "{reason}");
+
+    // Read-only, but made nowhere gatehouse can place: not allowed, and said why.
+    for cwd in ["", "outer/vendor/lib"] {
+        let mut input: Value = serde_json::from_slice(&bash_in(&nested, "ls")).unwrap();
+        input["cwd"] = json!(cwd);
+        let (out, err) = place.hook(&serde_json::to_vec(&input).unwrap());
+        let (decision, _) = decision_of(&out);
+        assert_ne!(decision, "allow", "{out} {err}");
+    }
+    let audit = place.audit();
+    let unplaced: Vec<&Value> = audit.iter().filter(|r| r["subject"] == "ls").collect();
+    assert_eq!(unplaced.len(), 2, "{audit:?}");
+    for record in unplaced {
+        assert_eq!(record["route"], "ask", "{record}");
+    }
+}
+
+#[test]
+fn a_floor_edited_while_serve_runs_holds_from_the_next_call_and_a_broken_one_refuses_with_its_name()
+{
+    let place = Place::new("");
+    let floor = place.path().join("floor.toml");
+    std::fs::write(&floor, "").unwrap();
+    let serve = place.serve_with(&["--on-ask", "defer"], |command| {
+        command.env("GATEHOUSE_POLICY", &floor);
+    });
+    let cwd = place.path();
+
+    let (out, err) = place.hook(&bash_in(cwd, "git push origin main"));
+    assert_ne!(decision_of(&out).0, "deny", "{out} {err}");
+
+    std::fs::write(&floor, "denied_commands = [\"git push\"]\n").unwrap();
+    let (out, err) = place.hook(&bash_in(cwd, "git push origin main"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains("floor.toml"), "{reason}");
+
+    // Broken while running: even a proven read is refused, naming the file, never judged as
+    // if there were no floor.
+    std::fs::write(&floor, "denied_commands = [\"git push\"\n").unwrap();
+    let (out, err) = place.hook(&bash_in(cwd, "ls"));
+    let (decision, reason) = decision_of(&out);
+    assert_eq!(decision, "deny", "{out} {err}");
+    assert!(reason.contains(floor.to_str().unwrap()), "{reason}");
+    let audit = place.audit();
+    let last = audit.last().unwrap();
+    assert_eq!(last["subject"], "ls", "{last}");
+    assert!(
+        last["reason"].as_str().unwrap().contains("floor.toml"),
+        "{last}"
+    );
+    let (_, log) = serve.stop();
+    assert!(log.contains("floor.toml"), "{log}");
+}
+
+/// A project file just under the 1 MiB bound, of denied commands and `[[rule]]` tables: about
+/// a second's parse in a debug build.
+fn big_policy() -> String {
+    let bound = gatehouse::core::policy::read::MAX_POLICY_BYTES;
+    let mut text = String::from("denied_commands = [\n");
+    let mut n = 0;
+    while text.len() < bound / 2 {
+        text.push_str(&format!("  \"tool-{n} --flag\",\n"));
+        n += 1;
+    }
+    text.push_str("]\n");
+    loop {
+        let rule =
+            format!("[[rule]]\nid = \"r-{n}\"\nprefix = \"other-{n}\"\nverdict = \"deny\"\n");
+        if text.len() + rule.len() > bound {
+            break text;
+        }
+        text.push_str(&rule);
+        n += 1;
+    }
+}
+
+/// One async worker, so that a parse on it would hold up every other call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_denied_call_elsewhere_is_answered_while_a_large_project_file_is_parsed() {
+    use gatehouse::core::barrier::Settings;
+    use gatehouse::core::decision::Decision;
+    use gatehouse::core::policy::load::{Policy, PolicyPaths};
+    use gatehouse::core::rules::{Pattern, Rules};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    let other = dir.path().join("other");
+    for repo in [&big, &other] {
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+    }
+    std::fs::write(big.join(".gatehouse.toml"), big_policy()).unwrap();
+    let policy = Policy::load(PolicyPaths::default(), Vec::new(), None, Vec::new()).unwrap();
+    let rules = Rules {
+        denied_commands: vec![Pattern::new("git push")],
+        policy: Arc::new(policy),
+        ..Rules::default()
+    };
+    let rig = common::rig::Rig::with(
+        Settings {
+            rules,
+            ..Settings::default()
+        },
+        None,
+    );
+    let bash_in = |cwd: &std::path::Path, line: &str| gatehouse::core::call::Call {
+        cwd: cwd.display().to_string(),
+        ..common::call("Bash", json!({ "command": line }))
+    };
+    let slow = tokio::spawn({
+        let barrier = rig.barrier.clone();
+        let call = bash_in(&big, "ls");
+        async move { barrier.submit(call).await }
+    });
+    let quick = tokio::spawn({
+        let barrier = rig.barrier.clone();
+        let call = bash_in(&other, "git push origin main");
+        async move { barrier.submit(call).await }
+    });
+    let answer = quick.await.unwrap();
+    assert!(
+        matches!(answer.decision, Decision::Deny { .. }),
+        "{answer:?}"
+    );
+    let audit = rig.audit();
+    let subjects: Vec<&str> = audit.iter().filter_map(|r| r["subject"].as_str()).collect();
+    assert_eq!(
+        subjects,
+        ["git push origin main"],
+        "answered while the large file was still being parsed"
+    );
+    let answer = slow.await.unwrap();
+    assert_eq!(answer.decision, Decision::allow());
+}

@@ -4,7 +4,9 @@
 //! second), and the async workers also serve every other call. So a call whose text is at most
 //! [`INLINE_BYTES`] is assessed where it arrives; a larger one is assessed on tokio's blocking
 //! pool, one at a time (so that large calls cannot take every core either), while small calls
-//! go on being answered. A shell line longer than [`MAX_ANALYSED_LINE`] is not parsed at all:
+//! go on being answered. So is a call whose policy files must be read and parsed first (a
+//! repository's 1 MiB `.gatehouse.toml` takes a second or more): it waits for its own project's
+//! file while calls elsewhere are judged. A shell line longer than [`MAX_ANALYSED_LINE`] is not parsed at all:
 //! it is refused as doomed with a way out, since nothing could tell whether it hides a denied
 //! or writing command, and refusing never widens what runs.
 
@@ -82,13 +84,21 @@ impl Shared {
         call: Arc<Call>,
         session: Vec<SessionAllow>,
     ) -> Assessment {
-        if weight(&call) <= INLINE_BYTES {
+        let small = weight(&call) <= INLINE_BYTES;
+        if small && self.rules.policy.ready_for(&call.cwd) {
             return assess_bounded(&call, &self.rules, &session);
         }
+        // A small call whose policy files must be read first goes to the blocking pool with
+        // no permit: it waits only for its own project's file (see `Policy::project`), and a
+        // large repository policy holds up no other project's calls, nor a large line's.
         // Cancellation: if the submitter goes away while waiting or analysing, the analysis
         // still runs to its end (it cannot be interrupted) and then frees its permit.
-        let Ok(permit) = self.analysis.clone().acquire_owned().await else {
-            return assess_bounded(&call, &self.rules, &session);
+        let permit = match small {
+            true => None,
+            false => match self.analysis.clone().acquire_owned().await {
+                Ok(permit) => Some(permit),
+                Err(_) => return assess_bounded(&call, &self.rules, &session),
+            },
         };
         let shared = self.clone();
         let task_call = call.clone();

@@ -1,10 +1,11 @@
-//! The files of rules in force, read from disk and kept fresh: the machine-wide floor and the
-//! user's rules are read at start; the saved rules and each project's `.gatehouse.toml` are read
-//! again whenever the file (or the trust list) changes on disk, so `gatehouse rules add` and
-//! `gatehouse rules trust` reach a running console. Also the trust list, and how often each
+//! The files of rules in force, read from disk and kept fresh: the user's rules are read at
+//! start; the machine-wide floor, the saved rules and each project's `.gatehouse.toml` are read
+//! again whenever the file (or the trust list) changes on disk, so an edited floor,
+//! `gatehouse rules add` and `gatehouse rules trust` reach a running console, and a floor that
+//! turns unreadable refuses calls rather than dropping out. Also the trust list, and how often each
 //! rule decided. Each change of a file on disk re-reads it under its lock (`policy::write`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
@@ -12,15 +13,17 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use super::file::{PolicyError, parse_file, render};
+pub use super::place::{PROJECT_FILE, find_project, git_root, project_and_root};
+use super::place::{standing, unplaced};
 use super::read::{Parsed, read_bounded};
+use super::trust::trusted_digest;
+pub use super::trust::{trust, trusted};
 pub use super::write::write_atomic;
 use super::write::{lock as lock_file, write_private};
 use super::{Hit, Judgement, Layer, RuleFile, Trust, judge};
+use crate::core::mode::Mode;
 use crate::core::rule::{Rule, Subject};
 use crate::core::shell::Command;
-
-/// The name of a project's policy file.
-pub const PROJECT_FILE: &str = ".gatehouse.toml";
 
 /// The machine-wide floor, unless `GATEHOUSE_POLICY` names another file.
 pub const FLOOR_FILE: &str = "/etc/gatehouse/policy.toml";
@@ -40,16 +43,17 @@ pub struct PolicyPaths {
     pub home: Option<PathBuf>,
 }
 
-/// A file's inode, size and time, to notice when it changed (an atomic write is a new inode).
+/// A file's inode, size and times, to notice when it changed (an atomic write is a new inode;
+/// an edit in place changes the modification and status-change times).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp(Option<(SystemTime, u64, u64)>);
+struct Stamp(Option<(SystemTime, (i64, i64), u64, u64)>);
 
 impl Stamp {
     fn of(path: &Path) -> Stamp {
         use std::os::unix::fs::MetadataExt;
         Stamp(std::fs::metadata(path).ok().map(|m| {
             let modified = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            (modified, m.len(), m.ino())
+            (modified, (m.ctime(), m.ctime_nsec()), m.len(), m.ino())
         }))
     }
 }
@@ -64,10 +68,14 @@ type CachedProject = ((Stamp, Stamp), Loaded);
 pub struct Policy {
     paths: PolicyPaths,
     edit_tools: Vec<String>,
+    /// The floor given in memory; a floor file is kept in `floor_file` instead.
     floor: Option<Arc<RuleFile>>,
+    floor_file: Mutex<Option<(Stamp, Loaded)>>,
     user: Option<Arc<RuleFile>>,
     saved: Mutex<Option<(Stamp, Loaded)>>,
     projects: Mutex<HashMap<PathBuf, CachedProject>>,
+    /// A lock per project file, held while it is read and parsed.
+    reading: Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>,
     parsed: Parsed,
     hits: Mutex<HashMap<String, u64>>,
 }
@@ -80,6 +88,8 @@ pub struct InForce {
     pub root: Option<PathBuf>,
     /// A project file or saved-rules file that cannot be read: the call is refused.
     pub broken: Option<PolicyError>,
+    /// Why the call cannot be placed in a project (no usable cwd): it is asked in every mode.
+    pub unplaced: Option<String>,
 }
 
 impl Policy {
@@ -91,32 +101,17 @@ impl Policy {
         user_path: Option<PathBuf>,
         edit_tools: Vec<String>,
     ) -> Result<Policy, PolicyError> {
-        let floor = match &paths.floor {
-            Some(path) => match std::fs::metadata(path) {
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                    match paths.floor_required {
-                        true => return Err(missing_floor(path)),
-                        false => None,
-                    }
-                }
-                _ => Some(Arc::new(read(
-                    path,
-                    Layer::Floor,
-                    Trust::FloorOnly,
-                    &edit_tools,
-                )?)),
-            },
-            None => None,
-        };
         let user = (!user.is_empty())
             .then(|| Arc::new(RuleFile::new(Layer::User, user_path, Trust::Own, user)));
         let policy = Policy {
             paths,
             edit_tools,
-            floor,
             user,
             ..Policy::default()
         };
+        if let Some(Err(err)) = policy.floor() {
+            return Err(err);
+        }
         if let Some(Err(err)) = policy.saved() {
             return Err(err);
         }
@@ -136,17 +131,49 @@ impl Policy {
         &self.paths
     }
 
+    /// The floor, read again if its file changed: a floor edited while the console runs holds
+    /// from the next call, and one that can no longer be read or parsed (or, when it was
+    /// named, is gone) is the error that refuses every call, never a call judged without it.
+    fn floor(&self) -> Option<Loaded> {
+        let Some(path) = self.paths.floor.as_ref() else {
+            return self.floor.clone().map(Ok);
+        };
+        let required = self.paths.floor_required;
+        let missing = move |path: &Path| required.then(|| Err(missing_floor(path)));
+        self.fresh(
+            &self.floor_file,
+            path,
+            (Layer::Floor, Trust::FloorOnly),
+            missing,
+        )
+    }
+
     /// The saved rules, read again if the file changed.
     fn saved(&self) -> Option<Loaded> {
         let path = self.paths.saved.as_ref()?;
+        self.fresh(&self.saved, path, (Layer::Saved, Trust::Own), |_| None)
+    }
+
+    /// The file at `path` as `cache` keeps it, read and parsed again when its stamp changed;
+    /// `missing` says what a file that is not there is.
+    fn fresh(
+        &self,
+        cache: &Mutex<Option<(Stamp, Loaded)>>,
+        path: &Path,
+        how: (Layer, Trust),
+        missing: impl Fn(&Path) -> Option<Loaded>,
+    ) -> Option<Loaded> {
         let stamp = Stamp::of(path);
         {
-            let mut saved = lock(&self.saved);
-            if stamp.0.is_none() {
-                *saved = None;
-                return None;
+            let mut kept = lock(cache);
+            let gone = || {
+                std::fs::metadata(path).is_err_and(|err| err.kind() == std::io::ErrorKind::NotFound)
+            };
+            if stamp.0.is_none() && gone() {
+                *kept = None;
+                return missing(path);
             }
-            if let Some((old, loaded)) = saved.as_ref()
+            if let Some((old, loaded)) = kept.as_ref()
                 && *old == stamp
             {
                 return Some(loaded.clone());
@@ -154,11 +181,10 @@ impl Policy {
         }
         let loaded = read_bounded(path).and_then(|bytes| {
             let digest = hash(&bytes);
-            let how = (Layer::Saved, Trust::Own);
             self.parsed
                 .parse(path, (&bytes, &digest), how, &self.edit_tools, |_| {})
         });
-        *lock(&self.saved) = Some((stamp, loaded.clone()));
+        *lock(cache) = Some((stamp, loaded.clone()));
         Some(loaded)
     }
 
@@ -169,6 +195,18 @@ impl Policy {
             Stamp::of(path),
             self.paths.trust.as_deref().map_or(Stamp(None), Stamp::of),
         );
+        if let Some((old, loaded)) = lock(&self.projects).get(path)
+            && *old == stamps
+        {
+            return loaded.clone();
+        }
+        // One read and parse of a file at a time: another call under the same project waits
+        // for it and takes what it found, and calls under other projects do not wait at all.
+        let reading = lock(&self.reading)
+            .entry(path.to_path_buf())
+            .or_default()
+            .clone();
+        let _reading = lock(&reading);
         if let Some((old, loaded)) = lock(&self.projects).get(path)
             && *old == stamps
         {
@@ -190,25 +228,65 @@ impl Policy {
         loaded
     }
 
+    /// True when every file a call made in `cwd` is judged under is kept as it is on disk, so
+    /// that judging it reads and parses nothing and may run where calls arrive; false when one
+    /// must be read first, which a large file makes slow (up to a second or more).
+    pub fn ready_for(&self, cwd: &str) -> bool {
+        let kept = |cache: &Mutex<Option<(Stamp, Loaded)>>, path: &Path| {
+            let stamp = Stamp::of(path);
+            stamp.0.is_none() || lock(cache).as_ref().is_some_and(|(old, _)| *old == stamp)
+        };
+        let floor = self.paths.floor.as_deref();
+        let saved = self.paths.saved.as_deref();
+        if !floor.is_none_or(|path| kept(&self.floor_file, path))
+            || !saved.is_none_or(|path| kept(&self.saved, path))
+        {
+            return false;
+        }
+        if unplaced(cwd).is_some() {
+            return true;
+        }
+        let trust = self.paths.trust.as_deref().map_or(Stamp(None), Stamp::of);
+        let files = standing(Path::new(cwd), self.paths.home.as_deref()).files;
+        let stamps: Vec<(PathBuf, Stamp)> = files
+            .into_iter()
+            .map(|path| {
+                let stamp = Stamp::of(&path);
+                (path, stamp)
+            })
+            .collect();
+        let projects = lock(&self.projects);
+        stamps.iter().all(|(path, stamp)| {
+            projects
+                .get(path)
+                .is_some_and(|(old, _)| *old == (*stamp, trust))
+        })
+    }
+
     /// The files that apply to a call made in `cwd`: floor, user, saved, then the project's.
     pub fn in_force(&self, cwd: &str) -> InForce {
         let mut out = InForce::default();
-        out.files.extend(self.floor.clone());
-        out.files.extend(self.user.clone());
-        match self.saved() {
+        match self.floor() {
             Some(Ok(file)) => out.files.push(file),
             Some(Err(err)) => out.broken = Some(err),
             None => {}
         }
-        let cwd = Path::new(cwd);
-        if cwd.is_absolute() {
-            let (project, root) = project_and_root(cwd, self.paths.home.as_deref());
-            out.root = root;
-            if let Some(path) = project {
-                match self.project(&path) {
-                    Ok(file) => out.files.push(file),
-                    Err(err) => out.broken = out.broken.or(Some(err)),
-                }
+        out.files.extend(self.user.clone());
+        match self.saved() {
+            Some(Ok(file)) => out.files.push(file),
+            Some(Err(err)) => out.broken = out.broken.or(Some(err)),
+            None => {}
+        }
+        if let Some(why) = unplaced(cwd) {
+            out.unplaced = Some(why);
+            return out;
+        }
+        let standing = standing(Path::new(cwd), self.paths.home.as_deref());
+        out.root = standing.root;
+        for path in standing.files {
+            match self.project(&path) {
+                Ok(file) => out.files.push(file),
+                Err(err) => out.broken = out.broken.or(Some(err)),
             }
         }
         out
@@ -230,7 +308,14 @@ impl Policy {
             root: subject.root.or(in_force.root.as_deref()),
             ..subject
         };
-        Ok(judge(&files, &subject, commands))
+        let mut judgement = judge(&files, &subject, commands);
+        if let Some(why) = in_force.unplaced {
+            // Asked, never allowed: no project allow reaches it, and the denies of the project
+            // it is really in are the human's to apply.
+            judgement.ceilings.push((Mode::BlockAll, PathBuf::new()));
+            judgement.unplaced = Some(why);
+        }
+        Ok(judgement)
     }
 
     /// Every file known now, for the console's list of policies in force: the floor, the
@@ -238,7 +323,7 @@ impl Policy {
     /// (as last read); each that cannot be used is an error instead.
     pub fn known(&self) -> Vec<Loaded> {
         let mut out: Vec<Loaded> = Vec::new();
-        out.extend(self.floor.clone().map(Ok));
+        out.extend(self.floor());
         out.extend(self.user.clone().map(Ok));
         out.extend(self.saved());
         let mut projects: Vec<(PathBuf, Loaded)> = lock(&self.projects)
@@ -385,99 +470,12 @@ fn no_saved_file() -> PolicyError {
     }
 }
 
-/// The nearest `.gatehouse.toml` from `cwd` upward, looking no higher than the git root (the
-/// first folder with a `.git`) or `home`.
-pub fn find_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    project_and_root(cwd, home).0
-}
-
-/// [`find_project`] and the project's root in one walk up from `cwd` (it runs for every call):
-/// the project file's folder, else the git root, else none.
-pub fn project_and_root(cwd: &Path, home: Option<&Path>) -> (Option<PathBuf>, Option<PathBuf>) {
-    for dir in cwd.ancestors() {
-        let file = dir.join(PROJECT_FILE);
-        if file.is_file() {
-            return (Some(file), Some(dir.to_path_buf()));
-        }
-        if dir.join(".git").exists() {
-            return (None, Some(dir.to_path_buf()));
-        }
-        if Some(dir) == home {
-            break;
-        }
-    }
-    (None, None)
-}
-
-/// The first folder from `cwd` upward with a `.git`, looking no higher than `home`.
-pub fn git_root(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    for dir in cwd.ancestors() {
-        if dir.join(".git").exists() {
-            return Some(dir.to_path_buf());
-        }
-        if Some(dir) == home {
-            return None;
-        }
-    }
-    None
-}
-
 /// The hex SHA-256 of a file's bytes: what trusting a project file records.
 pub fn hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
-struct TrustList {
-    #[serde(default)]
-    trusted: BTreeMap<String, String>,
-}
-
-/// The trust list at `list`: none when there is no file; an error when it is too large to
-/// read (or not a file), so that trusting more never drops what it holds.
-fn trust_list(list: &Path) -> Result<TrustList, PolicyError> {
-    if !list.exists() {
-        return Ok(TrustList::default());
-    }
-    let bytes = read_bounded(list)?;
-    Ok(toml::from_str(&String::from_utf8_lossy(&bytes)).unwrap_or_default())
-}
-
-/// True when the trust list records exactly these bytes for the project file at `path`.
-pub fn trusted(list: &Path, path: &Path, bytes: &[u8]) -> bool {
-    trusted_digest(list, path, &hash(bytes))
-}
-
-/// True when the trust list records the hash `digest` for the project file at `path`. A list
-/// that cannot be read trusts nothing.
-fn trusted_digest(list: &Path, path: &Path, digest: &str) -> bool {
-    trust_list(list).is_ok_and(|trusts| {
-        trusts
-            .trusted
-            .get(&path.display().to_string())
-            .map(String::as_str)
-            == Some(digest)
-    })
-}
-
-/// Records the project file at `path`, as it is now, in the trust list; returns its hash.
-pub fn trust(list: &Path, path: &Path) -> std::io::Result<String> {
-    let bytes = read_bounded(path).map_err(std::io::Error::other)?;
-    let _locked = lock_file(list)?;
-    let mut trusts = trust_list(list).map_err(std::io::Error::other)?;
-    let digest = hash(&bytes);
-    trusts
-        .trusted
-        .insert(path.display().to_string(), digest.clone());
-    let text = toml::to_string(&trusts).map_err(std::io::Error::other)?;
-    write_private(
-        list,
-        &format!("# project policies trusted by `gatehouse rules trust`\n{text}"),
-    )?;
-    Ok(digest)
 }
 
 #[cfg(test)]

@@ -254,3 +254,189 @@ fn a_missing_floor_is_no_floor_at_its_usual_place_and_an_error_where_it_was_name
     std::fs::write(&floor, "").unwrap();
     assert!(Policy::load(paths(true), Vec::new(), None, Vec::new()).is_ok());
 }
+
+/// An outer project that denies `git push`, with a nested repository below it.
+fn outer_with_nested() -> (tempfile::TempDir, PathBuf) {
+    let outer = git_repo();
+    std::fs::write(
+        outer.path().join(PROJECT_FILE),
+        "denied_commands = [\"git push\"]\n\
+         [[rule]]\nid = \"no-env\"\nedit = \".env\"\nverdict = \"deny\"\n",
+    )
+    .unwrap();
+    let nested = outer.path().join("vendor/lib");
+    std::fs::create_dir_all(nested.join(".git")).unwrap();
+    (outer, nested)
+}
+
+#[test]
+fn the_outer_projects_denies_hold_inside_a_nested_repository_and_beside_its_own_file() {
+    let (outer, nested) = outer_with_nested();
+    let config = tempfile::tempdir().unwrap();
+    let rules = rules(policy_in(config.path()));
+    let a = assess(&bash_in(&nested, "git push"), &rules, &[]);
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    // A file of the nested repository's own does not hide the outer one either.
+    std::fs::write(
+        nested.join(PROJECT_FILE),
+        "safe_commands = [\"git push\"]\n",
+    )
+    .unwrap();
+    let a = assess(&bash_in(&nested.join("src"), "git push"), &rules, &[]);
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    let standing = standing(&nested, None);
+    assert_eq!(
+        standing.files,
+        vec![nested.join(PROJECT_FILE), outer.path().join(PROJECT_FILE)]
+    );
+    assert_eq!(standing.root.as_deref(), Some(nested.as_path()));
+    // The outer file's relative edit glob starts at its own folder, not the nested root.
+    let edit = |path: &Path| crate::core::call::Call {
+        cwd: nested.display().to_string(),
+        ..test_call("Write", json!({ "file_path": path, "content": "x" }))
+    };
+    let a = assess(&edit(&outer.path().join(".env")), &rules, &[]);
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    let a = assess(&edit(&nested.join(".env")), &rules, &[]);
+    assert_ne!(a.class, Class::Denied, "{}", a.explanation);
+}
+
+#[test]
+fn a_call_in_a_folder_that_does_not_exist_is_judged_by_the_project_files_above_it() {
+    let (outer, _) = outer_with_nested();
+    let config = tempfile::tempdir().unwrap();
+    let rules = rules(policy_in(config.path()));
+    let gone = outer.path().join("gone/deeper");
+    let a = assess(&bash_in(&gone, "git push"), &rules, &[]);
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+}
+
+#[test]
+fn a_call_with_no_usable_folder_is_asked_in_every_mode_and_its_denies_still_deny() {
+    use crate::core::mode::Mode;
+    use crate::core::route::Route;
+    let config = tempfile::tempdir().unwrap();
+    std::fs::write(
+        config.path().join("rules.toml"),
+        "[[rule]]\nid = \"no-push\"\nprefix = \"git push\"\nverdict = \"deny\"\n\
+         [[rule]]\nid = \"make\"\nprefix = \"make\"\nverdict = \"allow\"\n",
+    )
+    .unwrap();
+    let rules = rules(policy_in(config.path()));
+    for cwd in ["", "repo/sub", "."] {
+        let call = |line: &str| crate::core::call::Call {
+            cwd: cwd.into(),
+            ..test_call("Bash", json!({ "command": line }))
+        };
+        for line in ["ls", "make"] {
+            let a = assess(&call(line), &rules, &[]);
+            for mode in Mode::ALL {
+                let route = a.route(mode);
+                assert!(
+                    matches!(route, Route::Ask | Route::Reject),
+                    "{line:?} in {cwd:?} under {mode}: {route}"
+                );
+            }
+            assert!(
+                a.explanation.contains("cannot be found"),
+                "{}",
+                a.explanation
+            );
+        }
+        let a = assess(&call("git push"), &rules, &[]);
+        assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+        assert!(Mode::ALL.iter().all(|&m| a.route(m) == Route::Reject));
+    }
+    // The same calls in a real folder are routed as ever.
+    let a = assess(&bash_in(Path::new("/"), "ls"), &rules, &[]);
+    assert_eq!(a.route(Mode::AllowRead), Route::Allow);
+}
+
+#[test]
+fn above_the_git_root_only_project_files_of_this_user_or_root_count() {
+    use std::os::unix::fs::chown;
+    let shared = tempfile::tempdir().unwrap();
+    let planted = shared.path().join(PROJECT_FILE);
+    std::fs::write(&planted, "mode_ceiling = \"block-all\"\n").unwrap();
+    let repo = shared.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    assert_eq!(standing(&repo, None).files, vec![planted.clone()]);
+    if crate::core::uid() == 0 {
+        chown(&planted, Some(12345), None).unwrap();
+        assert!(standing(&repo, None).files.is_empty());
+        // Below the git root the file counts whoever owns it, as before.
+        std::fs::rename(&planted, repo.join(PROJECT_FILE)).unwrap();
+        assert_eq!(standing(&repo, None).files, vec![repo.join(PROJECT_FILE)]);
+    }
+}
+
+#[test]
+fn a_floor_edited_while_running_holds_from_the_next_call_and_a_broken_one_refuses_every_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let floor = dir.path().join("policy.toml");
+    std::fs::write(&floor, "").unwrap();
+    let paths = PolicyPaths {
+        floor: Some(floor.clone()),
+        floor_required: true,
+        ..PolicyPaths::default()
+    };
+    let rules = rules(Policy::load(paths, Vec::new(), None, Vec::new()).unwrap());
+    let class = |line: &str| assess(&bash_in(Path::new("/"), line), &rules, &[]);
+    assert_ne!(class("git push").class, Class::Denied);
+    std::fs::write(&floor, "denied_commands = [\"git push\"]\n").unwrap();
+    assert_eq!(class("git push").class, Class::Denied, "edited floor");
+    assert_ne!(class("ls").class, Class::Denied);
+    let at = floor.display().to_string();
+    for broken in ["denied_commands = [\"git push\"\n", "mode_celing = 1\n"] {
+        std::fs::write(&floor, broken).unwrap();
+        let a = class("ls");
+        assert_eq!(a.class, Class::Denied, "{broken:?}: {}", a.explanation);
+        assert!(a.explanation.contains(&at), "{}", a.explanation);
+    }
+    // Replaced by something that is not a file, then removed: still refused, and said why.
+    std::fs::remove_file(&floor).unwrap();
+    std::fs::create_dir(&floor).unwrap();
+    let a = class("ls");
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    std::fs::remove_dir(&floor).unwrap();
+    let a = class("ls");
+    assert_eq!(a.class, Class::Denied, "{}", a.explanation);
+    assert!(
+        a.explanation.contains("GATEHOUSE_POLICY"),
+        "{}",
+        a.explanation
+    );
+    std::fs::write(&floor, "denied_commands = [\"rm\"]\n").unwrap();
+    assert_eq!(class("rm x").class, Class::Denied);
+    assert_ne!(
+        class("ls").class,
+        Class::Denied,
+        "a mended floor serves again"
+    );
+}
+
+#[test]
+fn calls_under_one_project_wait_for_one_read_of_its_file_instead_of_each_parsing_it() {
+    let repo = git_repo();
+    std::fs::write(repo.path().join(PROJECT_FILE), big_policy(3_000)).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let policy = Arc::new(policy_in(config.path()));
+    let cwd = repo.path().display().to_string();
+    assert!(!policy.ready_for(&cwd), "not read yet");
+    let barrier = Arc::new(std::sync::Barrier::new(4));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (policy, cwd, barrier) = (policy.clone(), cwd.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                policy.in_force(&cwd).files.pop().unwrap()
+            })
+        })
+        .collect();
+    let files: Vec<Arc<RuleFile>> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(
+        files.iter().all(|f| Arc::ptr_eq(f, &files[0])),
+        "parsed more than once"
+    );
+    assert!(policy.ready_for(&cwd));
+}

@@ -3,12 +3,15 @@
 //! `.gatehouse.toml`. Within a file the first matching rule wins; across files the strictest
 //! ruling of the matching rules wins (deny over ask over allow), so no file can loosen another.
 //! The floor and an untrusted project file can only tighten: their allows are set aside when
-//! they are loaded. Reading the files is [`load`] (bounded by [`read`]); their syntax is
+//! they are loaded. Reading the files is [`load`] (bounded by [`read`]); which project files
+//! govern a call is [`place`]; the trusted project files are [`trust`]; their syntax is
 //! [`file`]; writing the user's own safely is [`write`].
 
 pub mod file;
 pub mod load;
+pub mod place;
 pub mod read;
+pub mod trust;
 pub mod write;
 
 use std::fmt;
@@ -155,6 +158,8 @@ pub struct Judgement {
     /// The mode ceilings in force, each with the file that set it: a call is routed no more
     /// openly than any of them would route it.
     pub ceilings: Vec<(Mode, PathBuf)>,
+    /// Why the call could not be placed in a project (no usable cwd), for which it is asked.
+    pub unplaced: Option<String>,
 }
 
 impl Judgement {
@@ -172,11 +177,11 @@ impl Judgement {
 fn strictest<'a>(
     files: &'a [&'a RuleFile],
     root: Option<&Path>,
-    covers: impl Fn(&Rule) -> bool,
+    covers: impl Fn(&Rule, &RuleFile) -> bool,
 ) -> Option<(&'a RuleFile, &'a Rule)> {
     let mut best: Option<(&RuleFile, &Rule)> = None;
     for file in files {
-        if let Some(rule) = file.first(root, &covers)
+        if let Some(rule) = file.first(root, |r| covers(r, file))
             && best.is_none_or(|(_, b)| rule.ruling > b.ruling)
         {
             best = Some((file, rule));
@@ -188,12 +193,20 @@ fn strictest<'a>(
 /// Judges a call against `files`: `commands` are its shell commands (empty for other tools).
 pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -> Judgement {
     let root = subject.root;
-    let call =
-        strictest(files, root, |r| r.matcher.covers_call(subject)).map(|(f, r)| Hit::of(f, r));
+    // A project file's relative globs start at its own folder, which for a project around a
+    // nested repository is not the call's root.
+    let covers_call = |r: &Rule, file: &RuleFile| {
+        let subject = Subject {
+            root: file.root.as_deref().or(subject.root),
+            ..*subject
+        };
+        r.matcher.covers_call(&subject)
+    };
+    let call = strictest(files, root, covers_call).map(|(f, r)| Hit::of(f, r));
     let commands = commands
         .iter()
         .map(|c| {
-            strictest(files, root, |r| r.matcher.covers_command(c)).map(|(f, r)| Hit::of(f, r))
+            strictest(files, root, |r, _| r.matcher.covers_command(c)).map(|(f, r)| Hit::of(f, r))
         })
         .collect();
     let ceilings = files
@@ -204,6 +217,7 @@ pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -
         call,
         commands,
         ceilings,
+        unplaced: None,
     }
 }
 
