@@ -35,6 +35,7 @@ fn only_missing_knowledge_in_plain_words_is_left_for_the_model() {
     let labelled: Vec<lines::Labelled> = lines::corpus()
         .into_iter()
         .chain(lines::adversarial())
+        .chain(lines::heldout())
         .collect();
     let texts: Vec<String> = labelled.iter().map(|l| l.command.clone()).collect();
     let mut all = texts.clone();

@@ -132,6 +132,7 @@ fn every_line_called_read_only_changes_nothing_when_run() {
     for (set, labelled) in [
         ("corpus", lines::corpus()),
         ("adversarial", lines::adversarial()),
+        ("heldout", lines::heldout()),
     ] {
         for item in labelled {
             let read_only = analyse(&item.command).safety == Safety::ReadOnly;

@@ -144,3 +144,25 @@ pub(crate) fn literal_operands<'w>(
         })
         .collect()
 }
+
+/// The letters of the short-option bundles among `args`, in order, up to `--`: each bundle's
+/// letters stop at the first that takes a value (one of `values`), whose value is the rest.
+/// Lets a table name the known-bad flags of a program before its allow-list refuses them as
+/// merely unknown.
+pub(crate) fn short_letters<'w>(
+    args: &'w [Word],
+    values: &'w str,
+) -> impl Iterator<Item = char> + 'w {
+    args.iter()
+        .filter_map(Word::literal_text)
+        .take_while(|text| *text != "--")
+        .filter_map(|text| text.strip_prefix('-').filter(|rest| !rest.starts_with('-')))
+        .flat_map(move |letters| {
+            let mut done = false;
+            letters.chars().take_while(move |letter| {
+                let take = !done;
+                done = done || values.contains(*letter);
+                take
+            })
+        })
+}

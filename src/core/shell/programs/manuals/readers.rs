@@ -4,8 +4,10 @@
 //! option that writes a file, runs a command or reaches the network; none has one, so they
 //! read whatever their arguments. `pygmentize` is held to its stdout options.
 
-use super::{Rule, Table};
-use crate::core::shell::programs::flags::Spec;
+use super::{Rule, Table, short_letters};
+use crate::core::shell::programs::flags::{self, Spec};
+use crate::core::shell::programs::{Judged, Judgement, Risk};
+use crate::core::shell::words::Word;
 
 /// A program that reads whatever its arguments.
 const fn reads(
@@ -84,7 +86,7 @@ pub(super) const TABLES: &[Table] = &[
     Table {
         program: "pygmentize",
         manual: "pygmentize(1), Pygments 2.14",
-        rule: Rule::Options(&PYGMENTIZE, "prints highlighted source"),
+        rule: Rule::Judged(pygmentize),
         reads: &["pygmentize -g src/main.py", "pygmentize -l rust -f terminal256 src/main.rs", "pygmentize -L lexers", "pygmentize -S monokai -f html"],
         refuses: &["pygmentize -o out.html src/main.rs", "pygmentize -x -l lexer.py:Evil x", "pygmentize -O full,cssfile=style.css -f html x.py", "pygmentize -P cssfile=s.css x.py"],
     },
@@ -98,3 +100,20 @@ const PYGMENTIZE: Spec = Spec {
     long: &["help", "json"],
     ..Spec::EMPTY
 };
+
+fn pygmentize(args: &[Word]) -> Judged {
+    for letter in short_letters(args, "lfSaoOPF") {
+        match letter {
+            'o' => return Err(Judgement::writer("pygmentize -o: writes a file")),
+            'x' => {
+                return Err(Judgement::risk(
+                    Risk::RunsCode,
+                    "pygmentize -x: loads a lexer or formatter from a Python file",
+                ));
+            }
+            _ => {}
+        }
+    }
+    flags::parse(&PYGMENTIZE, args)?;
+    Ok(Judgement::read_only("prints highlighted source"))
+}

@@ -85,8 +85,8 @@ const TPUT: Spec = Spec {
 /// does) and `-S` takes its capability names from standard input, which may hold them.
 fn tput(args: &[Word]) -> Judged {
     if args.iter().any(|w| w.literal_text() == Some("-S")) {
-        return Err(Judgement::unverified(
-            "tput -S: reads capability names from standard input",
+        return Err(Judgement::dynamic(
+            "tput -S: reads capability names, init and reset among them, from standard input",
         ));
     }
     let parsed = flags::parse(&TPUT, args)?;

@@ -7,10 +7,10 @@
 //! passes options to a postprocessor, `-F` names a font directory whose device description
 //! chooses the postprocessor program, and the html devices write image files: all left off.
 
-use super::{Rule, Table, literal_operands};
+use super::{Rule, Table, literal_operands, short_letters};
 use crate::core::shell::escape;
 use crate::core::shell::programs::flags::{self, Spec};
-use crate::core::shell::programs::{Judged, Judgement};
+use crate::core::shell::programs::{Judged, Judgement, Risk};
 use crate::core::shell::words::Word;
 
 #[rustfmt::skip]
@@ -189,6 +189,20 @@ const PTX: Spec = Spec {
 
 /// A roff program: the options of `spec`, and a device that prints to standard output.
 fn roff(program: &str, spec: &Spec, args: &[Word]) -> Judged {
+    for letter in short_letters(args, spec.short_value) {
+        let why = match letter {
+            'U' => Judgement::risk(
+                Risk::RunsCode,
+                format!("{program} -U: unsafe mode lets the document run commands and write files"),
+            ),
+            'l' | 'L' => Judgement::writer(format!(
+                "{program} -{letter}: sends the output to a printer"
+            )),
+            'X' => Judgement::risk(Risk::Pager, format!("{program} -X: opens a previewer")),
+            _ => continue,
+        };
+        return Err(why);
+    }
     let parsed = flags::parse(spec, args)?;
     if let Some(device) = parsed.value(&["-T"]) {
         let name = device.literal_text().ok_or_else(|| {
@@ -196,6 +210,11 @@ fn roff(program: &str, spec: &Spec, args: &[Word]) -> Judged {
                 "{program} -T: the device is only known when the line runs"
             ))
         })?;
+        if matches!(name, "html" | "xhtml") {
+            return Err(Judgement::writer(format!(
+                "{program} -T {name}: writes image files beside its output"
+            )));
+        }
         if !STDOUT_DEVICES.contains(&name) {
             return Err(Judgement::unverified(format!(
                 "{program} -T {}: a device not known to print only to standard output",
