@@ -107,7 +107,7 @@ impl Walker<'_> {
             self.command_fds = outer_command_fds;
             return;
         }
-        match self.group_keyword(name_node, &args) {
+        match self.group_keyword(node, name_node, &args) {
             Some(Group::Opens(inner)) => {
                 self.push_command(&argv[..inner], Judgement::read_only("times a group"));
                 if argv.len() > inner {
@@ -180,7 +180,10 @@ impl Walker<'_> {
     /// runs the same commands, so the words after `{` are judged as the command they are (with
     /// functions looked up as bash would), and the keywords themselves run nothing. Only the
     /// unquoted reserved words count (`\time` and `"{"` are ordinary words).
-    fn group_keyword(&self, name: Node, args: &[Node]) -> Option<Group> {
+    ///
+    /// A `}` piped into another command is left alone: bash then times the whole pipeline,
+    /// a structure the reading laid out for the oracle does not show.
+    fn group_keyword(&self, node: Node, name: Node, args: &[Node]) -> Option<Group> {
         let word = self.text(name);
         if self.aliases.contains(word) {
             return None;
@@ -189,7 +192,7 @@ impl Walker<'_> {
         match (word, texts.as_slice()) {
             ("time", ["{", ..]) => Some(Group::Opens(2)),
             ("time", ["-p", "{"]) => Some(Group::Opens(3)),
-            ("}", []) => Some(Group::Closes),
+            ("}", []) if !in_pipeline(node) => Some(Group::Closes),
             _ => None,
         }
     }
@@ -235,4 +238,13 @@ fn origin(word: &Word) -> Origin {
     } else {
         Origin::Plain
     }
+}
+
+/// True when `node`, or the redirected statement it is the body of, is part of a pipeline.
+fn in_pipeline(node: Node) -> bool {
+    let mut parent = node.parent();
+    if parent.is_some_and(|p| p.kind() == "redirected_statement") {
+        parent = parent.and_then(|p| p.parent());
+    }
+    parent.is_some_and(|p| p.kind() == "pipeline")
 }

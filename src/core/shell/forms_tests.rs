@@ -1,5 +1,6 @@
-//! Shell forms bash runs nothing extra for: a line of comments, and `time` before a brace
-//! group, each beside the forms that still write or run something.
+//! Shell forms bash runs nothing extra for: a line of comments, `time` before a brace group
+//! and `nohup` with its output sent to `/dev/null`, each beside the forms that still write or
+//! run something.
 
 use super::Safety;
 use super::test_support::{assert_not_read_only, assert_read_only, safety};
@@ -28,7 +29,7 @@ fn time_before_a_brace_group_times_the_commands_judged_inside() {
         "time { ls; cat README.md; }",
         "time -p { ls; }",
         "time {\n  wc -l README.md\n}",
-        "time { ls; } 2>&1 | head",
+        "time { ls; } 2>&1",
     ]);
     assert_not_read_only(&[
         "time { rm -rf build; }",
@@ -37,5 +38,23 @@ fn time_before_a_brace_group_times_the_commands_judged_inside() {
         "time \"{\" ls; }",
         "\\time { ls; }",
         "time { ls; touch x; }",
+        "time { ls; } | head",
+    ]);
+}
+
+#[test]
+fn nohup_writes_no_file_when_its_output_goes_to_dev_null() {
+    assert_read_only(&[
+        "nohup ls > /dev/null",
+        "nohup cat README.md >/dev/null 2>&1 &",
+        "{ nohup wc -l README.md; } > /dev/null",
+    ]);
+    assert_not_read_only(&[
+        "nohup ls",
+        "nohup ls 2>/dev/null",
+        "nohup ls > out.log",
+        "nohup rm x > /dev/null",
+        "nohup ls > /dev/null 1>&3",
+        "nohup ls | cat",
     ]);
 }
