@@ -13,6 +13,8 @@
 //! that gave it, which `gatehouse explain` shows.
 
 mod database;
+mod documents;
+mod mercurial;
 mod readers;
 mod terminal;
 mod typeset;
@@ -70,6 +72,8 @@ fn families() -> impl Iterator<Item = &'static Table> {
         terminal::TABLES,
         typeset::TABLES,
         database::TABLES,
+        documents::TABLES,
+        mercurial::TABLES,
         readers::TABLES,
         writers::TABLES,
     ]
