@@ -212,8 +212,13 @@ fn builds_option(word: &Word) -> bool {
         && (word.many || word.prefix == "-" || word.prefix == "--")
 }
 
+/// Known to the older families and lists, or to a table with read forms. A table of a program
+/// known only to write or run does not take `--version` on trust: several such tools hand it
+/// to the project's own copy (`nx`, `turbo` and `lerna` defer to the workspace's install).
 fn is_known(name: &str) -> bool {
-    tables::simple(name).is_some() || family(name).is_some() || manuals::lookup(name).is_some()
+    tables::simple(name).is_some()
+        || family(name).is_some()
+        || manuals::lookup(name).is_some_and(|t| t.has_read_forms())
 }
 
 /// True for programs that are read-only whatever their arguments, dynamic ones included.

@@ -125,6 +125,14 @@ impl Table {
         judgement.reworded(why)
     }
 
+    /// True when some forms of the program are read-only.
+    pub(crate) fn has_read_forms(&self) -> bool {
+        matches!(
+            self.rule,
+            Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_)
+        )
+    }
+
     /// True when the program reads whatever its arguments.
     pub(crate) fn reads_whatever(&self) -> bool {
         matches!(self.rule, Rule::Reads(_))

@@ -7,10 +7,7 @@ use crate::core::shell::programs::{family, tables};
 use crate::core::shell::{Safety, analyse};
 
 fn has_read_forms(table: &Table) -> bool {
-    matches!(
-        table.rule,
-        Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_)
-    )
+    table.has_read_forms()
 }
 
 #[test]
@@ -59,7 +56,7 @@ fn a_table_with_read_forms_shows_one_and_a_table_that_judges_shows_a_refused_nei
 }
 
 #[test]
-fn a_program_known_only_to_write_or_run_is_never_read_only_and_never_unknown() {
+fn a_program_known_only_to_write_or_run_is_never_read_only_not_even_asked_its_version() {
     for table in families().filter(|t| !has_read_forms(t)) {
         for line in [
             table.program.to_string(),
