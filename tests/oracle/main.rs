@@ -2,12 +2,12 @@
 //! parse of it, and run under real bash in a throw-away sandbox, where anything it changed,
 //! reached or ran is caught.
 //!
-//! Lines come from the shared corpus copy, the adversarial set, a seeded grammar fuzzer aimed
-//! at the programs' option tables (`fuzz`) and a seeded lexical fuzzer aimed at where parsers
-//! differ (`lexical`). Every read-only line is compared structurally (`structure`: bash's
-//! `declare -f` print, made in a sandbox, against the analyser's reading); the corpus, the
-//! adversarial set, the grammar fuzzer's lines and the first of the lexical fuzzer's are also
-//! executed. It runs only with `GATEHOUSE_ORACLE=1` (`.ci/run` sets it) and needs `bwrap` and
+//! Lines come from the shared corpus copy, the adversarial set, the held-out set, a seeded
+//! grammar fuzzer aimed at the programs' option tables (`fuzz`) and a seeded lexical fuzzer
+//! aimed at where parsers differ (`lexical`). Every read-only line is compared structurally
+//! (`structure`: bash's `declare -f` print, made in a sandbox, against the analyser's
+//! reading); the corpus, the adversarial and held-out sets, the grammar fuzzer's lines and the
+//! first of the lexical fuzzer's are also executed. It runs only with `GATEHOUSE_ORACLE=1` (`.ci/run` sets it) and needs `bwrap` and
 //! `strace`; without them it prints why it skipped, unless `GATEHOUSE_ORACLE_REQUIRED=1` makes
 //! that a failure. Its last line is `oracle: executed N lines (F from the fuzzer), compared S
 //! with bash's parse, caught C`.
