@@ -69,6 +69,12 @@ impl Explanation {
             self.class,
             self.explanation
         );
+        if let Some(judged) = self.judged() {
+            out = out.replace(
+                "\n  routes",
+                &format!("\n  judged {}\n  routes", visible(&judged)),
+            );
+        }
         if let Some(hit) = &self.assessment.rule {
             out = out.replace(
                 "\n  routes",
@@ -86,6 +92,27 @@ impl Explanation {
         }
         out.push('\n');
         out
+    }
+
+    /// For a read-only line, what judged each command and why (`tput: prints terminal
+    /// capabilities (table tput, tput(1), ncurses 6.4)`): the `why` line names only the
+    /// programs, and a table's judgement names the table it came from. `None` otherwise, where
+    /// the `why` line already gives each part's reason.
+    fn judged(&self) -> Option<String> {
+        let shell = self.assessment.shell.as_ref()?;
+        if shell.safety != crate::core::shell::Safety::ReadOnly || shell.commands.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = shell
+            .commands
+            .iter()
+            .map(|c| {
+                let word = c.words.first().map_or("", String::as_str);
+                let name = word.rsplit('/').next().unwrap_or(word);
+                format!("{name}: {}", c.why)
+            })
+            .collect();
+        Some(parts.join("; "))
     }
 
     pub fn to_json(&self) -> serde_json::Value {

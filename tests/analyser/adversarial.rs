@@ -2,8 +2,7 @@
 //! agent permission bypasses and the bash manual; see `tests/data/adversarial.README.md`): no
 //! `write` line may be read-only, and at least 97% of the `read_only` lines must be recognised.
 
-#[path = "../oracle/lines.rs"]
-mod lines;
+use crate::lines;
 
 use gatehouse::core::shell::{Safety, analyse};
 

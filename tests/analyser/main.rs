@@ -4,6 +4,9 @@
 mod adversarial;
 mod corpus;
 mod explain_escapes;
+mod heldout;
+#[path = "../oracle/lines.rs"]
+mod lines;
 mod own_commands;
 mod props;
 mod sed_oracle;

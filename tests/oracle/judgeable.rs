@@ -35,6 +35,7 @@ fn only_missing_knowledge_in_plain_words_is_left_for_the_model() {
     let labelled: Vec<lines::Labelled> = lines::corpus()
         .into_iter()
         .chain(lines::adversarial())
+        .chain(lines::heldout())
         .collect();
     let texts: Vec<String> = labelled.iter().map(|l| l.command.clone()).collect();
     let mut all = texts.clone();
@@ -56,14 +57,19 @@ fn only_missing_knowledge_in_plain_words_is_left_for_the_model() {
     // The figure the issue asks for: the labelled write lines a model answering read-only to
     // everything could still get allowed (all of them unknown programs or options in plain
     // words, as checked above). It was 175 before issue 21.
-    let raced_writes = labelled
-        .iter()
-        .filter(|l| l.label == "write")
-        .filter(|l| {
-            let analysis = analyse(&l.command);
-            analysis.obstacle() == Some(Obstacle::Unknown)
-        })
-        .count();
+    // The held-out set is counted apart, so the figure stays comparable with the one before.
+    let raced = |set: &[lines::Labelled]| {
+        set.iter()
+            .filter(|l| l.label == "write")
+            .filter(|l| analyse(&l.command).obstacle() == Some(Obstacle::Unknown))
+            .count()
+    };
+    let heldout = lines::heldout();
+    let raced_writes = raced(&labelled[..labelled.len() - heldout.len()]);
     println!("judgeable: {raced_writes} labelled write lines are left for the model");
+    println!(
+        "judgeable: {} of the held-out set's write lines are left for the model",
+        raced(&heldout)
+    );
     assert!(raced_writes <= 40, "{raced_writes} write lines race");
 }

@@ -287,6 +287,7 @@ fn unjudged(line: &str, bash: &Reading) -> Vec<String> {
 }
 
 /// What comparing one line found.
+#[derive(Debug)]
 pub enum Compared {
     Same,
     /// bash runs commands the analyser did not judge.

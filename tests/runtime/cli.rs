@@ -75,6 +75,21 @@ fn explain_prints_the_class_each_modes_route_and_why() {
 }
 
 #[test]
+fn explain_says_which_table_judged_a_command() {
+    let (out, ok) = gatehouse(&["explain", "tput cols | cat"], b"");
+    assert!(ok);
+    assert!(out.contains("class  read-only"), "{out}");
+    assert!(
+        out.contains("judged tput: prints terminal capabilities (table tput, tput(1), ncurses 6.4); cat: reads only"),
+        "{out}"
+    );
+    let (out, ok) = gatehouse(&["explain", "groff -U -man x.1"], b"");
+    assert!(ok);
+    assert!(out.contains("(table groff, groff(1), groff 1.22)"), "{out}");
+    assert!(!out.contains("judged"), "{out}");
+}
+
+#[test]
 fn the_console_without_a_terminal_says_to_use_serve() {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new(GATEHOUSE)

@@ -11,6 +11,14 @@ use super::walk::{MAX_WRAPPERS, Walker};
 use super::words::{Word, word_of};
 use super::{Command, Obstacle, Origin, Risk, Safety};
 
+/// A reserved word of a brace group that tree-sitter-bash reads as a command word.
+enum Group {
+    /// `time {` (or `time -p {`): the group's first command starts at this index of argv.
+    Opens(usize),
+    /// `}` alone.
+    Closes,
+}
+
 impl Walker<'_> {
     /// A simple command; `outer` holds the redirections of its `redirected_statement`.
     pub(super) fn command(&mut self, node: Node, outer: &[Node]) {
@@ -99,6 +107,22 @@ impl Walker<'_> {
             self.command_fds = outer_command_fds;
             return;
         }
+        match self.group_keyword(node, name_node, &args) {
+            Some(Group::Opens(inner)) => {
+                self.push_command(&argv[..inner], Judgement::read_only("times a group"));
+                if argv.len() > inner {
+                    self.run_top(&argv[inner..]);
+                }
+                self.command_fds = outer_command_fds;
+                return;
+            }
+            Some(Group::Closes) => {
+                self.push_command(&argv, Judgement::read_only("ends a group"));
+                self.command_fds = outer_command_fds;
+                return;
+            }
+            None => {}
+        }
         // A bare `exec` applies its redirections to the shell, for every later command.
         if argv.len() == 1 && argv[0].literal_text() == Some("exec") {
             self.fds = table;
@@ -151,6 +175,28 @@ impl Walker<'_> {
         judgement
     }
 
+    /// tree-sitter-bash does not know `time` before a brace group: `time { ls; cat f; }` reads
+    /// as a command `time { ls`, then `cat f`, then a command `}`. Bash times the group and
+    /// runs the same commands, so the words after `{` are judged as the command they are (with
+    /// functions looked up as bash would), and the keywords themselves run nothing. Only the
+    /// unquoted reserved words count (`\time` and `"{"` are ordinary words).
+    ///
+    /// A `}` piped into another command is left alone: bash then times the whole pipeline,
+    /// a structure the reading laid out for the oracle does not show.
+    fn group_keyword(&self, node: Node, name: Node, args: &[Node]) -> Option<Group> {
+        let word = self.text(name);
+        if self.aliases.contains(word) {
+            return None;
+        }
+        let texts: Vec<&str> = args.iter().take(2).map(|a| self.text(*a)).collect();
+        match (word, texts.as_slice()) {
+            ("time", ["{", ..]) => Some(Group::Opens(2)),
+            ("time", ["-p", "{"]) => Some(Group::Opens(3)),
+            ("}", []) if !in_pipeline(node) => Some(Group::Closes),
+            _ => None,
+        }
+    }
+
     pub(super) fn push_command(&mut self, argv: &[Word], judgement: Judgement) {
         // Missing knowledge is the model's to weigh only when it is shown every word that
         // runs. A word only the running line knows, or a here-document or here-string the
@@ -192,4 +238,13 @@ fn origin(word: &Word) -> Origin {
     } else {
         Origin::Plain
     }
+}
+
+/// True when `node`, or the redirected statement it is the body of, is part of a pipeline.
+fn in_pipeline(node: Node) -> bool {
+    let mut parent = node.parent();
+    if parent.is_some_and(|p| p.kind() == "redirected_statement") {
+        parent = parent.and_then(|p| p.parent());
+    }
+    parent.is_some_and(|p| p.kind() == "pipeline")
 }

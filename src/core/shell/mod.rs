@@ -47,6 +47,10 @@ mod words;
 #[path = "shell_tests.rs"]
 mod tests;
 
+#[cfg(test)]
+#[path = "forms_tests.rs"]
+mod forms_tests;
+
 use std::collections::HashSet;
 use std::fmt;
 
@@ -214,7 +218,7 @@ impl fmt::Display for Safety {
 pub fn analyse(line: &str) -> ShellAnalysis {
     let (commands, findings) = walk::analyse_source(line, 0, false);
     let mut safety = walk::least_safe(&commands, &findings);
-    if commands.is_empty() && findings.is_empty() {
+    if commands.is_empty() && findings.is_empty() && !only_comments(line) {
         safety = Safety::Unverified;
     }
     ShellAnalysis {
@@ -231,6 +235,21 @@ pub fn analyse(line: &str) -> ShellAnalysis {
             findings
         },
     }
+}
+
+/// True when every line of `line` is a comment (its first character other than a space or a
+/// tab is `#`) and at least one is: bash runs nothing for it, whatever the comment says (a
+/// backslash at its end does not continue it). Blank lines alone are not a command line.
+fn only_comments(line: &str) -> bool {
+    let mut comments = 0;
+    for text in line.split('\n') {
+        match text.trim_start_matches([' ', '\t']).chars().next() {
+            None => {}
+            Some('#') => comments += 1,
+            Some(_) => return false,
+        }
+    }
+    comments > 0
 }
 
 /// The last path component of a command word (`/usr/bin/git` gives `git`).

@@ -9,7 +9,8 @@
 use super::flags::{self, Parsed, Spec};
 use super::git_format;
 use super::git_tables::{
-    BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, GREP, LOG, LS_FILES, LS_TREE, MISC, STATUS, TAG,
+    BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, FSCK, GREP, HASH_OBJECT, LOG, LS_FILES, LS_TREE, MISC,
+    STATUS, TAG, VERIFY_PACK,
 };
 use super::{Judge, Judged, Judgement, Risk};
 use crate::core::shell::escape;
@@ -136,6 +137,17 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         "ls-files" => read(&LS_FILES, args, "lists files")?,
         "ls-tree" => read(&LS_TREE, args, "lists a tree")?,
         "cat-file" => cat_file(args)?,
+        "hash-object" if has_word(args, "-w") => {
+            return Ok(Judgement::writer("git hash-object -w: stores objects"));
+        }
+        "hash-object" => read(&HASH_OBJECT, args, "hashes files without storing them")?,
+        "verify-pack" => read(&VERIFY_PACK, args, "checks pack files")?,
+        "fsck" if has_word(args, "--lost-found") => {
+            return Ok(Judgement::writer(
+                "git fsck --lost-found: writes dangling objects out",
+            ));
+        }
+        "fsck" => read(&FSCK, args, "checks the object database")?,
         "rev-parse" | "describe" | "name-rev" | "merge-base" | "show-ref" | "for-each-ref"
         | "count-objects" | "var" | "check-ignore" | "check-attr" | "show-branch" | "cherry"
         | "version" | "check-ref-format" => read(&MISC, args, "reads repository data")?,
@@ -227,6 +239,11 @@ fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     };
     Ok(judgement)
+}
+
+/// True when `word` is one of the line's static words.
+fn has_word(args: &[Word], word: &str) -> bool {
+    args.iter().any(|w| w.literal_text() == Some(word))
 }
 
 fn read(spec: &Spec, args: &[Word], why: &str) -> Judged {

@@ -248,3 +248,33 @@ pub(super) const MISC: Spec = Spec {
     numeric: false,
     extends: None,
 };
+
+/// `git hash-object` prints an object id; `-w` (stores the object) is left out.
+#[rustfmt::skip]
+pub(super) const HASH_OBJECT: Spec = Spec {
+    short_value: "t",
+    long: &["stdin", "no-stdin", "stdin-paths", "no-stdin-paths", "no-filters", "filters", "literally", "no-literally"],
+    long_value: &["path"],
+    ..Spec::EMPTY
+};
+
+/// `git verify-pack` runs `index-pack --verify`, which reads the pack and its index only.
+pub(super) const VERIFY_PACK: Spec = Spec {
+    short: "vs",
+    long: &["verbose", "no-verbose", "stat-only", "no-stat-only"],
+    long_value: &["object-format"],
+    ..Spec::EMPTY
+};
+
+/// `git fsck` reports; `--lost-found` (writes dangling objects out) is left off.
+#[rustfmt::skip]
+pub(super) const FSCK: Spec = Spec {
+    short: "v",
+    long: &[
+        "verbose", "no-verbose", "unreachable", "no-unreachable", "dangling", "no-dangling", "tags",
+        "no-tags", "root", "no-root", "cache", "no-cache", "reflogs", "no-reflogs", "full",
+        "no-full", "connectivity-only", "no-connectivity-only", "strict", "no-strict", "progress",
+        "no-progress", "name-objects", "no-name-objects", "no-lost-found",
+    ],
+    ..Spec::EMPTY
+};

@@ -4,8 +4,9 @@
 //! name or a file in a system directory (`/usr/bin/git`); anything else (`./ls`, `bin/grep`,
 //! `$CMD`) is not trusted. The name then picks a judgement: simple tables for programs whose
 //! behaviour does not depend on their arguments ([`tables`]), complete option allow-lists for
-//! programs that read or write depending on them (one module per family), and wrappers that
-//! run another command ([`wrappers`]), which is judged in turn.
+//! programs that read or write depending on them (one module per family), wrappers that run
+//! another command ([`wrappers`]), which is judged in turn, and the per-program tables written
+//! as data from each program's manual ([`manuals`]), which name themselves in the reason.
 
 mod archive;
 mod awk;
@@ -20,6 +21,7 @@ mod git;
 mod git_format;
 mod git_tables;
 mod iproute;
+mod manuals;
 mod network;
 mod packages;
 mod scripts;
@@ -172,7 +174,7 @@ pub(crate) fn judge(walker: &mut Walker, argv: &[Word]) -> Judgement {
     {
         return Judgement::read_only("prints its help or version");
     }
-    if !tables::reads_whatever(name)
+    if !reads_whatever(name)
         && let Some(word) = args.iter().find(|w| builds_option(w))
     {
         return Judgement::dynamic(format!("{} could expand to any option", escape(&word.text)));
@@ -210,8 +212,18 @@ fn builds_option(word: &Word) -> bool {
         && (word.many || word.prefix == "-" || word.prefix == "--")
 }
 
+/// Known to the older families and lists, or to a table with read forms. A table of a program
+/// known only to write or run does not take `--version` on trust: several such tools hand it
+/// to the project's own copy (`nx`, `turbo` and `lerna` defer to the workspace's install).
 fn is_known(name: &str) -> bool {
-    tables::simple(name).is_some() || family(name).is_some()
+    tables::simple(name).is_some()
+        || family(name).is_some()
+        || manuals::lookup(name).is_some_and(|t| t.has_read_forms())
+}
+
+/// True for programs that are read-only whatever their arguments, dynamic ones included.
+fn reads_whatever(name: &str) -> bool {
+    tables::reads_whatever(name) || manuals::lookup(name).is_some_and(|t| t.reads_whatever())
 }
 
 /// Programs that run as another user are never read-only, not even to print their version.
@@ -258,7 +270,10 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
     if let Some(judge) = family(name) {
         return Some(judge(walker, name, args));
     }
-    tables::simple(name).map(Ok)
+    if let Some(judgement) = tables::simple(name) {
+        return Some(Ok(judgement));
+    }
+    manuals::lookup(name).map(|table| Ok(table.judge(args)))
 }
 
 /// Programs whose judgement depends on their arguments, by family.

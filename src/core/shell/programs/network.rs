@@ -120,6 +120,15 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let Some((verb, rest)) = texts.split_first() else {
         return Err(Judgement::risk(Risk::Pager, "interactive openssl"));
     };
+    if rest
+        .iter()
+        .any(|word| matches!(*word, "-out" | "-writerand"))
+    {
+        return Err(Judgement::writer(format!(
+            "openssl {}: writes a file",
+            escape(verb)
+        )));
+    }
     let allowed: &[&str] = match *verb {
         "version" => &["-a", "-v", "-b", "-o", "-f", "-p", "-d"],
         "dgst" | "sha256" | "sha1" | "md5" | "sha512" => &[
@@ -161,6 +170,10 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "-pubin",
             "-check",
         ],
+        // Random bytes or base64 printed to standard output; `-out`, `-writerand` (writes the
+        // seed file) and `-engine`/`-provider` (load code) are left off.
+        "rand" => &["-hex", "-base64"],
+        "base64" => &["-d", "-e", "-a", "-A", "-base64", "-in"],
         "list" => &[
             "-digest-commands",
             "-cipher-commands",

@@ -273,3 +273,44 @@ fn package_listings_read_unless_they_may_reach_an_index() {
         ],
     );
 }
+
+#[test]
+fn git_hashes_checks_packs_and_checks_the_database_without_writing() {
+    check(
+        &[
+            "git hash-object README.md",
+            "git hash-object --stdin < README.md",
+            "git hash-object -t blob --no-filters README.md",
+            "git verify-pack -v .git/objects/pack/pack-1.idx",
+            "git fsck",
+            "git fsck --unreachable --no-reflogs",
+        ],
+        &[
+            "git hash-object -w README.md",
+            "git hash-object -w --stdin",
+            "git hash-object -wt blob x",
+            "git fsck --lost-found",
+            "git fsck --lost",
+        ],
+    );
+}
+
+#[test]
+fn openssl_prints_random_bytes_and_base64_only_to_standard_output() {
+    check(
+        &[
+            "openssl rand -hex 16",
+            "openssl rand -base64 32",
+            "openssl base64 -in data.bin",
+            "openssl base64 -d -in data.b64",
+            "echo aGk= | openssl base64 -d",
+        ],
+        &[
+            "openssl rand -out key.bin 32",
+            "openssl rand -writerand seed 16",
+            "openssl rand -engine x 16",
+            "openssl base64 -d -in a.b64 -out a.bin",
+            "openssl rand $N",
+        ],
+    );
+}

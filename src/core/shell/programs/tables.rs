@@ -91,7 +91,7 @@ const RUNNERS: &[&str] = &[
     "nox", "mypy", "pyright", "ruff", "black", "flake8", "pylint", "isort", "eslint", "prettier",
     "tsc", "ts-node", "tsx", "jest", "vitest", "mocha", "jupyter", "ipython", "R", "Rscript",
     "swift", "swiftc", "zig", "stack", "cabal", "ghc", "ghci", "runghc", "dotnet", "pwsh",
-    "powershell", "tclsh", "wish", "expect", "osascript", "mysql", "psql", "sqlite3", "redis-cli",
+    "powershell", "tclsh", "wish", "expect", "osascript", "mysql", "psql", "redis-cli",
     "mongo", "mongosh", "dc", "m4", "gdb", "lldb", "valgrind", "docker-compose", "podman", "nix",
     "nix-shell", "direnv", "asdf", "mise", "pre-commit", "golangci-lint", "clippy-driver",
     "rustfmt", "gofmt", "shellcheck", "hadolint", "ldd", "configure", "autoreconf", "automake",

@@ -174,8 +174,15 @@ fn stdbuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(run(walker, rest))
 }
 
+/// `nohup` appends to `nohup.out` only when its standard output is a terminal (nohup(1),
+/// GNU coreutils 9.1); sent to `/dev/null`, it writes no file. Output to a file is judged by
+/// the redirection itself; any other output may be the terminal.
 fn nohup(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    let quiet = walker.command_fds.get(1) == crate::core::shell::redirect::Points::Nowhere;
     let inner = run(walker, args);
+    if quiet {
+        return Ok(inner);
+    }
     Ok(Judgement::writer("may write nohup.out").max(inner))
 }
 

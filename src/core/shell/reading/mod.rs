@@ -69,6 +69,7 @@ pub fn read(line: &str, backquoted: &mut dyn FnMut(&str) -> Reading) -> Reading 
         src: line,
         backquoted,
         items: Vec::new(),
+        time_groups: 0,
     };
     match parse(line) {
         Some(tree) => reader.node(tree.root_node()),
@@ -88,6 +89,8 @@ struct Reader<'s, 'f> {
     src: &'s str,
     backquoted: &'f mut dyn FnMut(&str) -> Reading,
     items: Vec<Item>,
+    /// `time {` groups opened and not yet closed by a `}` (see [`Reader::push_command`]).
+    time_groups: usize,
 }
 
 impl<'s> Reader<'s, '_> {
@@ -191,7 +194,7 @@ impl<'s> Reader<'s, '_> {
             }
             "command" | "declaration_command" | "unset_command" => {
                 let command = self.command(node, &[]);
-                self.items.push(command);
+                self.push_command(command);
             }
             kind => self.items.push(Item::Unreadable(kind.to_string())),
         }
@@ -204,6 +207,7 @@ impl<'s> Reader<'s, '_> {
             src: self.src,
             backquoted: &mut *self.backquoted,
             items: Vec::new(),
+            time_groups: 0,
         };
         for node in nodes {
             inner.node(node);
@@ -258,6 +262,53 @@ impl<'s> Reader<'s, '_> {
         self.items.push(Item::Close);
     }
 
+    /// Pushes a simple command, laying out a `time` brace group as a group: tree-sitter reads
+    /// `time { ls; cat f; }` as a command `time { ls`, then `cat f`, then a command `}` (the
+    /// analyser judges those commands; see `command.rs`), and bash's print of it, with a line
+    /// break after `{`, as `time {`, `ls`, `cat f`, `}`. Both become the group `time`, its
+    /// commands, the redirections of the `}` and the group's end, so they compare alike.
+    fn push_command(&mut self, item: Item) {
+        let Item::Command {
+            words,
+            redirects,
+            substitutions,
+        } = item
+        else {
+            self.items.push(item);
+            return;
+        };
+        let opens = match words.as_slice() {
+            [time, brace, ..] if time == "time" && brace == "{" => Some(2),
+            [time, p, brace, ..] if time == "time" && p == "-p" && brace == "{" => Some(3),
+            _ => None,
+        };
+        if let Some(inner) = opens {
+            let keyword = words[..inner - 1].join(" ");
+            self.items.push(Item::Open(format!("{keyword} group")));
+            self.time_groups += 1;
+            if words.len() > inner || !redirects.is_empty() || !substitutions.is_empty() {
+                self.items.push(Item::Command {
+                    words: words[inner..].to_vec(),
+                    redirects,
+                    substitutions,
+                });
+            }
+            return;
+        }
+        if self.time_groups > 0 && words.len() == 1 && words[0] == "}" && substitutions.is_empty() {
+            // bash's print reads as the function's redirections, inside it: before the end.
+            self.time_groups -= 1;
+            self.items.extend(redirects.into_iter().map(Item::Redirect));
+            self.items.push(Item::Close);
+            return;
+        }
+        self.items.push(Item::Command {
+            words,
+            redirects,
+            substitutions,
+        });
+    }
+
     fn redirected(&mut self, node: Node) {
         let body = node.child_by_field_name("body");
         let mut cursor = node.walk();
@@ -277,7 +328,7 @@ impl<'s> Reader<'s, '_> {
         match body.kind() {
             "command" => {
                 let command = self.command(body, redirects);
-                self.items.push(command);
+                self.push_command(command);
             }
             "pipeline" => self.pipeline(body, redirects),
             "list" => {
