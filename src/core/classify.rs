@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use super::call::{Call, ToolKind};
 use super::decision::Decider;
 use super::edit;
+use super::guard;
 use super::mode::Mode;
+use super::pathword::Place;
 use super::policy::file::PolicyError;
 use super::policy::{Hit, Judgement};
 use super::route::{Class, Route, Row, capped};
@@ -73,8 +75,11 @@ impl Assessment {
 /// Classifies a call against the rules and the session allows of its agent session.
 pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessment {
     let kind = call.kind(&rules.internal_tools);
+    let place = guard::place(call, &rules.guards);
     let analysis = match kind {
-        ToolKind::Shell => call.shell_line().map(shell::analyse),
+        ToolKind::Shell => call
+            .shell_line()
+            .map(|line| shell::analyse_in(line, &rules.guards.secrets, place)),
         _ => None,
     };
     let commands = analysis.as_ref().map_or(&[][..], |a| &a.commands[..]);
@@ -210,8 +215,11 @@ fn assess_unruled(
     let several = several_paths(call, &kind);
     let mut a = assess_static(call, rules, session, kind, analysis, judgement);
     if let Some(why) = several.filter(|_| a.row != Row::Doomed) {
-        // Like an ask rule: no read-only pass, rule allow or session allow settles it.
-        a.row = Row::WriterOrOther;
+        // Like an ask rule: no read-only pass, rule allow or session allow settles it. A
+        // tamper or a credential read is asked already, allow-all included for a tamper.
+        if !matches!(a.row, Row::Tamper | Row::Risky(_)) {
+            a.row = Row::WriterOrOther;
+        }
         a.listed_by = None;
         a.rule = None;
         if a.class == Class::ReadOnly {
@@ -249,7 +257,10 @@ fn assess_static(
         .filter(|h| h.rule.ruling == Ruling::Allow && kind != ToolKind::Edit);
     match kind {
         ToolKind::Shell => match analysis {
-            Some(analysis) => assess_shell(kind, analysis, rules, session, judgement),
+            Some(analysis) => {
+                let place = guard::place(call, &rules.guards);
+                assess_shell(kind, analysis, rules, session, judgement, place)
+            }
             None => Assessment::new(
                 Class::Unverified,
                 Row::UnverifiedShell,
@@ -257,7 +268,21 @@ fn assess_static(
                 "the call has no `command` string",
             ),
         },
-        ToolKind::Read => Assessment::new(Class::ReadOnly, Row::ReadOnly, kind, "reads files"),
+        ToolKind::Read => {
+            match guard::read_secret(
+                call,
+                &rules.guards.secrets,
+                guard::place(call, &rules.guards),
+            ) {
+                Some(why) => Assessment::new(
+                    Class::Risky(Risk::Credential),
+                    Row::Risky(Risk::Credential),
+                    kind,
+                    why,
+                ),
+                None => Assessment::new(Class::ReadOnly, Row::ReadOnly, kind, "reads files"),
+            }
+        }
         ToolKind::Internal => Assessment::new(
             Class::ReadOnly,
             Row::ReadOnly,
@@ -267,6 +292,14 @@ fn assess_static(
         ToolKind::Edit => {
             if let Some(why) = doomed_edit(call) {
                 return Assessment::new(Class::Doomed, Row::Doomed, kind, why);
+            }
+            // No session allow lists an edit of gatehouse's own files.
+            if let Some(why) = guard::edit_tampers(
+                &named_files(call),
+                &rules.guards,
+                guard::place(call, &rules.guards),
+            ) {
+                return Assessment::new(Class::Tamper, Row::Tamper, kind, why);
             }
             let a = Assessment::new(Class::Writer, Row::WriterOrOther, kind, "writes a file");
             // A session allow of one file lists only an edit of that file alone.
@@ -326,6 +359,7 @@ fn assess_shell(
     rules: &Rules,
     session: &[SessionAllow],
     judgement: &Judgement,
+    place: Place,
 ) -> Assessment {
     let explanation = analysis.explanation();
     let (class, row) = match analysis.safety {
@@ -355,6 +389,14 @@ fn assess_shell(
             Row::Risky(Risk::Vouching),
             format!("{explanation}; its words say \"{phrase}\""),
         ),
+        None => (class, row, explanation),
+    };
+    let own = match class {
+        Class::ReadOnly | Class::Tamper => None,
+        _ => rules.guards.own.tampered_by(&analysis, place),
+    };
+    let (class, row, explanation) = match own {
+        Some(why) => (Class::Tamper, Row::Tamper, why),
         None => (class, row, explanation),
     };
     let mut a = Assessment::new(class, row, kind, explanation);
@@ -400,6 +442,17 @@ fn listing(
             .get(n)
             .and_then(Option::as_ref)
             .filter(|h| h.rule.ruling == Ruling::Allow);
+        // A credential read is let through by an explicit allow rule only.
+        if command.obstacle == Obstacle::Known(Risk::Credential) {
+            match from_rule {
+                Some(hit) => {
+                    reasons.push(format!("allowed by {}", hit.describe()));
+                    used = used.or(Some(hit.clone()));
+                    continue;
+                }
+                None => return None,
+            }
+        }
         if let Some(allow) = from_session {
             by = Decider::SessionAllow;
             reasons.push(format!("`{}` allowed this session", allow.text()));
@@ -441,3 +494,7 @@ fn doomed_edit(call: &Call) -> Option<String> {
 #[cfg(test)]
 #[path = "classify_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "classify_guard_tests.rs"]
+mod guard_tests;

@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod corpus;
+mod credential;
 mod explain_escapes;
 mod own_commands;
 mod props;
