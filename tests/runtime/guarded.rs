@@ -11,6 +11,8 @@ use std::sync::Arc;
 use crate::auto_e2e::server::{ModelServer, Reply, said};
 use common::fixture;
 use common::place::Place;
+use common::rig::asked_of_the_human_and_never_raced;
+use gatehouse::core::mode::Mode;
 use serde_json::{Value, json};
 
 /// A recorded PreToolUse payload of `tool`, with its `tool_input` replaced.
@@ -108,6 +110,7 @@ async fn a_credential_read_is_asked_in_allow_read_and_auto_and_a_yes_saying_mode
         let calls = [
             bash("cat ~/.aws/credentials"),
             bash("printenv"),
+            bash("mytool --show ~/.aws/credentials"),
             file_tool("Read", json!({"file_path": "/home/dev/.aws/credentials"})),
             file_tool("Read", json!({"file_path": "/home/dev/project/.env"})),
             file_tool("Grep", json!({"pattern": "token", "path": "/home/dev"})),
@@ -137,7 +140,7 @@ async fn a_credential_read_is_asked_in_allow_read_and_auto_and_a_yes_saying_mode
             .iter()
             .filter(|r| r[2] == "unverified (credential)")
             .collect();
-        assert_eq!(credential.len(), 5, "{mode}: {rows:?}");
+        assert_eq!(credential.len(), 6, "{mode}: {rows:?}");
         assert!(
             credential.iter().all(|r| r[1] == "deny" && r[3] == "ask"),
             "{mode}: {rows:?}"
@@ -149,4 +152,30 @@ async fn a_credential_read_is_asked_in_allow_read_and_auto_and_a_yes_saying_mode
         .filter(|seen| !seen.user_text().contains(r#""ask":[]"#))
         .collect();
     assert!(questions.is_empty(), "the model was asked: {questions:?}");
+}
+
+#[tokio::test]
+async fn at_the_barrier_credential_reads_and_own_file_writes_are_asked_and_never_raced() {
+    asked_of_the_human_and_never_raced(
+        &[Mode::Auto, Mode::AutoMcp, Mode::AllowRead],
+        &[
+            "mytool ~/.aws/credentials",
+            "cat ~/.ssh/id_rsa",
+            "echo $GITHUB_TOKEN",
+            "gh auth token",
+            "env",
+        ],
+        "credential read",
+    )
+    .await;
+    asked_of_the_human_and_never_raced(
+        &[Mode::Auto, Mode::AutoMcp, Mode::AllowRead, Mode::AllowAll],
+        &[
+            "echo x > .gatehouse.toml",
+            "mytool --fix sub/.gatehouse.toml",
+            "rm -f .gatehouse.toml",
+        ],
+        "write of gatehouse's own file",
+    )
+    .await;
 }
