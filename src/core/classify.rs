@@ -2,6 +2,7 @@
 //! why, in words a person can read. No I/O but the dry run of an Edit against its file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::call::{Call, ToolKind};
 use super::decision::Decider;
@@ -91,6 +92,23 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
             let mut a = Assessment::new(Class::Denied, Row::Denied, kind, why);
             a.shell = analysis;
             return a;
+        }
+    };
+    // A project file or the floor may add credential paths: the call is read again with them.
+    let extended;
+    let (rules, analysis) = match judgement.sensitive.is_empty() {
+        true => (rules, analysis),
+        false => {
+            extended = Rules {
+                guards: Arc::new(rules.guards.with(&judgement.sensitive)),
+                ..rules.clone()
+            };
+            let place = guard::place(call, &extended.guards);
+            let secrets = &extended.guards.secrets;
+            let analysis = analysis
+                .and(call.shell_line())
+                .map(|line| shell::analyse_in(line, secrets, place));
+            (&extended, analysis)
         }
     };
     let mut a = assess_unruled(call, rules, session, kind, analysis, &judgement);
@@ -290,7 +308,7 @@ fn assess_static(
             "the agent's own bookkeeping (internal_tools)",
         ),
         ToolKind::Edit => {
-            if let Some(why) = doomed_edit(call) {
+            if let Some(why) = edit::doomed(call) {
                 return Assessment::new(Class::Doomed, Row::Doomed, kind, why);
             }
             // No session allow lists an edit of gatehouse's own files.
@@ -467,28 +485,6 @@ fn listing(
     }
     reasons.dedup();
     Some((by, reasons.join("; "), used))
-}
-
-/// An edit call with `old_string` replacements (one, or an `edits` list) whose text to replace
-/// is not in the (readable) file cannot succeed; returns the guidance to send back instead of
-/// asking anyone. An edit without replacements (a whole-file write, a patch) is never doomed.
-fn doomed_edit(call: &Call) -> Option<String> {
-    let edits = edit::edits_of(&call.input);
-    let path = call.file_path()?;
-    let text = std::fs::read_to_string(Path::new(&call.cwd).join(path)).ok()?;
-    match edit::apply(&text, &edits) {
-        Err(edit::Unapplied::Missing { index }) => {
-            let which = if edits.len() > 1 {
-                format!("edit {} of {}: ", index + 1, edits.len())
-            } else {
-                String::new()
-            };
-            Some(format!(
-                "{which}old_string is not in {path}; read the file again and copy the exact text to replace"
-            ))
-        }
-        Ok(_) | Err(edit::Unapplied::Empty { .. }) => None,
-    }
 }
 
 #[cfg(test)]

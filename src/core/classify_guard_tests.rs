@@ -111,6 +111,8 @@ fn a_read_tool_on_a_credential_is_asked_and_other_reads_pass() {
         json!({"file_path": "/srv/vault/db"}),
         json!({"path": "/home/me", "pattern": "password"}),
         json!({"paths": ["README.md", "/home/bob/.netrc"]}),
+        json!({"dir_path": "/home/me", "pattern": "password"}),
+        json!({"include": ["**/.env"]}),
     ] {
         let a = assess(&in_project("Read", input.clone()), &r, &[]);
         assert_eq!(a.row, Row::Risky(Risk::Credential), "{input}: {a:?}");

@@ -26,6 +26,17 @@ pub struct Guards {
     pub home: Option<PathBuf>,
 }
 
+impl Guards {
+    /// These guards with the credential `patterns` a project file or the floor adds.
+    pub fn with(&self, patterns: &[String]) -> Guards {
+        let mut guards = self.clone();
+        for pattern in patterns {
+            guards.secrets.add(pattern);
+        }
+        guards
+    }
+}
+
 /// gatehouse's own files, each with what changing it would disable.
 #[derive(Debug, Clone)]
 pub struct OwnFiles {
@@ -136,15 +147,23 @@ pub(crate) fn edit_tampers(files: &[&str], guards: &Guards, place: Place) -> Opt
     })
 }
 
-/// Why a read tool's call may show a secret: the first of its paths (under any path key, or
-/// listed under `paths`) that can name a credential file or a folder above one.
+/// Why a read tool's call may show a secret: the first of its paths (under any path key, a
+/// folder key such as Gemini CLI's `dir_path`, or listed under `paths` or `include`) that can
+/// name a credential file or a folder above one.
 pub(crate) fn read_secret(call: &Call, secrets: &Secrets, place: Place) -> Option<String> {
-    let listed = ["paths", "file_paths"]
+    let listed = ["paths", "file_paths", "include"]
         .iter()
         .filter_map(|key| call.input.get(*key)?.as_array())
         .flatten()
         .filter_map(serde_json::Value::as_str);
-    let named = call.paths().into_iter().filter_map(|(_, v)| v);
+    let folder = ["dir_path", "directory"]
+        .iter()
+        .filter_map(|key| call.input.get(*key)?.as_str());
+    let named = call
+        .paths()
+        .into_iter()
+        .filter_map(|(_, v)| v)
+        .chain(folder);
     named.chain(listed).find_map(|path| {
         let what = secrets.named(path, place)?;
         Some(format!("reads {what} ({path})"))

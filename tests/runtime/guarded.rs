@@ -179,3 +179,50 @@ async fn at_the_barrier_credential_reads_and_own_file_writes_are_asked_and_never
     )
     .await;
 }
+
+/// A Bash payload made in `cwd`.
+fn bash_in(cwd: &std::path::Path, line: &str) -> Vec<u8> {
+    let mut value: Value = serde_json::from_slice(&bash(line)).unwrap();
+    value["cwd"] = json!(cwd);
+    serde_json::to_vec(&value).unwrap()
+}
+
+#[test]
+fn a_project_file_adds_sensitive_paths_even_untrusted_and_they_hold_only_under_it() {
+    let place = Place::new("sensitive_paths = [\"*.token\"]").without_api_keys();
+    let project = place.path().join("repo");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::write(
+        project.join(".gatehouse.toml"),
+        "sensitive_paths = [\"*.vault\"]\n",
+    )
+    .unwrap();
+    let elsewhere = place.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let serve = place.serve(&["--mode", "allow-read", "--on-ask", "deny"]);
+    let decision = |cwd: &std::path::Path, line: &str| decide(&place, &bash_in(cwd, line)).0;
+    assert_eq!(
+        decision(&project, "cat db.vault"),
+        "deny",
+        "the project's pattern"
+    );
+    assert_eq!(
+        decision(&project, "cat api.token"),
+        "deny",
+        "the config's pattern"
+    );
+    assert_eq!(
+        decision(&project, "cat ~/.ssh/id_rsa"),
+        "deny",
+        "a built-in"
+    );
+    assert_eq!(decision(&project, "cat notes.txt"), "allow");
+    assert_eq!(
+        decision(&elsewhere, "cat db.vault"),
+        "allow",
+        "not under the project"
+    );
+    assert_eq!(decision(&elsewhere, "cat api.token"), "deny");
+    let (code, log) = serve.stop();
+    assert_eq!(code, Some(0), "{log}");
+}

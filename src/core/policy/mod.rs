@@ -86,6 +86,8 @@ pub struct RuleFile {
     pub ceiling: Option<Mode>,
     /// For a project file, the folder it governs (where relative globs start).
     pub root: Option<PathBuf>,
+    /// Credential paths the file adds (`sensitive_paths`); none can be removed.
+    pub sensitive: Vec<String>,
 }
 
 impl RuleFile {
@@ -102,6 +104,7 @@ impl RuleFile {
             ignored,
             ceiling: None,
             root: None,
+            sensitive: Vec::new(),
         }
     }
 
@@ -155,6 +158,8 @@ pub struct Judgement {
     /// The mode ceilings in force, each with the file that set it: a call is routed no more
     /// openly than any of them would route it.
     pub ceilings: Vec<(Mode, PathBuf)>,
+    /// The credential paths the files in force add (`sensitive_paths`).
+    pub sensitive: Vec<String>,
 }
 
 impl Judgement {
@@ -200,10 +205,12 @@ pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -
         .iter()
         .filter_map(|f| Some((f.ceiling?, f.path.clone().unwrap_or_default())))
         .collect();
+    let sensitive = files.iter().flat_map(|f| f.sensitive.clone()).collect();
     Judgement {
         call,
         commands,
         ceilings,
+        sensitive,
     }
 }
 
