@@ -15,7 +15,7 @@ use super::policy::{Hit, Judgement};
 use super::route::{Class, Route, Row, capped};
 use super::rule::{Ruling, Subject};
 use super::rules::{Rules, SessionAllow};
-use super::shell::{self, Obstacle, Risk, Safety, ShellAnalysis};
+use super::shell::{self, Obstacle, Origin, Risk, Safety, ShellAnalysis};
 use super::vouch;
 
 /// Everything static analysis says about one call.
@@ -453,6 +453,16 @@ fn listing(
     for (n, command) in analysis.commands.iter().enumerate() {
         if command.safety == Safety::ReadOnly {
             continue;
+        }
+        // A word known only at run time may name one of gatehouse's own files: nothing lists
+        // a command that may write with one.
+        if command
+            .origins
+            .iter()
+            .skip(1)
+            .any(|o| *o == Origin::RunTime)
+        {
+            return None;
         }
         let from_session = session.iter().find(|allow| allow.matches_command(command));
         let from_rule = judgement

@@ -184,3 +184,24 @@ fn only_an_allow_rule_lets_a_credential_read_through() {
         "{a:?}"
     );
 }
+
+#[test]
+fn a_command_that_may_write_with_a_word_known_only_at_run_time_is_listed_by_nothing() {
+    let r = Rules {
+        safe_commands: vec![Pattern::new("cp"), Pattern::new("mytool")],
+        ..guarded()
+    };
+    let session = [SessionAllow::shell("mytool *").unwrap()];
+    let listed = |line: &str| {
+        let a = assess(
+            &in_project("Bash", json!({ "command": line })),
+            &r,
+            &session,
+        );
+        a.row == Row::Listed
+    };
+    assert!(listed("cp a b"));
+    assert!(listed("mytool --fix src"));
+    assert!(!listed("cp a \"$DEST\""));
+    assert!(!listed("mytool --fix $TARGET"));
+}
