@@ -11,6 +11,9 @@
 //!   `$AWS_SECRET_ACCESS_KEY`) in a command whose output it can reach;
 //! - a program's own "print my token" command (`gh auth token`, `git credential fill`).
 //!
+//! An agent's socket (`$SSH_AUTH_SOCK`) is a secret variable; its path is not a file to read,
+//! and is left out of the paths, so that a folder such as `/tmp` is not taken to hold a secret.
+//!
 //! Listing names is not reading a secret: `ls ~/.ssh`, `find ~ -name id_rsa`, `stat`, `wc`
 //! or a checksum show no content, so the programs in [`NAMES_ONLY`] are not checked for paths
 //! (they still are for secret variables). Public halves (`*.pub`, `known_hosts`,

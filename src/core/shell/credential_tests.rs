@@ -129,6 +129,9 @@ fn listing_names_and_everyday_reads_are_unchanged() {
         "gh pr list",
         "git log --oneline",
         "awk '{print $1}' f",
+        "export PATH=/tmp/x:$PATH; ls /tmp",
+        "sort -T /tmp file.txt",
+        "grep -r x /tmp",
     ] {
         let analysis = analyse(line);
         assert_ne!(
