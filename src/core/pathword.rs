@@ -313,52 +313,107 @@ fn seg_meets(pattern: &str, candidate: &str) -> bool {
     }
 }
 
-/// A name against one glob segment: `*` any run, `?` one character, `[…]` one character.
-/// With `dotted`, a glob not starting with `.` does not match a name that does.
+/// A name against one glob segment: `*` any run, `?` one byte, `[…]` one byte. With
+/// `dotted`, a glob not starting with `.` does not match a name that does.
 fn glob_name(glob: &str, name: &str, dotted: bool) -> bool {
     if dotted && name.starts_with('.') && !glob.starts_with('.') {
         return false;
     }
-    let glob: Vec<char> = collapse_classes(glob);
-    let name: Vec<char> = name.chars().collect();
+    let (glob, name) = (glob.as_bytes(), name.as_bytes());
+    // The glob item at `g`: how many bytes it takes in the glob, and the byte it wants (`None`
+    // for any one).
+    let item = |g: usize| -> (usize, Option<u8>) {
+        match glob[g] {
+            b'?' => (1, None),
+            b'[' => match glob[g + 1..].iter().position(|&b| b == b']') {
+                Some(end) => (end + 2, None),
+                None => (1, Some(b'[')),
+            },
+            b => (1, Some(b)),
+        }
+    };
     let (mut g, mut n) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while n < name.len() {
-        if g < glob.len() && (glob[g] == '?' || glob[g] == name[n]) {
-            g += 1;
-            n += 1;
-        } else if g < glob.len() && glob[g] == '*' {
+        if g < glob.len() && glob[g] == b'*' {
             star = Some((g, n));
             g += 1;
-        } else if let Some((sg, sn)) = star {
-            g = sg + 1;
-            n = sn + 1;
-            star = Some((sg, sn + 1));
-        } else {
-            return false;
+            continue;
+        }
+        if g < glob.len() {
+            let (width, want) = item(g);
+            if want.is_none_or(|b| b == name[n]) {
+                g += width;
+                n += 1;
+                continue;
+            }
+        }
+        match star {
+            Some((sg, sn)) => {
+                g = sg + 1;
+                n = sn + 1;
+                star = Some((sg, sn + 1));
+            }
+            None => return false,
         }
     }
-    glob[g..].iter().all(|&c| c == '*')
+    glob[g..].iter().all(|&c| c == b'*')
 }
 
-/// A glob's characters with each `[…]` class made `?` (any one character: wider, never
-/// narrower).
-fn collapse_classes(glob: &str) -> Vec<char> {
-    let mut out = Vec::new();
-    let mut chars = glob.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '[' && glob.contains(']') {
-            for d in chars.by_ref() {
-                if d == ']' {
-                    break;
+/// What a literal path must hold for some tail pattern of a set to end it: one of its names,
+/// or a name with one of its fixed ends (`*.pem`, `.env.*`). Checked before the patterns, since
+/// most words hold none.
+#[derive(Debug, Clone, Default)]
+pub struct TailHint {
+    names: std::collections::HashSet<String>,
+    suffixes: Vec<String>,
+    prefixes: Vec<String>,
+    /// A tail segment the hint cannot sum up: every candidate is checked.
+    open: bool,
+}
+
+impl TailHint {
+    /// The hint for the tails among `patterns`.
+    pub fn of<'a>(patterns: impl IntoIterator<Item = &'a PathPattern>) -> TailHint {
+        let mut hint = TailHint::default();
+        for pattern in patterns.into_iter().filter(|p| !p.anchored) {
+            for seg in &pattern.segs {
+                let inner = |s: &str| !has_glob(s);
+                match (seg.strip_prefix('*'), seg.strip_suffix('*')) {
+                    _ if seg == "**" => {}
+                    _ if inner(seg) => {
+                        hint.names.insert(seg.clone());
+                    }
+                    (Some(end), _) if inner(end) => hint.suffixes.push(end.to_string()),
+                    (_, Some(start)) if inner(start) => hint.prefixes.push(start.to_string()),
+                    _ => hint.open = true,
                 }
             }
-            out.push('?');
-        } else {
-            out.push(c);
         }
+        hint
     }
-    out
+
+    /// False when no tail pattern can end `candidate`.
+    pub fn may_meet<'a>(&self, candidate: impl IntoIterator<Item = &'a str>) -> bool {
+        self.open
+            || candidate.into_iter().any(|seg| {
+                has_glob(seg)
+                    || seg == DYNAMIC
+                    || self.names.contains(seg)
+                    || self.suffixes.iter().any(|end| seg.ends_with(end.as_str()))
+                    || self
+                        .prefixes
+                        .iter()
+                        .any(|start| seg.starts_with(start.as_str()))
+            })
+    }
+}
+
+impl PathPattern {
+    /// True for a pattern that may end any path (no leading `/` or `~`).
+    pub fn is_tail(&self) -> bool {
+        !self.anchored
+    }
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@
 //! there are.
 
 use crate::core::guard::operands;
-use crate::core::pathword::{PathPattern, Place, Reach, candidates};
+use crate::core::pathword::{PathPattern, Place, Reach, TailHint, candidates};
 
 use super::{Command, Finding, Obstacle, Risk, Safety};
 
@@ -31,16 +31,17 @@ use super::{Command, Finding, Obstacle, Risk, Safety};
 #[derive(Debug, Clone)]
 pub struct Secrets {
     patterns: Vec<(PathPattern, String)>,
+    hint: TailHint,
 }
 
 impl Default for Secrets {
     fn default() -> Self {
-        Secrets {
-            patterns: BUILT_IN
-                .iter()
-                .map(|(p, what)| (PathPattern::new(p), what.to_string()))
-                .collect(),
-        }
+        let patterns: Vec<(PathPattern, String)> = BUILT_IN
+            .iter()
+            .map(|(p, what)| (PathPattern::new(p), what.to_string()))
+            .collect();
+        let hint = TailHint::of(patterns.iter().map(|(p, _)| p));
+        Secrets { patterns, hint }
     }
 }
 
@@ -50,16 +51,33 @@ impl Secrets {
     pub fn add(&mut self, pattern: &str) {
         let what = format!("a sensitive path ({pattern})");
         self.patterns.push((PathPattern::new(pattern), what));
+        self.hint = TailHint::of(self.patterns.iter().map(|(p, _)| p));
     }
 
     /// What secret the path `word` may name, or hold below it.
     pub fn named(&self, word: &str, place: Place) -> Option<&str> {
+        // Most words are plain relative paths read with no folder known: only a tail can end
+        // one, and the hint says at once that none does.
+        let plain = !word.starts_with('/')
+            && !word.contains(['~', '$', '`', '{', '*', '?', '[', '"', '\'', '\\']);
+        if plain && place.cwd.is_none() && !self.hint.may_meet(word.split('/')) {
+            return None;
+        }
         let cands = candidates(word, place);
-        let cands: Vec<&Vec<String>> = cands.iter().filter(|c| !public_half(c)).collect();
+        let cands: Vec<(&Vec<String>, bool)> = cands
+            .iter()
+            .filter(|c| !public_half(c))
+            .map(|c| (c, self.hint.may_meet(c.iter().map(String::as_str))))
+            .collect();
+        let rooted = |c: &[String]| c.first().is_some_and(|s| s == "/" || s == "~");
         self.patterns.iter().find_map(|(pattern, what)| {
             cands
                 .iter()
-                .any(|c| pattern.reached_by(c, Reach::Under))
+                .filter(|(c, tails)| match pattern.is_tail() {
+                    true => *tails,
+                    false => rooted(c),
+                })
+                .any(|(c, _)| pattern.reached_by(c, Reach::Under))
                 .then_some(what.as_str())
         })
     }
@@ -370,6 +388,12 @@ fn token_command(name: &str, args: &[String]) -> Option<&'static str> {
         && args.iter().any(|a| a == "-t" || a == "--show-token")
     {
         return Some("a GitHub token");
+    }
+    if !TOKEN_COMMANDS
+        .iter()
+        .any(|(program, _, _)| *program == name)
+    {
+        return None;
     }
     let plain: Vec<&str> = args
         .iter()
