@@ -113,6 +113,7 @@ fn a_read_tool_on_a_credential_is_asked_and_other_reads_pass() {
         json!({"paths": ["README.md", "/home/bob/.netrc"]}),
         json!({"dir_path": "/home/me", "pattern": "password"}),
         json!({"include": ["**/.env"]}),
+        json!({"pattern": "KEY", "glob": "**/.env*"}),
     ] {
         let a = assess(&in_project("Read", input.clone()), &r, &[]);
         assert_eq!(a.row, Row::Risky(Risk::Credential), "{input}: {a:?}");
@@ -125,6 +126,7 @@ fn a_read_tool_on_a_credential_is_asked_and_other_reads_pass() {
         json!({"file_path": "README.md"}),
         json!({"file_path": "/home/me/.ssh/id_rsa.pub"}),
         json!({"path": "/home/me/project", "pattern": "x"}),
+        json!({"pattern": "**/.env"}),
     ] {
         let a = assess(&in_project("Read", input.clone()), &r, &[]);
         assert_eq!(a.row, Row::ReadOnly, "{input}: {a:?}");

@@ -148,7 +148,8 @@ pub(crate) fn edit_tampers(files: &[&str], guards: &Guards, place: Place) -> Opt
 }
 
 /// Why a read tool's call may show a secret: the first of its paths (under any path key, a
-/// folder key such as Gemini CLI's `dir_path`, or listed under `paths` or `include`) that can
+/// folder key such as Gemini CLI's `dir_path`, a search's `glob` filter, or listed under `paths`
+/// or `include`) that can
 /// name a credential file or a folder above one.
 pub(crate) fn read_secret(call: &Call, secrets: &Secrets, place: Place) -> Option<String> {
     let listed = ["paths", "file_paths", "include"]
@@ -156,7 +157,7 @@ pub(crate) fn read_secret(call: &Call, secrets: &Secrets, place: Place) -> Optio
         .filter_map(|key| call.input.get(*key)?.as_array())
         .flatten()
         .filter_map(serde_json::Value::as_str);
-    let folder = ["dir_path", "directory"]
+    let folder = ["dir_path", "directory", "glob"]
         .iter()
         .filter_map(|key| call.input.get(*key)?.as_str());
     let named = call

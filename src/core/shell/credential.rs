@@ -326,7 +326,7 @@ fn command_secret(words: &[String], secrets: &Secrets, place: Place) -> Option<S
     {
         return Some(format!("the secret variable {var}"));
     }
-    if NAMES_ONLY.contains(&name) {
+    if NAMES_ONLY.contains(&name) && !runs_on_names(name, args) {
         return None;
     }
     for arg in args {
@@ -341,6 +341,17 @@ fn command_secret(words: &[String], secrets: &Secrets, place: Place) -> Option<S
         }
     }
     None
+}
+
+/// Whether a names-only program hands the files it finds to a command (`find -exec`, `fd -x`),
+/// which may print their content: its folders then count as read.
+fn runs_on_names(name: &str, args: &[String]) -> bool {
+    let exec: &[&str] = match name {
+        "find" => &["-exec", "-execdir", "-ok", "-okdir"],
+        "fd" => &["-x", "-X", "--exec", "--exec-batch"],
+        _ => return false,
+    };
+    args.iter().any(|a| exec.contains(&a.as_str()))
 }
 
 /// Whether the command prints the whole environment, of the shell or of a process.

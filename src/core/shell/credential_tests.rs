@@ -49,6 +49,9 @@ fn reading_a_credential_file_or_store_is_a_credential_risk() {
         "git show HEAD:.env",
         "base64 ~/.ssh/id_rsa | head",
         "mytool --key-file=~/.ssh/id_rsa",
+        "find ~/.ssh -type f -exec cat {} +",
+        "find ~/.aws -name credentials -execdir head {} \\;",
+        "fd . ~/.ssh -x cat",
     ] {
         assert!(credential(line), "{line}: {}", analyse(line).explanation());
     }
