@@ -76,5 +76,19 @@ pub fn of(source: Option<&Path>, audit_log: &Path, sensitive: &[String]) -> Guar
         own,
         secrets,
         home: paths::home(),
+        read_keys: READ_KEYS.iter().map(|k| k.to_string()).collect(),
     }
 }
+
+/// The keys, beside the path keys, under which the agents' read tools take what they read or
+/// search: Gemini CLI's `dir_path` (`list_directory`, `glob`, `search_file_content`) and
+/// `paths`/`include` (`read_many_files`), a search's `glob` file filter (Claude Code's and
+/// Crush's `Grep`), and `directory`/`file_paths` of other dialects' listers and readers.
+const READ_KEYS: &[&str] = &[
+    "dir_path",
+    "directory",
+    "glob",
+    "paths",
+    "file_paths",
+    "include",
+];

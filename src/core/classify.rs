@@ -287,11 +287,7 @@ fn assess_static(
             ),
         },
         ToolKind::Read => {
-            match guard::read_secret(
-                call,
-                &rules.guards.secrets,
-                guard::place(call, &rules.guards),
-            ) {
+            match guard::read_secret(call, &rules.guards, guard::place(call, &rules.guards)) {
                 Some(why) => Assessment::new(
                     Class::Risky(Risk::Credential),
                     Row::Risky(Risk::Credential),

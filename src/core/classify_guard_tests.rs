@@ -25,6 +25,9 @@ fn guarded() -> Rules {
             own,
             secrets,
             home: Some(PathBuf::from("/home/me")),
+            read_keys: ["dir_path", "glob", "paths", "include"]
+                .map(String::from)
+                .to_vec(),
         }),
         ..Rules::default()
     }

@@ -24,6 +24,9 @@ pub struct Guards {
     pub secrets: Secrets,
     /// The user's home folder, for `~` and `$HOME` in words.
     pub home: Option<PathBuf>,
+    /// Input keys, beside the path keys, whose values a read tool reads or searches (a folder,
+    /// a list of files, a search's file filter), as the dialects name them.
+    pub read_keys: Vec<String>,
 }
 
 impl Guards {
@@ -147,26 +150,21 @@ pub(crate) fn edit_tampers(files: &[&str], guards: &Guards, place: Place) -> Opt
     })
 }
 
-/// Why a read tool's call may show a secret: the first of its paths (under any path key, a
-/// folder key such as Gemini CLI's `dir_path`, a search's `glob` filter, or listed under `paths`
-/// or `include`) that can
-/// name a credential file or a folder above one.
-pub(crate) fn read_secret(call: &Call, secrets: &Secrets, place: Place) -> Option<String> {
-    let listed = ["paths", "file_paths", "include"]
+/// Why a read tool's call may show a secret: the first of its paths (under any path key, or
+/// any of the dialects' other keys a read tool reads or searches under, [`Guards::read_keys`],
+/// a string or a list of strings) that can name a credential file or a folder above one.
+pub(crate) fn read_secret(call: &Call, guards: &Guards, place: Place) -> Option<String> {
+    let named = call.paths().into_iter().filter_map(|(_, v)| v);
+    let more = guards
+        .read_keys
         .iter()
-        .filter_map(|key| call.input.get(*key)?.as_array())
-        .flatten()
-        .filter_map(serde_json::Value::as_str);
-    let folder = ["dir_path", "directory", "glob"]
-        .iter()
-        .filter_map(|key| call.input.get(*key)?.as_str());
-    let named = call
-        .paths()
-        .into_iter()
-        .filter_map(|(_, v)| v)
-        .chain(folder);
-    named.chain(listed).find_map(|path| {
-        let what = secrets.named(path, place)?;
+        .filter_map(|key| call.input.get(key.as_str()))
+        .flat_map(|value| match value {
+            serde_json::Value::Array(items) => items.iter().filter_map(|i| i.as_str()).collect(),
+            other => other.as_str().into_iter().collect::<Vec<_>>(),
+        });
+    named.chain(more).find_map(|path| {
+        let what = guards.secrets.named(path, place)?;
         Some(format!("reads {what} ({path})"))
     })
 }
