@@ -46,6 +46,7 @@ struct RawConfig {
     denied_commands: Option<Vec<Spanned<String>>>,
     read_only_tools: Option<Vec<String>>,
     internal_tools: Option<Vec<String>>,
+    sensitive_paths: Option<Vec<Spanned<String>>>,
     audit_log: Option<PathBuf>,
     max_pending_mib: Option<Spanned<u64>>,
     notify: Option<Notify>,
@@ -267,6 +268,25 @@ impl Config {
         for entry in raw.denied_commands.unwrap_or_default() {
             denied_commands.push(pattern_of(&entry, "denied_commands", &error)?);
         }
+        let mut sensitive_paths = Vec::new();
+        for entry in raw.sensitive_paths.unwrap_or_default() {
+            let text = entry.get_ref().trim();
+            if text.is_empty() || text.contains('\0') {
+                return Err(error(
+                    entry.span(),
+                    format!(
+                        "sensitive_paths holds {:?}, which names no path",
+                        entry.get_ref()
+                    ),
+                    "write a path pattern such as \"~/.config/myapp/token\", \"/srv/secrets/**\" or \"*.secret\"",
+                ));
+            }
+            sensitive_paths.push(text.to_string());
+        }
+        let audit_log = raw
+            .audit_log
+            .map(|p| paths::expand_home(&p))
+            .unwrap_or_else(paths::audit_log);
         let user_rules = match (raw.rule, path) {
             (Some(raw_rules), Some(path)) => rules_of(
                 raw_rules,
@@ -303,6 +323,7 @@ impl Config {
                 .into_iter()
                 .collect(),
             internal_tools,
+            guards: std::sync::Arc::new(crate::guards::of(path, &audit_log, &sensitive_paths)),
         };
         let web = match raw.web {
             None => None,
@@ -357,10 +378,7 @@ impl Config {
             settings,
             cycle,
             classifier,
-            audit_log: raw
-                .audit_log
-                .map(|p| paths::expand_home(&p))
-                .unwrap_or_else(paths::audit_log),
+            audit_log,
             server,
             notify: raw.notify.unwrap_or_default(),
             notify_command,

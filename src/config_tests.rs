@@ -169,6 +169,7 @@ fn the_example_documents_every_key_with_its_default() {
         "denied_commands",
         "read_only_tools",
         "internal_tools",
+        "sensitive_paths",
         "audit_log",
         "max_pending_mib",
         "notify",
@@ -282,4 +283,53 @@ fn a_config_file_larger_than_policy_files_may_be_is_refused_naming_the_file_and_
     let err = Config::load(Some(&path)).unwrap_err().to_string();
     assert!(err.contains(path.to_str().unwrap()), "{err}");
     assert!(err.contains("1 MiB"), "{err}");
+}
+
+#[test]
+fn sensitive_paths_add_credential_patterns_and_an_empty_one_is_refused() {
+    use crate::core::pathword::Place;
+    let config = parse("sensitive_paths = [\"/srv/vault/**\", \"*.secret\"]").unwrap();
+    let secrets = &config.settings.rules.guards.secrets;
+    for path in ["/srv/vault/db/pw", "conf/app.secret", "~/.ssh/id_rsa"] {
+        assert!(secrets.named(path, Place::default()).is_some(), "{path}");
+    }
+    assert!(secrets.named("README.md", Place::default()).is_none());
+    let err = parse("sensitive_paths = [\" \"]").unwrap_err().to_string();
+    assert!(
+        err.contains("names no path") && err.contains("fix:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_guards_hold_gatehouse_own_files_beside_the_config() {
+    use crate::core::pathword::Place;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    std::fs::write(&file, "").unwrap();
+    let config = Config::load(Some(&file)).unwrap();
+    let own = &config.settings.rules.guards.own;
+    let none = Place::default();
+    for path in [
+        file.clone(),
+        dir.path().join("rules.toml"),
+        dir.path().join("trusted.toml"),
+        config.audit_log.clone(),
+    ] {
+        assert!(
+            own.touched(path.to_str().unwrap(), none).is_some(),
+            "{path:?}"
+        );
+    }
+    for path in [
+        "~/.claude/settings.json",
+        "proj/.claude/settings.local.json",
+        ".codex/hooks.json",
+    ] {
+        assert!(own.touched(path, none).is_some(), "{path}");
+    }
+    assert!(
+        own.touched(dir.path().join("notes.txt").to_str().unwrap(), none)
+            .is_none()
+    );
 }

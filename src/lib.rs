@@ -15,7 +15,9 @@
 //! every part stands on: `paths` says where gatehouse keeps its files, `logging` sends
 //! gatehouse's own diagnostics to a rotated file under the console and to stderr elsewhere,
 //! `http` builds the one HTTP client, `stop` handles signals and panics. `explain` renders what the core makes of a shell
-//! line, for people and for batch checks.
+//! line, for people and for batch checks. `guards` gathers what the core guards whatever the
+//! rules say (`core::guard`): gatehouse's own files, from where the config, the state and the
+//! agents' hook files live, and the credentials with the config's `sensitive_paths`.
 //!
 //! `classifier` is the model that races the human in auto mode: providers over HTTP, prompts,
 //! a verdict cache with a single flight per subject, and a circuit breaker. It implements the
@@ -70,6 +72,7 @@ pub mod console;
 pub mod core;
 pub mod demo;
 pub mod explain;
+pub mod guards;
 pub mod headless;
 pub mod plumbing;
 pub mod preview;

@@ -2,17 +2,20 @@
 //! why, in words a person can read. No I/O but the dry run of an Edit against its file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::call::{Call, ToolKind};
 use super::decision::Decider;
 use super::edit;
+use super::guard;
 use super::mode::Mode;
+use super::pathword::Place;
 use super::policy::file::PolicyError;
 use super::policy::{Hit, Judgement};
 use super::route::{Class, Route, Row, capped};
 use super::rule::{Ruling, Subject};
 use super::rules::{Rules, SessionAllow};
-use super::shell::{self, Obstacle, Risk, Safety, ShellAnalysis};
+use super::shell::{self, Obstacle, Origin, Risk, Safety, ShellAnalysis};
 use super::vouch;
 
 /// Everything static analysis says about one call.
@@ -73,8 +76,11 @@ impl Assessment {
 /// Classifies a call against the rules and the session allows of its agent session.
 pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessment {
     let kind = call.kind(&rules.internal_tools);
+    let place = guard::place(call, &rules.guards);
     let analysis = match kind {
-        ToolKind::Shell => call.shell_line().map(shell::analyse),
+        ToolKind::Shell => call
+            .shell_line()
+            .map(|line| shell::analyse_in(line, &rules.guards.secrets, place)),
         _ => None,
     };
     let commands = analysis.as_ref().map_or(&[][..], |a| &a.commands[..]);
@@ -86,6 +92,23 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
             let mut a = Assessment::new(Class::Denied, Row::Denied, kind, why);
             a.shell = analysis;
             return a;
+        }
+    };
+    // A project file or the floor may add credential paths: the call is read again with them.
+    let extended;
+    let (rules, analysis) = match judgement.sensitive.is_empty() {
+        true => (rules, analysis),
+        false => {
+            extended = Rules {
+                guards: Arc::new(rules.guards.with(&judgement.sensitive)),
+                ..rules.clone()
+            };
+            let place = guard::place(call, &extended.guards);
+            let secrets = &extended.guards.secrets;
+            let analysis = analysis
+                .and(call.shell_line())
+                .map(|line| shell::analyse_in(line, secrets, place));
+            (&extended, analysis)
         }
     };
     let mut a = assess_unruled(call, rules, session, kind, analysis, &judgement);
@@ -213,8 +236,11 @@ fn assess_unruled(
     let several = several_paths(call, &kind);
     let mut a = assess_static(call, rules, session, kind, analysis, judgement);
     if let Some(why) = several.filter(|_| a.row != Row::Doomed) {
-        // Like an ask rule: no read-only pass, rule allow or session allow settles it.
-        a.row = Row::WriterOrOther;
+        // Like an ask rule: no read-only pass, rule allow or session allow settles it. A
+        // tamper or a credential read is asked already, allow-all included for a tamper.
+        if !matches!(a.row, Row::Tamper | Row::Risky(_)) {
+            a.row = Row::WriterOrOther;
+        }
         a.listed_by = None;
         a.rule = None;
         if a.class == Class::ReadOnly {
@@ -252,7 +278,10 @@ fn assess_static(
         .filter(|h| h.rule.ruling == Ruling::Allow && kind != ToolKind::Edit);
     match kind {
         ToolKind::Shell => match analysis {
-            Some(analysis) => assess_shell(kind, analysis, rules, session, judgement),
+            Some(analysis) => {
+                let place = guard::place(call, &rules.guards);
+                assess_shell(kind, analysis, rules, session, judgement, place)
+            }
             None => Assessment::new(
                 Class::Unverified,
                 Row::UnverifiedShell,
@@ -260,7 +289,17 @@ fn assess_static(
                 "the call has no `command` string",
             ),
         },
-        ToolKind::Read => Assessment::new(Class::ReadOnly, Row::ReadOnly, kind, "reads files"),
+        ToolKind::Read => {
+            match guard::read_secret(call, &rules.guards, guard::place(call, &rules.guards)) {
+                Some(why) => Assessment::new(
+                    Class::Risky(Risk::Credential),
+                    Row::Risky(Risk::Credential),
+                    kind,
+                    why,
+                ),
+                None => Assessment::new(Class::ReadOnly, Row::ReadOnly, kind, "reads files"),
+            }
+        }
         ToolKind::Internal => Assessment::new(
             Class::ReadOnly,
             Row::ReadOnly,
@@ -268,8 +307,16 @@ fn assess_static(
             "the agent's own bookkeeping (internal_tools)",
         ),
         ToolKind::Edit => {
-            if let Some(why) = doomed_edit(call) {
+            if let Some(why) = edit::doomed(call) {
                 return Assessment::new(Class::Doomed, Row::Doomed, kind, why);
+            }
+            // No session allow lists an edit of gatehouse's own files.
+            if let Some(why) = guard::edit_tampers(
+                &named_files(call),
+                &rules.guards,
+                guard::place(call, &rules.guards),
+            ) {
+                return Assessment::new(Class::Tamper, Row::Tamper, kind, why);
             }
             let a = Assessment::new(Class::Writer, Row::WriterOrOther, kind, "writes a file");
             // A session allow of one file lists only an edit of that file alone.
@@ -329,6 +376,7 @@ fn assess_shell(
     rules: &Rules,
     session: &[SessionAllow],
     judgement: &Judgement,
+    place: Place,
 ) -> Assessment {
     let explanation = analysis.explanation();
     let (class, row) = match analysis.safety {
@@ -358,6 +406,14 @@ fn assess_shell(
             Row::Risky(Risk::Vouching),
             format!("{explanation}; its words say \"{phrase}\""),
         ),
+        None => (class, row, explanation),
+    };
+    let own = match class {
+        Class::ReadOnly | Class::Tamper => None,
+        _ => rules.guards.own.tampered_by(&analysis, place),
+    };
+    let (class, row, explanation) = match own {
+        Some(why) => (Class::Tamper, Row::Tamper, why),
         None => (class, row, explanation),
     };
     let mut a = Assessment::new(class, row, kind, explanation);
@@ -397,12 +453,33 @@ fn listing(
         if command.safety == Safety::ReadOnly {
             continue;
         }
+        // A word known only at run time may name one of gatehouse's own files: nothing lists
+        // a command that may write with one.
+        if command
+            .origins
+            .iter()
+            .skip(1)
+            .any(|o| *o == Origin::RunTime)
+        {
+            return None;
+        }
         let from_session = session.iter().find(|allow| allow.matches_command(command));
         let from_rule = judgement
             .commands
             .get(n)
             .and_then(Option::as_ref)
             .filter(|h| h.rule.ruling == Ruling::Allow);
+        // A credential read is let through by an explicit allow rule only.
+        if command.obstacle == Obstacle::Known(Risk::Credential) {
+            match from_rule {
+                Some(hit) => {
+                    reasons.push(format!("allowed by {}", hit.describe()));
+                    used = used.or(Some(hit.clone()));
+                    continue;
+                }
+                None => return None,
+            }
+        }
         if let Some(allow) = from_session {
             by = Decider::SessionAllow;
             reasons.push(format!("`{}` allowed this session", allow.text()));
@@ -419,28 +496,10 @@ fn listing(
     Some((by, reasons.join("; "), used))
 }
 
-/// An edit call with `old_string` replacements (one, or an `edits` list) whose text to replace
-/// is not in the (readable) file cannot succeed; returns the guidance to send back instead of
-/// asking anyone. An edit without replacements (a whole-file write, a patch) is never doomed.
-fn doomed_edit(call: &Call) -> Option<String> {
-    let edits = edit::edits_of(&call.input);
-    let path = call.file_path()?;
-    let text = std::fs::read_to_string(Path::new(&call.cwd).join(path)).ok()?;
-    match edit::apply(&text, &edits) {
-        Err(edit::Unapplied::Missing { index }) => {
-            let which = if edits.len() > 1 {
-                format!("edit {} of {}: ", index + 1, edits.len())
-            } else {
-                String::new()
-            };
-            Some(format!(
-                "{which}old_string is not in {path}; read the file again and copy the exact text to replace"
-            ))
-        }
-        Ok(_) | Err(edit::Unapplied::Empty { .. }) => None,
-    }
-}
-
 #[cfg(test)]
 #[path = "classify_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "classify_guard_tests.rs"]
+mod guard_tests;

@@ -228,7 +228,7 @@ fn a_file_call_naming_two_paths_is_asked_and_no_session_allow_or_read_only_pass_
     assert!(a.explanation.contains("more than one"), "{}", a.explanation);
     let read = test_call(
         "Read",
-        json!({"file_path": "/p/a.rs", "path": "/etc/shadow"}),
+        json!({"file_path": "/p/a.rs", "path": "/etc/hosts"}),
     );
     let a = assess(&read, &Rules::default(), &allows);
     assert_eq!((a.class, a.row), (Class::Unverified, Row::WriterOrOther));

@@ -3,7 +3,11 @@
 //! cannot succeed) and the console runs it to draw the diff, so both read the same fields the
 //! same way.
 
+use std::path::Path;
+
 use serde_json::Value;
+
+use super::call::Call;
 
 /// One replacement, as Claude Code's Edit, MultiEdit and Gemini's `replace` write it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +63,28 @@ pub fn apply(text: &str, edits: &[Edit<'_>]) -> Result<String, Unapplied> {
         };
     }
     Ok(text)
+}
+
+/// An edit call with `old_string` replacements (one, or an `edits` list) whose text to replace
+/// is not in the (readable) file cannot succeed; returns the guidance to send back instead of
+/// asking anyone. An edit without replacements (a whole-file write, a patch) is never doomed.
+pub fn doomed(call: &Call) -> Option<String> {
+    let edits = edits_of(&call.input);
+    let path = call.file_path()?;
+    let text = std::fs::read_to_string(Path::new(&call.cwd).join(path)).ok()?;
+    match apply(&text, &edits) {
+        Err(Unapplied::Missing { index }) => {
+            let which = if edits.len() > 1 {
+                format!("edit {} of {}: ", index + 1, edits.len())
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "{which}old_string is not in {path}; read the file again and copy the exact text to replace"
+            ))
+        }
+        Ok(_) | Err(Unapplied::Empty { .. }) => None,
+    }
 }
 
 #[cfg(test)]

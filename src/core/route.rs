@@ -45,6 +45,7 @@ impl Class {
                 Risk::Payload => "unverified (payload)",
                 Risk::RunsCode => "unverified (runs-code)",
                 Risk::Network => "unverified (network)",
+                Risk::Credential => "unverified (credential)",
                 Risk::Vouching => "unverified (vouching)",
             },
             Class::Writer => "writer",
@@ -82,7 +83,7 @@ pub enum Row {
 }
 
 impl Row {
-    pub const ALL: [Row; 17] = [
+    pub const ALL: [Row; 18] = [
         Row::Denied,
         Row::Doomed,
         Row::ReadOnly,
@@ -96,6 +97,7 @@ impl Row {
         Row::Risky(Risk::Payload),
         Row::Risky(Risk::RunsCode),
         Row::Risky(Risk::Network),
+        Row::Risky(Risk::Credential),
         Row::Risky(Risk::Vouching),
         Row::UnverifiedMcp,
         Row::WriterOrOther,
@@ -119,6 +121,7 @@ impl Row {
                 Risk::Payload => "risky-payload",
                 Risk::RunsCode => "risky-runs-code",
                 Risk::Network => "risky-network",
+                Risk::Credential => "risky-credential",
                 Risk::Vouching => "risky-vouching",
             },
             Row::UnverifiedMcp => "unverified-mcp",
@@ -188,7 +191,8 @@ pub fn route(mode: Mode, row: Row) -> Route {
         },
         // A known risk is asked of the human as in allow-read: the model is never asked to
         // weigh the network, code, pagers, foreign executables, git pointed elsewhere, words
-        // it cannot see, a line it cannot be shown, a payload or words that vouch for the call.
+        // it cannot see, a line it cannot be shown, a payload, a secret it would be shown (allow-all
+        // lets it run: the user allowed everything) or words that vouch for the call.
         Row::Risky(
             Risk::Pager
             | Risk::PathQualified
@@ -198,6 +202,7 @@ pub fn route(mode: Mode, row: Row) -> Route {
             | Risk::Payload
             | Risk::RunsCode
             | Risk::Network
+            | Risk::Credential
             | Risk::Vouching,
         ) => match mode {
             Mode::AllowAll => Allow,
@@ -266,6 +271,7 @@ risky-unparsed       allow     ask        ask    ask      ask       reject
 risky-payload        allow     ask        ask    ask      ask       reject
 risky-runs-code      allow     ask        ask    ask      ask       reject
 risky-network        allow     ask        ask    ask      ask       reject
+risky-credential     allow     ask        ask    ask      ask       reject
 risky-vouching       allow     ask        ask    ask      ask       reject
 unverified-mcp       allow     ask        ask    race     ask       reject
 writer-or-other      allow     ask        ask    ask      ask       reject

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::call::Agent;
+use super::guard::Guards;
 use super::policy::load::Policy;
 use super::shell::Command;
 
@@ -83,6 +84,8 @@ pub struct Rules {
     pub internal_tools: Vec<String>,
     /// The files of `[[rule]]`s in force: floor, user, saved, and each call's project.
     pub policy: Arc<Policy>,
+    /// gatehouse's own files and the credentials, guarded whatever the rules say.
+    pub guards: Arc<Guards>,
 }
 
 impl Rules {

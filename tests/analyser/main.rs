@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod corpus;
+mod credential;
 mod explain_escapes;
 mod heldout;
 #[path = "../oracle/lines.rs"]

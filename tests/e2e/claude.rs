@@ -338,3 +338,75 @@ fn a_deny_reason_typed_in_the_console_reaches_claudes_model() {
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0", 10);
 }
+
+/// Issue 22, section 3: in allow-all, Claude Code writing its own hook settings (the file
+/// `gatehouse install` wrote) or a `.gatehouse.toml` is asked, and with nobody watching it is
+/// refused with our reason and nothing changes.
+#[test]
+fn in_allow_all_writing_claudes_hook_settings_or_a_gatehouse_toml_is_asked() {
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let _serve = project.serve(&["--mode", "allow-all", "--on-ask", "deny"]);
+    let settings = project.path().join(".claude/settings.local.json");
+    let before = std::fs::read_to_string(&settings).unwrap();
+    let write = json!({"name": "Write", "input": {"file_path": settings, "content": "{}"}});
+    let summary = project.run(write);
+    assert!(
+        result_text(&summary).contains("no one is watching"),
+        "{summary}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    let line = "echo 'mode_ceiling = \"allow-all\"' > .gatehouse.toml";
+    let bash = json!({"name": "Bash", "input": {"command": line, "description": "policy"}});
+    let summary = project.run(bash);
+    assert!(
+        result_text(&summary).contains("no one is watching"),
+        "{summary}"
+    );
+    assert!(!project.path().join(".gatehouse.toml").exists());
+}
+
+fn read_env(project: &Project) -> Value {
+    let env = project.path().join(".env");
+    std::fs::write(&env, "API_TOKEN=e2e-secret-value\n").unwrap();
+    json!({"name": "Read", "input": {"file_path": env}})
+}
+
+/// Issue 22, section 2: Claude Code's Read of a `.env` is a credential read, asked in
+/// allow-read; with nobody watching its content never reaches the model.
+#[test]
+fn in_allow_read_claudes_read_of_an_env_file_is_asked_and_its_secret_kept() {
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let _serve = project.serve(&["--on-ask", "deny"]);
+    let summary = project.run(read_env(&project));
+    assert!(
+        result_text(&summary).contains("no one is watching"),
+        "{summary}"
+    );
+    assert!(
+        !summary.to_string().contains("e2e-secret-value"),
+        "{summary}"
+    );
+}
+
+/// The same read with a human at the console: the dialog opens, the human allows it, and the
+/// content reaches the model.
+#[test]
+fn a_humans_allow_of_a_credential_read_lets_its_content_reach_the_model() {
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let _console = ScriptedConsole::start(&project, HumanAnswer::Allow { note: None });
+    let summary = project.run(read_env(&project));
+    assert!(
+        result_text(&summary).contains("e2e-secret-value"),
+        "{summary}"
+    );
+    let audit = common::audit_records(&project.at.path().join("audit.jsonl"));
+    let read = audit
+        .iter()
+        .find(|r| r["tool"] == "Read")
+        .expect("a Read record");
+    assert_eq!(read["class"], "unverified (credential)", "{read}");
+    assert_eq!(read["decider"], "human", "{read}");
+}

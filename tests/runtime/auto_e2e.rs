@@ -5,7 +5,7 @@
 //! writer is never sent and gets the `--on-ask` answer.
 
 #[path = "../classifier_http/server.rs"]
-mod server;
+pub(crate) mod server;
 
 use crate::common;
 

@@ -57,6 +57,7 @@ struct RawPolicy {
     mode_ceiling: Option<Spanned<Mode>>,
     denied_commands: Option<Vec<Spanned<String>>>,
     safe_commands: Option<Vec<Spanned<String>>>,
+    sensitive_paths: Option<Vec<Spanned<String>>>,
     rule: Option<Vec<Spanned<RawRule>>>,
 }
 
@@ -171,8 +172,8 @@ pub fn parse_file(
         line: err.span().map(|s| line_of(text, s.start)),
         message: err.message().trim().to_string(),
         fix: format!(
-            "a rules file has only `mode_ceiling`, `denied_commands`, `safe_commands` and \
-             [[rule]] tables; {RULE_FIX}"
+            "a rules file has only `mode_ceiling`, `denied_commands`, `safe_commands`, \
+             `sensitive_paths` and [[rule]] tables; {RULE_FIX}"
         ),
     })?;
     let lines = Lines::of(text);
@@ -213,8 +214,27 @@ pub fn parse_file(
                 .into(),
         });
     }
+    let mut sensitive = Vec::new();
+    for entry in raw.sensitive_paths.unwrap_or_default() {
+        let text = entry.get_ref().trim();
+        if text.is_empty() {
+            return Err(PolicyError {
+                path: path.to_path_buf(),
+                line: Some(lines.line(entry.span().start)),
+                message: format!(
+                    "sensitive_paths holds {:?}, which names no path",
+                    entry.get_ref()
+                ),
+                fix: "write a path pattern such as \"secrets/*.json\" or \"~/.config/app/token\""
+                    .into(),
+            });
+        }
+        sensitive.push(text.to_string());
+    }
     let mut file = RuleFile::new(layer, Some(path.to_path_buf()), trust, rules);
     file.ceiling = raw.mode_ceiling.map(Spanned::into_inner);
+    // Patterns only add questions: a file that may only tighten adds them too.
+    file.sensitive = sensitive;
     Ok(file)
 }
 

@@ -89,6 +89,8 @@ pub struct RuleFile {
     pub ceiling: Option<Mode>,
     /// For a project file, the folder it governs (where relative globs start).
     pub root: Option<PathBuf>,
+    /// Credential paths the file adds (`sensitive_paths`); none can be removed.
+    pub sensitive: Vec<String>,
 }
 
 impl RuleFile {
@@ -105,6 +107,7 @@ impl RuleFile {
             ignored,
             ceiling: None,
             root: None,
+            sensitive: Vec::new(),
         }
     }
 
@@ -160,6 +163,8 @@ pub struct Judgement {
     pub ceilings: Vec<(Mode, PathBuf)>,
     /// Why the call could not be placed in a project (no usable cwd), for which it is asked.
     pub unplaced: Option<String>,
+    /// The credential paths the files in force add (`sensitive_paths`).
+    pub sensitive: Vec<String>,
 }
 
 impl Judgement {
@@ -213,11 +218,13 @@ pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -
         .iter()
         .filter_map(|f| Some((f.ceiling?, f.path.clone().unwrap_or_default())))
         .collect();
+    let sensitive = files.iter().flat_map(|f| f.sensitive.clone()).collect();
     Judgement {
         call,
         commands,
         ceilings,
         unplaced: None,
+        sensitive,
     }
 }
 

@@ -23,6 +23,8 @@
 //! - `env`: which variable assignments cannot change what runs.
 //! - `arith`: arithmetic contexts, and whether the values they evaluate are inert.
 //! - `conditions`: the arithmetic tests of `[[ ]]`, `[ ]` and `test`.
+//! - `credential`: the parts that may print a secret (credential files, the environment,
+//!   secret variables, programs' token commands), marked after the walk as a known risk.
 //! - `programs`: per-program judgements; simple tables, option allow-lists by family
 //!   (git, text tools, sed, awk, searchers, find, archivers, system and network tools) and
 //!   wrappers that run another command.
@@ -30,6 +32,7 @@
 mod arith;
 mod command;
 mod conditions;
+mod credential;
 mod env;
 mod heredoc;
 mod kind;
@@ -54,7 +57,10 @@ mod forms_tests;
 use std::collections::HashSet;
 use std::fmt;
 
+pub use credential::Secrets;
 pub use obstacle::{Obstacle, Risk};
+
+use crate::core::pathword::Place;
 
 /// How safe one part of a shell line is. Ordered from safest to least safe, so the judgement of
 /// a whole line is the maximum of its parts.
@@ -214,9 +220,18 @@ impl fmt::Display for Safety {
 }
 
 /// Analyses one bash line (it may hold newlines). Never panics; never calls anything read-only
-/// that it could not parse completely.
+/// that it could not parse completely. Credentials are the built-in list's, words read with
+/// no home or folder known.
 pub fn analyse(line: &str) -> ShellAnalysis {
-    let (commands, findings) = walk::analyse_source(line, 0, false);
+    static BUILT_IN: std::sync::LazyLock<Secrets> = std::sync::LazyLock::new(Secrets::default);
+    analyse_in(line, &BUILT_IN, Place::default())
+}
+
+/// [`analyse`] with these credentials (the config's `sensitive_paths` added), reading words
+/// from `place` (the user's home, the call's folder).
+pub fn analyse_in(line: &str, secrets: &Secrets, place: Place) -> ShellAnalysis {
+    let (mut commands, mut findings) = walk::analyse_source(line, 0, false);
+    credential::mark(&mut commands, &mut findings, secrets, place);
     let mut safety = walk::least_safe(&commands, &findings);
     if commands.is_empty() && findings.is_empty() && !only_comments(line) {
         safety = Safety::Unverified;

@@ -2,7 +2,8 @@
 //!
 //! An unverified part is either `Unknown` (a program the analyser does not know, or a subcommand
 //! or option of a known one, all in words the line spells out) or a known risk: it reaches the
-//! network, runs code, opens a pager, runs a path-qualified file, redirects git, depends on words
+//! network, runs code, opens a pager, runs a path-qualified file, redirects git, can print a
+//! secret, depends on words
 //! only known when the line runs, does not parse as bash reads it, feeds a program text the
 //! review is not shown, or carries words that vouch for the call. Only the first is a question
 //! a classifier model can answer, since the model is shown every word that runs; the rest are
@@ -36,13 +37,16 @@ pub enum Risk {
     RunsCode,
     /// Reaches the network.
     Network,
+    /// Can print a secret: a credential file or store, the environment, a variable named as
+    /// a secret, a program's "print my token" command. Its content would go to the model.
+    Credential,
     /// Words in the call claim it is safe, approved or read-only, or address its reviewer: a
     /// call cannot vouch for itself, so it is never put to the classifier.
     Vouching,
 }
 
 impl Risk {
-    pub const ALL: [Risk; 9] = [
+    pub const ALL: [Risk; 10] = [
         Risk::Pager,
         Risk::PathQualified,
         Risk::GitElsewhere,
@@ -51,6 +55,7 @@ impl Risk {
         Risk::Payload,
         Risk::RunsCode,
         Risk::Network,
+        Risk::Credential,
         Risk::Vouching,
     ];
 
@@ -64,6 +69,7 @@ impl Risk {
             Risk::Payload => "payload",
             Risk::RunsCode => "runs-code",
             Risk::Network => "network",
+            Risk::Credential => "credential",
             Risk::Vouching => "vouching",
         }
     }
