@@ -35,6 +35,8 @@ pub struct Assessment {
     pub rule: Option<Hit>,
     /// Mode ceilings of the call's project or the floor: it is routed no more openly than any.
     pub ceilings: Vec<Mode>,
+    /// The call's project root, where a rule saved "for this project" applies.
+    pub project: Option<std::path::PathBuf>,
 }
 
 impl Assessment {
@@ -48,6 +50,7 @@ impl Assessment {
             shell: None,
             rule: None,
             ceilings: Vec::new(),
+            project: None,
         }
     }
 
@@ -113,6 +116,7 @@ pub fn assess(call: &Call, rules: &Rules, session: &[SessionAllow]) -> Assessmen
     };
     let mut a = assess_unruled(call, rules, session, kind, analysis, &judgement);
     a.ceilings = judgement.ceilings.iter().map(|(mode, _)| *mode).collect();
+    a.project = judgement.root.clone();
     if let Some(why) = &judgement.unplaced {
         a.explanation = format!("{}; {why}", a.explanation);
     }

@@ -133,6 +133,9 @@ pub struct Offer {
     pub always: Always,
     /// How long the dialog ignores answers once shown.
     pub arming: Duration,
+    /// The call's project root, where an allow-always saved "for this project" applies;
+    /// `None`: the call is in no project, and that scope is not offered.
+    pub project: Option<std::path::PathBuf>,
 }
 
 impl Offer {
@@ -141,6 +144,7 @@ impl Offer {
             caps: call.caps,
             always: Always::of(call, assessment),
             arming: ARMING,
+            project: assessment.project.clone(),
         }
     }
 

@@ -27,7 +27,7 @@ fn enter() -> Msg {
 fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_follows() {
     let t0 = start();
     let mut app = app(t0);
-    let (d, p) = dialog(1, "Bash", json!({"command": "make lint"}), t0);
+    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
     app.update(Msg::Opened(d, p), t0);
     let t = later(t0, 300);
     app.update(key('a'), t);
@@ -42,7 +42,7 @@ fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_fol
     );
     app.update(tab(), t);
     assert!(
-        meaning(&app).contains("in this project, saved"),
+        meaning(&app).contains("in this project (/home/dev/project), saved"),
         "{}",
         meaning(&app)
     );
@@ -57,6 +57,71 @@ fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_fol
         panic!("an allow saved for everyone: {effects:?}")
     };
     assert_eq!(*scope, SavedScope::Everyone);
+}
+
+/// The dialog as it is for a call made inside a project.
+fn in_project((d, p): (Arc<Dialog>, Preview)) -> (Arc<Dialog>, Preview) {
+    let mut offer = d.offer.clone();
+    offer.project = Some("/home/dev/project".into());
+    let d = Dialog {
+        id: d.id,
+        call: d.call.clone(),
+        assessment: d.assessment.clone(),
+        route: d.route,
+        opened: d.opened,
+        offer,
+    };
+    (Arc::new(d), p)
+}
+
+#[test]
+fn outside_any_project_the_box_says_so_and_tab_skips_this_project() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = dialog(1, "Bash", json!({"command": "make lint"}), t0);
+    assert_eq!(d.offer.project, None, "the test folder is in no project");
+    app.update(Msg::Opened(d, p), t0);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    let meaning = |app: &App| match &app.state {
+        DialogState::Writing(b) => b.meaning().unwrap(),
+        DialogState::Choosing => panic!("no box"),
+    };
+    assert!(meaning(&app).contains("in no project"), "{}", meaning(&app));
+    app.update(tab(), t);
+    assert!(
+        meaning(&app).contains("everywhere, saved"),
+        "{}",
+        meaning(&app)
+    );
+}
+
+#[test]
+fn a_saved_allow_always_says_where_it_went() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, _) = dialog(1, "Bash", json!({"command": "make lint"}), t0);
+    let outcome = Outcome {
+        id: d.id,
+        call: d.call.clone(),
+        class: Class::Unverified,
+        route: Route::Ask,
+        mode: crate::core::mode::Mode::AllowRead,
+        decision: Decision::allow(),
+        decider: Decider::Human,
+        latency: std::time::Duration::ZERO,
+        device: None,
+        rule: Some("saved rule allow-make in /cfg/rules.toml for /repo: make lint".into()),
+    };
+    app.update(
+        Msg::Barrier(crate::core::event::Event::Resolved(Arc::new(outcome))),
+        t0,
+    );
+    let (notice, _) = app.notice.clone().unwrap();
+    assert_eq!(
+        notice,
+        "#1: saved rule allow-make in /cfg/rules.toml for /repo: make lint"
+    );
 }
 
 #[test]

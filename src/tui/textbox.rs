@@ -98,18 +98,26 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub fn words(self) -> &'static str {
-        match self {
-            Scope::Session => "for this session",
-            Scope::Project => "in this project, saved",
-            Scope::Everyone => "everywhere, saved",
+    /// Where the rule lasts, in words; `project` is the call's project root, if any.
+    pub fn words(self, project: Option<&str>) -> String {
+        match (self, project) {
+            (Scope::Session, Some(_)) => "for this session".into(),
+            (Scope::Session, None) => {
+                "for this session (this folder is in no project, so Tab offers this session or \
+                 everywhere)"
+                    .into()
+            }
+            (Scope::Project, Some(root)) => format!("in this project ({root}), saved"),
+            (Scope::Project, None) => "in this project, saved".into(),
+            (Scope::Everyone, _) => "everywhere, saved".into(),
         }
     }
 
-    fn next(self) -> Scope {
+    /// The next scope; "this project" only where the call is in one.
+    fn next(self, in_project: bool) -> Scope {
         match self {
-            Scope::Session => Scope::Project,
-            Scope::Project => Scope::Everyone,
+            Scope::Session if in_project => Scope::Project,
+            Scope::Session | Scope::Project => Scope::Everyone,
             Scope::Everyone => Scope::Session,
         }
     }
@@ -129,6 +137,8 @@ pub struct TextBox {
     confirming: Option<String>,
     /// Where an allow-always lasts.
     pub scope: Scope,
+    /// The call's project root, shown; `None`: no project scope is offered.
+    pub project: Option<String>,
 }
 
 impl TextBox {
@@ -147,6 +157,7 @@ impl TextBox {
             always: None,
             confirming: None,
             scope: Scope::Session,
+            project: None,
         }
     }
 
@@ -154,7 +165,7 @@ impl TextBox {
     pub fn next_scope(&mut self) -> bool {
         match self.kind {
             BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool) => {
-                self.scope = self.scope.next();
+                self.scope = self.scope.next(self.project.is_some());
                 self.confirming = None;
                 true
             }
@@ -177,9 +188,13 @@ impl TextBox {
             Some(allow) if self.confirming.as_deref() == Some(self.text().trim()) => format!(
                 " BROAD: {} {}. Enter again to allow it, or edit ",
                 allow.describe(),
-                self.scope.words()
+                self.scope.words(self.project.as_deref())
             ),
-            Some(allow) => format!(" will allow {} {} ", allow.describe(), self.scope.words()),
+            Some(allow) => format!(
+                " will allow {} {} ",
+                allow.describe(),
+                self.scope.words(self.project.as_deref())
+            ),
         })
     }
 

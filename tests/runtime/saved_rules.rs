@@ -91,6 +91,14 @@ async fn a_rule_saved_for_everyone_settles_open_dialogs_of_other_sessions_and_la
             .starts_with("saved rule allow-always"),
         "{human}"
     );
+    let rules_file = config.path().join("rules.toml");
+    assert!(
+        human["rule"]
+            .as_str()
+            .unwrap()
+            .contains(&format!(" in {}", rules_file.display())),
+        "the save says where it went: {human}"
+    );
     assert_eq!(human["shape"], "Bash make lint");
     let by_rule = audit.iter().find(|r| r["decider"] == "rule").unwrap();
     let named = by_rule["rule"].as_str().unwrap();

@@ -58,6 +58,7 @@ pub fn assess_bounded(call: &Call, rules: &Rules, session: &[SessionAllow]) -> A
             shell: None,
             rule: None,
             ceilings: Vec::new(),
+            project: None,
         },
         _ => assess(call, rules, session),
     }

@@ -41,7 +41,7 @@ impl Shared {
         };
         let saved = match (scope, &project) {
             (SavedScope::Project, None) => Err("the call is in no project (no git root)".into()),
-            _ => match Rule::of_allow(&allow, &kind, project) {
+            _ => match Rule::of_allow(&allow, &kind, project.clone()) {
                 None => Err("an edit can only be allowed for the session".to_string()),
                 Some(mut rule) => {
                     rule.learned.call = Some(id.0);
@@ -49,8 +49,14 @@ impl Shared {
                 }
             },
         };
+        let file = self.rules.policy.paths().saved.clone();
+        let place = match (&project, file) {
+            (Some(root), Some(file)) => format!(" in {} for {}", file.display(), root.display()),
+            (None, Some(file)) => format!(" in {} for every project", file.display()),
+            (_, None) => String::new(),
+        };
         let note = match &saved {
-            Ok(rule) => format!("saved rule {rule}: {}", allow.text()),
+            Ok(rule) => format!("saved rule {rule}{place}: {}", allow.text()),
             Err(why) => format!("not saved ({why}): {}", allow.text()),
         };
         let won = self.resolve(

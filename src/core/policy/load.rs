@@ -309,6 +309,7 @@ impl Policy {
             ..subject
         };
         let mut judgement = judge(&files, &subject, commands);
+        judgement.root = in_force.root.clone();
         if let Some(why) = in_force.unplaced {
             // Asked, never allowed: no project allow reaches it, and the denies of the project
             // it is really in are the human's to apply.

@@ -165,6 +165,9 @@ pub struct Judgement {
     pub unplaced: Option<String>,
     /// The credential paths the files in force add (`sensitive_paths`).
     pub sensitive: Vec<String>,
+    /// The call's project root (its `.gatehouse.toml`'s folder, else its git root), where a
+    /// rule saved "for this project" from its dialog applies; `None`: it is in no project.
+    pub root: Option<PathBuf>,
 }
 
 impl Judgement {
@@ -225,6 +228,7 @@ pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -
         ceilings,
         unplaced: None,
         sensitive,
+        root: None,
     }
 }
 

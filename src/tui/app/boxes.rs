@@ -20,6 +20,10 @@ impl App {
         };
         let mut text_box = TextBox::new(id, kind, offer.caps, &initial);
         text_box.always = always;
+        text_box.project = offer
+            .project
+            .as_ref()
+            .map(|root| visible(&root.display().to_string()).into_owned());
         self.state = DialogState::Writing(Box::new(text_box));
         open.claimed = true;
         // The claim cancels a request in flight.

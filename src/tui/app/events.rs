@@ -74,6 +74,13 @@ impl App {
                     };
                     self.notify(format!("{} {done} by {by}", outcome.id));
                 }
+                // A saved allow-always says where it went, or why it was not saved.
+                if let Some(rule) = outcome.rule.as_deref().filter(|r| {
+                    outcome.decider == Decider::Human
+                        && (r.starts_with("saved rule") || r.starts_with("not saved"))
+                }) {
+                    self.notify(format!("{}: {}", outcome.id, visible(rule)));
+                }
                 self.learn(&outcome);
                 self.push_log(&outcome);
             }
