@@ -238,8 +238,8 @@ fn lost_decision(call: &Call, setup: &HookSetup, lost: &AskError) -> Decision {
     };
     match denied {
         Some(assessment) => Decision::deny(format!(
-            "gatehouse: {} (decided without the console, which took the call and gave no \
-             answer)",
+            "gatehouse: {}; decided without the console, which took the call and gave no \
+             answer",
             assessment.explanation
         )),
         None => Decision::defer(lost.to_string()),
@@ -264,7 +264,7 @@ pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decisio
     match assessment.class {
         Class::ReadOnly => Decision::allow(),
         Class::Denied | Class::Doomed => Decision::deny(format!(
-            "gatehouse: {} (decided without {})",
+            "gatehouse: {}; decided without {}",
             assessment.explanation,
             without.words()
         )),
@@ -318,7 +318,12 @@ mod tests {
         let fetch = call("WebFetch", json!({"url": "http://x"}), "/");
         let decision = fallback(&fetch, &rules);
         assert_eq!(decision.name(), "deny");
-        assert!(decision.text().unwrap().contains("not running"));
+        // Said once, with no parentheses nested in the analyser's own.
+        assert_eq!(
+            decision.text().unwrap(),
+            "gatehouse: `WebFetch` is a denied command (denied_commands); decided without the \
+             console, which is not running"
+        );
 
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
