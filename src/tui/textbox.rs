@@ -186,12 +186,12 @@ impl TextBox {
         Some(match self.allow() {
             None => " matches nothing: type a pattern ".to_string(),
             Some(allow) if self.confirming.as_deref() == Some(self.text().trim()) => format!(
-                " BROAD: {} {}. Enter again to allow it, or edit ",
+                " BROAD: {} — {}. Enter again to allow it, or edit ",
                 allow.describe(),
                 self.scope.words(self.project.as_deref())
             ),
             Some(allow) => format!(
-                " will allow {} {} ",
+                " will allow {} — {} ",
                 allow.describe(),
                 self.scope.words(self.project.as_deref())
             ),

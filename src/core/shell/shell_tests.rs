@@ -32,7 +32,13 @@ fn explanation_names_a_program_once_and_a_parse_failure_once() {
         "sudo: runs as another user"
     );
     let unterminated = analyse("echo 'abc").explanation();
-    assert_eq!(unterminated.matches("parse").count(), 1, "{unterminated}");
+    assert_eq!(
+        unterminated.matches("never closed").count(),
+        1,
+        "an unclosed quote is said as such, once: {unterminated}"
+    );
+    let unbalanced = analyse("echo a)").explanation();
+    assert_eq!(unbalanced.matches("parse").count(), 1, "{unbalanced}");
 }
 
 #[test]

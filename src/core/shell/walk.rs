@@ -22,6 +22,21 @@ const MAX_DEPTH: usize = 6;
 /// Why a piece of the line the parser could not read is unverified.
 const PARSE_ERROR: &str = "does not parse";
 
+/// Why a piece that opens a quote and never closes it is unverified.
+const UNCLOSED: &str = "opens a quote that is never closed: bash would wait for more lines";
+
+/// Why the piece `text` the parser could not read is unverified: an unclosed quote said as
+/// such, anything else as not parsing.
+fn parse_error(text: &str) -> &'static str {
+    let text = text.trim_start();
+    let unclosed = |quote: char| text.starts_with(quote) && text.matches(quote).count() % 2 == 1;
+    if unclosed('\'') || unclosed('"') {
+        UNCLOSED
+    } else {
+        PARSE_ERROR
+    }
+}
+
 /// Wrappers nested deeper than this (`nice nice nice … ls`) are not looked through.
 pub(super) const MAX_WRAPPERS: usize = 32;
 
@@ -60,7 +75,10 @@ pub(super) fn analyse_source(
             walker.check_arith_uses();
             // An ERROR node already said where the line stops parsing; a tree that is only
             // missing a token says it of the whole line.
-            let said = walker.findings.iter().any(|f| f.why == PARSE_ERROR);
+            let said = walker
+                .findings
+                .iter()
+                .any(|f| f.why == PARSE_ERROR || f.why == UNCLOSED);
             if root.has_error() && !said {
                 walker.unparsed(source, "does not parse completely");
             }
@@ -188,7 +206,10 @@ impl<'s> Walker<'s> {
             return;
         }
         match node.kind_of() {
-            Kind::Error => self.unparsed(self.text(node), PARSE_ERROR),
+            Kind::Error => {
+                let text = self.text(node);
+                self.unparsed(text, parse_error(text));
+            }
             Kind::Command => self.command(node, &[]),
             Kind::RedirectedStatement => self.redirected(node),
             Kind::FunctionDefinition => self.function(node),
