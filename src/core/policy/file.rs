@@ -167,14 +167,27 @@ pub fn parse_file(
     trust: Trust,
     edit_tools: &[String],
 ) -> Result<RuleFile, PolicyError> {
-    let raw: RawPolicy = toml::from_str(text).map_err(|err| PolicyError {
-        path: path.to_path_buf(),
-        line: err.span().map(|s| line_of(text, s.start)),
-        message: err.message().trim().to_string(),
-        fix: format!(
-            "a rules file has only `mode_ceiling`, `denied_commands`, `safe_commands`, \
-             `sensitive_paths` and [[rule]] tables; {RULE_FIX}"
-        ),
+    let raw: RawPolicy = toml::from_str(text).map_err(|err| {
+        let at = err.span().map_or(0, |s| s.start);
+        let message = err.message().trim().to_string();
+        // An unknown key: its own line and the key probably meant, not the table's line.
+        if let Some((line, fix)) = super::unknown::placed(text, at, &message) {
+            return PolicyError {
+                path: path.to_path_buf(),
+                line: Some(line),
+                message,
+                fix,
+            };
+        }
+        PolicyError {
+            path: path.to_path_buf(),
+            line: err.span().map(|s| line_of(text, s.start)),
+            message,
+            fix: format!(
+                "a rules file has only `mode_ceiling`, `denied_commands`, `safe_commands`, \
+                 `sensitive_paths` and [[rule]] tables; {RULE_FIX}"
+            ),
+        }
     })?;
     let lines = Lines::of(text);
     let mut rules = Vec::new();

@@ -12,6 +12,7 @@ pub mod load;
 pub mod place;
 pub mod read;
 pub mod trust;
+mod unknown;
 pub mod write;
 
 use std::fmt;
