@@ -163,6 +163,7 @@ fn the_panel_deletes_a_saved_rule_in_place_and_sends_a_project_rule_to_its_file(
         Msg::Lasting(Lasting {
             rules: vec![lasting(Layer::Project, "p1"), lasting(Layer::Saved, "s1")],
             files: vec!["project /x/project.toml (not trusted: only tightens)".into()],
+            ..Lasting::default()
         }),
         t0,
     );

@@ -181,7 +181,7 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: "s",
         hint: "rules",
-        help: "list this console's session rules (what each allow-always let through, from which call); x revokes one",
+        help: "every rule in force: the config's denied and safe commands, the policy files, the session and saved rules (origin, hits); x revokes a session rule or deletes a saved one",
         intent: Intent::Rules,
         needs_dialog: false,
         matches: |k| plain(k, 's'),

@@ -170,7 +170,11 @@ enum Applied {
 fn rule_lists(prompter: &Prompter) -> Applied {
     Applied::Replies(vec![
         Msg::Rules(prompter.session_rules()),
-        Msg::Lasting(super::lasting::read(&prompter.policy())),
+        Msg::Lasting({
+            let mut lasting = super::lasting::read(&prompter.policy());
+            (lasting.denied, lasting.safe) = prompter.listed_commands();
+            lasting
+        }),
     ])
 }
 

@@ -154,6 +154,15 @@ impl Prompter {
         self.shared.policy()
     }
 
+    /// The config's `denied_commands` and `safe_commands`, as written, for the rules panel.
+    pub fn listed_commands(&self) -> (Vec<String>, Vec<String>) {
+        let texts = |patterns: &[crate::core::rules::Pattern]| {
+            patterns.iter().map(|p| p.as_str().to_string()).collect()
+        };
+        let rules = &self.shared.rules;
+        (texts(&rules.denied_commands), texts(&rules.safe_commands))
+    }
+
     /// Saves `rule` in the saved rules (dated now, if it has no date); then the open dialogs
     /// are judged again.
     pub fn save_rule(

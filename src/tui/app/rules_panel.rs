@@ -30,6 +30,9 @@ pub struct Lasting {
     /// One line per file: `project /repo/.gatehouse.toml (not trusted: only tightens)`, or
     /// the error of a file that cannot be used.
     pub files: Vec<String>,
+    /// The config's `denied_commands` and `safe_commands`, as written.
+    pub denied: Vec<String>,
+    pub safe: Vec<String>,
 }
 
 impl App {

@@ -214,6 +214,16 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
             theme::dim(),
         ));
     }
+    // The config's own lists, refused or passed in every file's place.
+    for (name, list) in [
+        ("denied_commands", &app.lasting.denied),
+        ("safe_commands", &app.lasting.safe),
+    ] {
+        if !list.is_empty() {
+            let words: Vec<String> = list.iter().map(|p| format!("`{}`", visible(p))).collect();
+            lines.push(Line::raw(format!("config {name}: {}", words.join(", "))));
+        }
+    }
     if app.rules.is_empty() {
         lines.push(Line::raw(
             "No session rules: nothing was allowed always yet.",

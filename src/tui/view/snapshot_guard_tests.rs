@@ -143,7 +143,18 @@ fn the_session_rules_panel_shows_origin_and_hits() {
     app.update(Msg::Key(key), t);
     let rules = vec![rule(1, "rm -rf build/cache", 2), rule(2, "git push *", 1)];
     app.update(Msg::Rules(rules), t);
-    insta::assert_snapshot!(draw(&app, 100, 24));
+    let lasting = crate::tui::app::Lasting {
+        denied: vec!["git push".into(), "terraform apply".into()],
+        safe: vec!["make lint".into()],
+        ..Default::default()
+    };
+    app.update(Msg::Lasting(lasting), t);
+    let screen = draw(&app, 100, 24);
+    assert!(
+        screen.contains("config denied_commands: `git push`, `terraform apply`"),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
 }
 
 /// At 80×24 and 60×20 the allow-always box still shows where the rule lasts, what the pattern
