@@ -124,6 +124,7 @@ pub async fn run(
                 as Box<dyn Fn(runner::WebAsk) -> runner::WebPanel + Send>
         }),
         suggest_after: config.suggest_after as usize,
+        audit_log: Some(config.audit_log.clone()),
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

@@ -10,6 +10,7 @@ use clap::{Subcommand, ValueEnum};
 
 use gatehouse::config::Config;
 use gatehouse::core::policy::file::parse_file;
+use gatehouse::core::policy::hits::Hits;
 use gatehouse::core::policy::load::{PROJECT_FILE, find_project, git_root, trust, write_atomic};
 use gatehouse::core::policy::{RuleFile, Trust};
 use gatehouse::core::rule::{Learned, Match, Rule, Ruling};
@@ -310,8 +311,10 @@ fn list(config: &Config, dir: &Path, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  safe_commands    allow prefix {:?}", p.as_str())?;
         }
     }
+    // Hits come from the audit log, as in the console's panel: across runs, the same figure.
+    let hits = Hits::read(&config.audit_log);
     for file in &in_force.files {
-        write_file(file, rules, out)?;
+        write_file(file, &hits, out)?;
     }
     if in_force.files.is_empty()
         && rules.denied_commands.is_empty()
@@ -322,11 +325,7 @@ fn list(config: &Config, dir: &Path, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn write_file(
-    file: &RuleFile,
-    rules: &gatehouse::core::rules::Rules,
-    out: &mut impl Write,
-) -> Result<()> {
+fn write_file(file: &RuleFile, hits: &Hits, out: &mut impl Write) -> Result<()> {
     let trust = match file.trust {
         Trust::Own => "",
         Trust::Trusted => " (trusted)",
@@ -338,9 +337,7 @@ fn write_file(
         writeln!(out, "  mode_ceiling     {ceiling}")?;
     }
     for rule in &file.rules {
-        let hits = rules
-            .policy
-            .hits(file.layer, file.path.as_deref(), &rule.id);
+        let hits = hits.get(&file.origin(), &rule.id);
         let line = rule.line.map(|l| format!("  line {l}")).unwrap_or_default();
         writeln!(
             out,

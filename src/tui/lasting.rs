@@ -1,19 +1,21 @@
 //! Reads the lasting rules and the policy files in force for the rules panel: the runner's
 //! side of `Effect::ListRules`, so the model's `update` never touches a file.
 
+use crate::core::policy::hits::Hits;
 use crate::core::policy::load::Policy;
 use crate::core::policy::{RuleFile, Trust};
 
 use super::app::{Lasting, LastingRule};
 
-/// Every known file's rules, with hit counts, and a line per file saying how it counts.
-pub fn read(policy: &Policy) -> Lasting {
+/// Every known file's rules, with their hit counts from `hits`, and a line per file saying how
+/// it counts.
+pub fn read(policy: &Policy, hits: &Hits) -> Lasting {
     let mut out = Lasting::default();
     for loaded in policy.known() {
         match loaded {
             Ok(file) => {
                 out.files.push(file_line(&file));
-                push_rules(&mut out.rules, &file, policy);
+                push_rules(&mut out.rules, &file, hits);
             }
             Err(err) => out
                 .files
@@ -37,13 +39,13 @@ fn file_line(file: &RuleFile) -> String {
     format!("{} {}{how}{ceiling}", file.layer, file.origin())
 }
 
-fn push_rules(out: &mut Vec<LastingRule>, file: &RuleFile, policy: &Policy) {
+fn push_rules(out: &mut Vec<LastingRule>, file: &RuleFile, hits: &Hits) {
     let row = |rule: &crate::core::rule::Rule, ignored: bool| LastingRule {
         layer: file.layer,
         file: file.origin(),
         id: rule.id.clone(),
         summary: rule.summary(),
-        hits: policy.hits(file.layer, file.path.as_deref(), &rule.id),
+        hits: hits.get(&file.origin(), &rule.id),
         ignored,
     };
     out.extend(file.rules.iter().map(|r| row(r, false)));

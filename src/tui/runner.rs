@@ -36,6 +36,8 @@ pub struct Options {
     pub web: Option<Box<dyn Fn(WebAsk) -> WebPanel + Send>>,
     /// After this many identical answers the console offers a rule (0: never).
     pub suggest_after: usize,
+    /// The audit log, whose records give the rules panel its hit counts.
+    pub audit_log: Option<std::path::PathBuf>,
 }
 
 fn now() -> Now {
@@ -167,11 +169,16 @@ enum Applied {
 }
 
 /// The session rules and the lasting rules, as the panel shows them.
-fn rule_lists(prompter: &Prompter) -> Applied {
+fn rule_lists(prompter: &Prompter, options: &Options) -> Applied {
     Applied::Replies(vec![
         Msg::Rules(prompter.session_rules()),
         Msg::Lasting({
-            let mut lasting = super::lasting::read(&prompter.policy());
+            let hits = options
+                .audit_log
+                .as_deref()
+                .map(crate::core::policy::hits::Hits::read)
+                .unwrap_or_default();
+            let mut lasting = super::lasting::read(&prompter.policy(), &hits);
             (lasting.denied, lasting.safe) = prompter.listed_commands();
             lasting
         }),
@@ -181,16 +188,16 @@ fn rule_lists(prompter: &Prompter) -> Applied {
 /// Carries out one effect.
 fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<Applied> {
     match effect {
-        Effect::ListRules => return Ok(rule_lists(prompter)),
+        Effect::ListRules => return Ok(rule_lists(prompter, options)),
         Effect::Revoke(id) => {
             prompter.revoke(id);
-            return Ok(rule_lists(prompter));
+            return Ok(rule_lists(prompter, options));
         }
         Effect::Unsave(id) => {
             if let Err(err) = prompter.unsave_rule(&id) {
                 tracing::warn!("deleting saved rule {id}: {err}");
             }
-            return Ok(rule_lists(prompter));
+            return Ok(rule_lists(prompter, options));
         }
         Effect::SaveRule(rule) => {
             if let Err(err) = prompter.save_rule(rule) {

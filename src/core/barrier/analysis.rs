@@ -73,11 +73,7 @@ impl Shared {
         call: Arc<Call>,
         session: Vec<SessionAllow>,
     ) -> Assessment {
-        let assessment = self.assess_unbounded(call, session).await;
-        if let Some(hit) = &assessment.rule {
-            self.rules.policy.count(hit);
-        }
-        assessment
+        self.assess_unbounded(call, session).await
     }
 
     async fn assess_unbounded(

@@ -20,7 +20,7 @@ use super::trust::trusted_digest;
 pub use super::trust::{trust, trusted};
 pub use super::write::write_atomic;
 use super::write::{lock as lock_file, write_private};
-use super::{Hit, Judgement, Layer, RuleFile, Trust, judge};
+use super::{Judgement, Layer, RuleFile, Trust, judge};
 use crate::core::mode::Mode;
 use crate::core::rule::{Rule, Subject};
 use crate::core::shell::Command;
@@ -77,7 +77,6 @@ pub struct Policy {
     /// A lock per project file, held while it is read and parsed.
     reading: Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>,
     parsed: Parsed,
-    hits: Mutex<HashMap<String, u64>>,
 }
 
 /// The files that apply to one call.
@@ -337,21 +336,6 @@ impl Policy {
         out
     }
 
-    /// Counts one call that `hit` decided.
-    pub fn count(&self, hit: &Hit) {
-        *lock(&self.hits)
-            .entry(hit_key(hit.layer, hit.path.as_deref(), &hit.rule.id))
-            .or_default() += 1;
-    }
-
-    /// How many calls the rule `id` of that file decided since the console started.
-    pub fn hits(&self, layer: Layer, path: Option<&Path>, id: &str) -> u64 {
-        lock(&self.hits)
-            .get(&hit_key(layer, path, id))
-            .copied()
-            .unwrap_or(0)
-    }
-
     /// The saved rules now on disk (none when there is no file).
     pub fn saved_rules(&self) -> Result<Vec<Rule>, PolicyError> {
         match self.saved() {
@@ -397,13 +381,6 @@ impl Policy {
         }
         Ok(read(path, Layer::Saved, Trust::Own, &self.edit_tools)?.rules)
     }
-}
-
-fn hit_key(layer: Layer, path: Option<&Path>, id: &str) -> String {
-    format!(
-        "{layer}\0{}\0{id}",
-        path.map(|p| p.display().to_string()).unwrap_or_default()
-    )
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

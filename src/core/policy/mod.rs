@@ -8,6 +8,7 @@
 //! [`file`]; writing the user's own safely is [`write`].
 
 pub mod file;
+pub mod hits;
 pub mod load;
 pub mod place;
 pub mod read;
