@@ -2,24 +2,19 @@
 //! the table it is in (the `[[rule]]` line), so the key's own line is looked up below it, and
 //! the nearest key the table takes is offered.
 
-/// The keys a `[[rule]]` table takes, and the keys at the top of a rules file.
-const RULE_KEYS: &[&str] = &[
-    "id", "tool", "prefix", "command", "edit", "mcp", "verdict", "reason", "project", "learned",
-];
-const FILE_KEYS: &[&str] = &[
-    "mode_ceiling",
-    "denied_commands",
-    "safe_commands",
-    "sensitive_paths",
-    "rule",
-];
+/// The keys a `[[rule]]` table takes, and the keys at the top of a rules file, as written.
+const RULE_KEYS: &str = "id tool prefix command edit mcp verdict reason project learned";
+const FILE_KEYS: &str = "mode_ceiling denied_commands safe_commands sensitive_paths rule";
 
 /// For a parse error `message` at byte `at` of `text` that names an unknown field: the line the
 /// key is on, and a fix naming the nearest key the table takes.
 pub fn placed(text: &str, at: usize, message: &str) -> Option<(usize, String)> {
     let key = message.strip_prefix("unknown field `")?.split('`').next()?;
     let (line, in_rule) = line_of_key(text, at, key)?;
-    let keys = if in_rule { RULE_KEYS } else { FILE_KEYS };
+    let keys: Vec<&str> = match in_rule {
+        true => RULE_KEYS.split(' ').collect(),
+        false => FILE_KEYS.split(' ').collect(),
+    };
     let nearest = keys
         .iter()
         .map(|k| (strsim::levenshtein(k, key), *k))
