@@ -1,7 +1,7 @@
 //! Static classification: what a call is (class), which row of the route table it takes, and
 //! why, in words a person can read. No I/O but the dry run of an Edit against its file.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::call::{Call, ToolKind};
@@ -9,6 +9,7 @@ use super::decision::Decider;
 use super::edit;
 use super::guard;
 use super::mode::Mode;
+use super::named_paths::{edited_paths, named_files, several_paths};
 use super::pathword::Place;
 use super::policy::file::PolicyError;
 use super::policy::{Hit, Judgement};
@@ -36,7 +37,7 @@ pub struct Assessment {
     /// Mode ceilings of the call's project or the floor: it is routed no more openly than any.
     pub ceilings: Vec<Mode>,
     /// The call's project root, where a rule saved "for this project" applies.
-    pub project: Option<std::path::PathBuf>,
+    pub project: Option<PathBuf>,
 }
 
 impl Assessment {
@@ -152,57 +153,6 @@ fn judge(
         }
     }
     Ok(kept.expect("at least one judgement"))
-}
-
-/// The absolute paths a write or edit tool may change, for edit globs.
-fn edited_paths(call: &Call, kind: &ToolKind) -> Vec<PathBuf> {
-    if *kind != ToolKind::Edit {
-        return Vec::new();
-    }
-    named_files(call)
-        .into_iter()
-        .map(|path| Path::new(&call.cwd).join(path))
-        .collect()
-}
-
-/// The files an edit call may change, as it names them: its file, or every path-like value
-/// when it names more than one, and each of the `files` a patch lists (Codex's dialect lists
-/// every file an `apply_patch` touches there, the first also as its file).
-fn named_files(call: &Call) -> Vec<&str> {
-    let mut named: Vec<&str> = match call.paths() {
-        several if several.len() > 1 => several.iter().filter_map(|(_, v)| *v).collect(),
-        _ => call.file_path().into_iter().collect(),
-    };
-    let listed = call
-        .input
-        .get("files")
-        .and_then(serde_json::Value::as_array);
-    for file in listed
-        .into_iter()
-        .flatten()
-        .filter_map(serde_json::Value::as_str)
-    {
-        if !named.contains(&file) {
-            named.push(file);
-        }
-    }
-    named
-}
-
-/// Why a read or edit call that names its file under more than one key is asked: the file
-/// shown and judged may not be the one the tool touches.
-fn several_paths(call: &Call, kind: &ToolKind) -> Option<String> {
-    if !matches!(kind, ToolKind::Read | ToolKind::Edit) {
-        return None;
-    }
-    let keys: Vec<&str> = call.paths().iter().map(|(key, _)| *key).collect();
-    (keys.len() > 1).then(|| {
-        format!(
-            "names a file under more than one key ({}), so the file it touches may not be \
-             the one shown",
-            keys.join(", ")
-        )
-    })
 }
 
 /// The assessment once the policy's files have been judged: denied commands first, then a

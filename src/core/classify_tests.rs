@@ -2,6 +2,7 @@ use super::*;
 use crate::core::call::test_call;
 use crate::core::rules::Pattern;
 use serde_json::json;
+use std::path::Path;
 
 fn bash(line: &str) -> Call {
     test_call("Bash", json!({ "command": line }))

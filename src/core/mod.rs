@@ -16,6 +16,7 @@ pub mod event;
 pub mod guard;
 pub mod learn;
 pub mod mode;
+mod named_paths;
 pub mod offer;
 pub mod pathword;
 pub mod policy;
