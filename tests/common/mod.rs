@@ -131,6 +131,44 @@ pub fn fixture(path: &str) -> Vec<u8> {
     std::fs::read(path).unwrap()
 }
 
+/// A Claude Code PreToolUse input for the Bash line `line`, made in `cwd`: the recorded
+/// fixture with its command and folder replaced.
+#[allow(dead_code)]
+pub fn bash_payload_in(cwd: &Path, line: &str) -> Vec<u8> {
+    let mut value: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
+    value["cwd"] = json!(cwd);
+    value["tool_input"] = json!({ "command": line });
+    serde_json::to_vec(&value).unwrap()
+}
+
+/// The decision and its reason in a Claude Code hook's answer (empty where absent).
+#[allow(dead_code)]
+pub fn decision_of(out: &Value) -> (String, String) {
+    let specific = &out["hookSpecificOutput"];
+    let text = |key: &str| specific[key].as_str().unwrap_or("").to_string();
+    (text("permissionDecision"), text("permissionDecisionReason"))
+}
+
+/// Lets the process `command` starts open at most `n` descriptors.
+#[allow(dead_code)]
+pub fn limit_descriptors(command: &mut Command, n: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: n,
+                rlim_max: n,
+            };
+            match libc::setrlimit(libc::RLIMIT_NOFILE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+}
+
 /// The policy files of a config folder, as `config::policy_paths` finds them beside a config
 /// file, without the machine's floor or a home: a test reads only its own folder.
 #[allow(dead_code)]

@@ -4,24 +4,9 @@
 
 use crate::common;
 
-use common::fixture;
 use common::place::Place;
+use common::{bash_payload_in, decision_of, fixture};
 use serde_json::{Value, json};
-
-/// A Bash hook input for `line`, made in `cwd`.
-fn bash_in(cwd: &std::path::Path, line: &str) -> Vec<u8> {
-    let mut value: Value =
-        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
-    value["cwd"] = json!(cwd);
-    value["tool_input"] = json!({ "command": line });
-    serde_json::to_vec(&value).unwrap()
-}
-
-fn decision_of(out: &Value) -> (String, String) {
-    let specific = &out["hookSpecificOutput"];
-    let text = |key: &str| specific[key].as_str().unwrap_or("").to_string();
-    (text("permissionDecision"), text("permissionDecisionReason"))
-}
 
 #[test]
 fn a_policy_file_over_the_size_bound_is_refused_at_once_and_a_denied_command_elsewhere_stays_denied()
@@ -42,13 +27,13 @@ fn a_policy_file_over_the_size_bound_is_refused_at_once_and_a_denied_command_els
     std::fs::create_dir_all(&elsewhere).unwrap();
     let _serve = place.serve(&[]);
 
-    let (out, err) = place.hook(&bash_in(&project, "ls"));
+    let (out, err) = place.hook(&bash_payload_in(&project, "ls"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
     assert!(reason.contains(".gatehouse.toml"), "{reason}");
     assert!(reason.contains("1 MiB"), "{reason}");
 
-    let (out, err) = place.hook(&bash_in(&elsewhere, "git push origin main"));
+    let (out, err) = place.hook(&bash_payload_in(&elsewhere, "git push origin main"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
     assert!(reason.contains("denied command"), "{reason}");
@@ -116,14 +101,14 @@ fn an_outer_projects_deny_holds_in_a_nested_repository_and_a_call_with_no_usable
     .unwrap();
     let _serve = place.serve(&[]);
 
-    let (out, err) = place.hook(&bash_in(&nested, "git push origin main"));
+    let (out, err) = place.hook(&bash_payload_in(&nested, "git push origin main"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
     assert!(reason.contains("outer/.gatehouse.toml"), "{reason}");
 
     // Read-only, but made nowhere gatehouse can place: not allowed, and said why.
     for cwd in ["", "outer/vendor/lib"] {
-        let mut input: Value = serde_json::from_slice(&bash_in(&nested, "ls")).unwrap();
+        let mut input: Value = serde_json::from_slice(&bash_payload_in(&nested, "ls")).unwrap();
         input["cwd"] = json!(cwd);
         let (out, err) = place.hook(&serde_json::to_vec(&input).unwrap());
         let (decision, _) = decision_of(&out);
@@ -148,11 +133,11 @@ fn a_floor_edited_while_serve_runs_holds_from_the_next_call_and_a_broken_one_ref
     });
     let cwd = place.path();
 
-    let (out, err) = place.hook(&bash_in(cwd, "git push origin main"));
+    let (out, err) = place.hook(&bash_payload_in(cwd, "git push origin main"));
     assert_ne!(decision_of(&out).0, "deny", "{out} {err}");
 
     std::fs::write(&floor, "denied_commands = [\"git push\"]\n").unwrap();
-    let (out, err) = place.hook(&bash_in(cwd, "git push origin main"));
+    let (out, err) = place.hook(&bash_payload_in(cwd, "git push origin main"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
     assert!(reason.contains("floor.toml"), "{reason}");
@@ -160,7 +145,7 @@ fn a_floor_edited_while_serve_runs_holds_from_the_next_call_and_a_broken_one_ref
     // Broken while running: even a proven read is refused, naming the file, never judged as
     // if there were no floor.
     std::fs::write(&floor, "denied_commands = [\"git push\"\n").unwrap();
-    let (out, err) = place.hook(&bash_in(cwd, "ls"));
+    let (out, err) = place.hook(&bash_payload_in(cwd, "ls"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
     assert!(reason.contains(floor.to_str().unwrap()), "{reason}");

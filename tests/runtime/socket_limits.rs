@@ -5,24 +5,8 @@
 
 use crate::common;
 
-use std::os::unix::process::CommandExt;
-
 use common::place::Place;
-use serde_json::{Value, json};
-
-fn bash_in(cwd: &std::path::Path, line: &str) -> Vec<u8> {
-    let mut value: Value =
-        serde_json::from_slice(&common::fixture("claude-code/pretooluse-bash.json")).unwrap();
-    value["cwd"] = json!(cwd);
-    value["tool_input"] = json!({ "command": line });
-    serde_json::to_vec(&value).unwrap()
-}
-
-fn decision_of(out: &Value) -> (String, String) {
-    let specific = &out["hookSpecificOutput"];
-    let text = |key: &str| specific[key].as_str().unwrap_or("").to_string();
-    (text("permissionDecision"), text("permissionDecisionReason"))
-}
+use common::{bash_payload_in, decision_of};
 
 /// Opens up to `count` connections to `socket` without waiting on a full listen queue (a
 /// connection the kernel has no room for is not made), and keeps them.
@@ -53,21 +37,7 @@ fn a_flood_of_idle_connections_leaves_the_console_its_descriptors_and_a_denied_c
         "denied_commands = [\"make deploy\"]\n",
     )
     .unwrap();
-    let serve = place.serve_with(&[], |command| {
-        // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            command.pre_exec(|| {
-                let limit = libc::rlimit {
-                    rlim_cur: 64,
-                    rlim_max: 64,
-                };
-                match libc::setrlimit(libc::RLIMIT_NOFILE, &limit) {
-                    0 => Ok(()),
-                    _ => Err(std::io::Error::last_os_error()),
-                }
-            });
-        }
-    });
+    let serve = place.serve_with(&[], |command| common::limit_descriptors(command, 64));
     let held = flood(&place.socket(), 400);
     assert!(held.len() > 64, "{} connections", held.len());
     // The flood waiting in the listen queue is worked through at once: all but the newest
@@ -95,7 +65,7 @@ fn a_flood_of_idle_connections_leaves_the_console_its_descriptors_and_a_denied_c
         ("ls", "allow"),
         ("make deploy", "deny"),
     ] {
-        let (out, err) = place.hook(&bash_in(&project, line));
+        let (out, err) = place.hook(&bash_payload_in(&project, line));
         let (decision, reason) = decision_of(&out);
         assert_eq!(decision, expected, "{line}: {out} {err}");
         assert!(!reason.contains("without"), "{line}: {reason}");

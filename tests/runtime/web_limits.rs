@@ -247,7 +247,6 @@ impl Drop for Killed {
 #[test]
 fn the_web_never_takes_the_descriptors_the_console_socket_needs() {
     use common::place::Place;
-    use std::os::unix::process::CommandExt;
     use std::process::Stdio;
 
     // A short ask timeout: a hook whose console cannot take its call gives up after 2 + 5 s.
@@ -259,19 +258,7 @@ fn the_web_never_takes_the_descriptors_the_console_socket_needs() {
         .port();
     let web = format!("127.0.0.1:{port}");
     let mut command = place.command(&["serve", "--web", &web]);
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: 64,
-                rlim_max: 64,
-            };
-            match libc::setrlimit(libc::RLIMIT_NOFILE, &limit) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
-            }
-        });
-    }
+    common::limit_descriptors(&mut command, 64);
     let _serve = Killed(
         command
             .stdin(Stdio::null())
