@@ -125,6 +125,10 @@ pub async fn run(
         }),
         suggest_after: config.suggest_after as usize,
         audit_log: Some(config.audit_log.clone()),
+        config: config
+            .source
+            .clone()
+            .map(crate::config_watch::ConfigWatch::new),
     };
     // A panic in the console itself is caught here (its terminal guard has already restored
     // the terminal while unwinding), so the shutdown below still answers what is open.

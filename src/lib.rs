@@ -11,7 +11,8 @@
 //! (`tests/runtime/boundaries.rs` fails if it names one), so the policy can be read and tested
 //! alone.
 //!
-//! `config` reads and validates the config file into the core's settings. `plumbing` is what
+//! `config` reads and validates the config file into the core's settings; `config_watch`
+//! reads it again when it changes under the console and puts its rules in force. `plumbing` is what
 //! every part stands on: `paths` says where gatehouse keeps its files, `logging` sends
 //! gatehouse's own diagnostics to a rotated file under the console and to stderr elsewhere,
 //! `http` builds the one HTTP client, `stop` handles signals and panics. `explain` renders what the core makes of a shell
@@ -67,6 +68,7 @@
 pub mod agents;
 pub mod classifier;
 pub mod config;
+pub mod config_watch;
 mod config_words;
 pub mod console;
 pub mod core;

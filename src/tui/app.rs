@@ -51,6 +51,8 @@ pub enum Msg {
     Web(WebPanel),
     /// The lasting rules and the policy files in force.
     Lasting(Lasting),
+    /// Something the runner learned that the human should read (the config was read again).
+    Notice(String),
 }
 
 /// What `update` asks the runner to do.
@@ -309,6 +311,10 @@ impl App {
             }
             Msg::ClassifierStatus(status) => {
                 self.classifier = status;
+                vec![]
+            }
+            Msg::Notice(text) => {
+                self.notify(text);
                 vec![]
             }
         }

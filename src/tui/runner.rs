@@ -38,6 +38,8 @@ pub struct Options {
     pub suggest_after: usize,
     /// The audit log, whose records give the rules panel its hit counts.
     pub audit_log: Option<std::path::PathBuf>,
+    /// The config file, read again when it changes.
+    pub config: Option<crate::config_watch::ConfigWatch>,
 }
 
 fn now() -> Now {
@@ -50,7 +52,7 @@ fn now() -> Now {
 /// Runs the console until the human quits. The caller answers whatever is still open.
 pub async fn run(
     mut prompter: Prompter,
-    options: Options,
+    mut options: Options,
     stop: impl std::future::Future<Output = ()>,
 ) -> io::Result<()> {
     let mut stop = std::pin::pin!(stop);
@@ -80,6 +82,7 @@ pub async fn run(
         app.update(Msg::ClassifierStatus(status()), now());
     }
     let mut last_tick = Instant::now();
+    let mut config = options.config.take();
     let result = async {
         loop {
             guard.terminal.draw(|frame| view::draw(frame, &app))?;
@@ -120,6 +123,9 @@ pub async fn run(
                 batch.push_back(Msg::Tick);
                 if due {
                     last_tick = Instant::now();
+                    if let Some(said) = config.as_mut().and_then(|c| reload(c, &prompter)) {
+                        batch.push_back(Msg::Notice(said));
+                    }
                     app.ask_timeout = options.ask_timeout;
                     app.rearm = match options.rearm {
                         Some(_) => Rearm::Offered,
@@ -402,4 +408,17 @@ fn show_in_pager(text: &str) -> io::Result<()> {
         tracing::info!("the pager exited with {status}");
     }
     Ok(())
+}
+
+/// Reads the config again if it changed: its rules go in force, or, if it no longer reads, the
+/// ones in force stay. What to tell the human, if anything changed.
+fn reload(watch: &mut crate::config_watch::ConfigWatch, prompter: &Prompter) -> Option<String> {
+    use crate::config_watch::Reloaded;
+    Some(match watch.look()? {
+        Reloaded::Read(config) => {
+            prompter.set_rules(config.settings.rules);
+            "config read again: its rules are in force (other settings at the next start)".into()
+        }
+        Reloaded::Refused(why) => format!("config not read again: {why}"),
+    })
 }

@@ -360,3 +360,31 @@ fn o_shows_the_whole_subject_in_the_pager_and_the_console_comes_back() {
         "{out}"
     );
 }
+
+#[test]
+fn a_config_edited_while_the_console_runs_is_read_again_and_a_broken_one_is_refused() {
+    let Some(console) = Console::start() else {
+        return;
+    };
+    let tui = &console.tmux;
+    let config = console.dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "ask_timeout_secs = 30\ndenied_commands = [\"terraform apply\"]\n",
+    )
+    .unwrap();
+    tui.wait_for("config read again", 10);
+    let out = printed(console.hook("terraform apply -auto-approve"));
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+    std::fs::write(&config, "ask_timeout_secs = [\n").unwrap();
+    tui.wait_for("config not read again", 10);
+    let out = printed(console.hook("terraform apply -auto-approve"));
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "the rules in force stay: {out}"
+    );
+    tui.keys(&["q"]);
+}

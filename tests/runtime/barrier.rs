@@ -311,3 +311,27 @@ async fn plan_mode_refuses_a_writer_as_the_mode_not_as_a_rule() {
     assert_eq!(answer.decider, Decider::Mode);
     assert_eq!(rig.audit()[0]["decider"], "mode");
 }
+
+#[tokio::test]
+async fn rules_put_in_force_while_running_hold_from_the_next_call_and_refuse_open_dialogs() {
+    use gatehouse::core::rules::{Pattern, Rules};
+    let mut rig = Rig::new(Mode::AllowRead, None);
+    let b = rig.barrier.clone();
+    let open = tokio::spawn(async move { b.submit(common::bash("terraform apply")).await });
+    rig.opened().await;
+    let rules = Rules {
+        denied_commands: vec![Pattern::new("terraform apply")],
+        ..Rules::default()
+    };
+    rig.prompter.set_rules(rules);
+    let answer = open.await.unwrap();
+    assert!(
+        matches!(answer.decision, Decision::Deny { .. }),
+        "the open dialog is judged again: {answer:?}"
+    );
+    let next = rig.barrier.submit(common::bash("terraform apply")).await;
+    assert_eq!(
+        (matches!(next.decision, Decision::Deny { .. }), next.decider),
+        (true, Decider::Rule)
+    );
+}

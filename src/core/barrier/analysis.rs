@@ -82,8 +82,8 @@ impl Shared {
         session: Vec<SessionAllow>,
     ) -> Assessment {
         let small = weight(&call) <= INLINE_BYTES;
-        if small && self.rules.policy.ready_for(&call.cwd) {
-            return assess_bounded(&call, &self.rules, &session);
+        if small && self.rules().policy.ready_for(&call.cwd) {
+            return assess_bounded(&call, &self.rules(), &session);
         }
         // A small call whose policy files must be read first goes to the blocking pool with
         // no permit: it waits only for its own project's file (see `Policy::project`), and a
@@ -94,20 +94,20 @@ impl Shared {
             true => None,
             false => match self.analysis.clone().acquire_owned().await {
                 Ok(permit) => Some(permit),
-                Err(_) => return assess_bounded(&call, &self.rules, &session),
+                Err(_) => return assess_bounded(&call, &self.rules(), &session),
             },
         };
         let shared = self.clone();
         let task_call = call.clone();
         let task_session = session.clone();
         let task = tokio::task::spawn_blocking(move || {
-            let assessment = assess_bounded(&task_call, &shared.rules, &task_session);
+            let assessment = assess_bounded(&task_call, &shared.rules(), &task_session);
             drop(permit);
             assessment
         });
         match task.await {
             Ok(assessment) => assessment,
-            Err(_) => assess_bounded(&call, &self.rules, &session),
+            Err(_) => assess_bounded(&call, &self.rules(), &session),
         }
     }
 }

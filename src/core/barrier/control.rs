@@ -86,7 +86,7 @@ impl Shared {
             )
         };
         for (id, call) in open {
-            let fresh = assess(&call, &self.rules, &allows);
+            let fresh = assess(&call, &self.rules(), &allows);
             if fresh.row == Row::Listed && fresh.route(mode) == Route::Allow {
                 let rule = self.hit(&call, &fresh);
                 let settle = Settle::new(Decision::allow(), Decider::SessionAllow).noting(rule);

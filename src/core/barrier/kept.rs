@@ -172,7 +172,7 @@ impl Shared {
             return None;
         }
         self.kept.grants.take(&grant_key(call), started)?;
-        let assessment = assess_bounded(call, &self.rules, &[]);
+        let assessment = assess_bounded(call, &self.rules(), &[]);
         let (id, mode) = self.fresh_id();
         let settle = match Direct::of(assessment.route(mode)) {
             Some(Direct::Reject) => Direct::Reject.settle(&assessment, mode),

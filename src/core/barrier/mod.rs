@@ -17,7 +17,7 @@
 //!   answers that take them (after-tool reports, the question after a permission request).
 
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc, oneshot};
@@ -104,7 +104,8 @@ pub struct Barrier {
 /// What the barrier and its prompter share: the settings, the audit log, the classifier,
 /// the event channel and, under one lock, the [`State`].
 struct Shared {
-    rules: Rules,
+    /// The rules in force; replaced whole when the config is read again ([`Shared::rules`]).
+    rules: RwLock<Arc<Rules>>,
     ask_timeout: Duration,
     on_timeout: Fallback,
     on_shutdown: Fallback,
@@ -142,7 +143,7 @@ impl Barrier {
         let (events, receiver) = mpsc::unbounded_channel();
         let next_id = audit.first_id();
         let shared = Arc::new(Shared {
-            rules: settings.rules,
+            rules: RwLock::new(Arc::new(settings.rules)),
             ask_timeout: settings.ask_timeout,
             on_timeout: settings.on_timeout,
             on_shutdown: settings.on_shutdown,
@@ -290,7 +291,7 @@ impl Barrier {
     /// `reason`. Audited and reported like every other decision.
     pub fn refuse_busy(&self, call: Call, reason: String) -> Answer {
         let started = Instant::now();
-        let assessment = assess_bounded(&call, &self.shared.rules, &[]);
+        let assessment = assess_bounded(&call, &self.shared.rules(), &[]);
         let (id, mode) = self.shared.fresh_id();
         let settle = match Direct::of(assessment.route(mode)) {
             Some(direct) => direct.settle(&assessment, mode),

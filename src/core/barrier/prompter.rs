@@ -154,12 +154,18 @@ impl Prompter {
         self.shared.policy()
     }
 
+    /// Puts `rules` in force from the next call on (the config was read again), and judges
+    /// the open dialogs again under them.
+    pub fn set_rules(&self, rules: crate::core::rules::Rules) {
+        self.shared.set_rules(rules);
+    }
+
     /// The config's `denied_commands` and `safe_commands`, as written, for the rules panel.
     pub fn listed_commands(&self) -> (Vec<String>, Vec<String>) {
         let texts = |patterns: &[crate::core::rules::Pattern]| {
             patterns.iter().map(|p| p.as_str().to_string()).collect()
         };
-        let rules = &self.shared.rules;
+        let rules = self.shared.rules();
         (texts(&rules.denied_commands), texts(&rules.safe_commands))
     }
 

@@ -14,11 +14,28 @@ use crate::core::decision::{Decider, Decision};
 use crate::core::policy::load::Policy;
 use crate::core::route::{Route, Row};
 use crate::core::rule::Rule;
-use crate::core::rules::SessionAllow;
+use crate::core::rules::{Rules, SessionAllow};
 
 impl Shared {
+    /// The rules in force now: a call is judged under one set from start to end.
+    pub(in crate::core) fn rules(&self) -> Arc<Rules> {
+        self.rules
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// Puts `rules` in force (the config was read again) and judges the open dialogs again.
+    pub(in crate::core) fn set_rules(&self, rules: Rules) {
+        *self
+            .rules
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(rules);
+        self.rules_changed();
+    }
+
     pub(in crate::core) fn policy(&self) -> Arc<Policy> {
-        self.rules.policy.clone()
+        self.rules().policy.clone()
     }
 
     /// The human allowed dialog `id` and asked to keep `allow` as a saved rule. The call is
@@ -34,10 +51,10 @@ impl Shared {
         let Some(call) = self.lock().pending.get(id).map(|p| p.dialog.call.clone()) else {
             return false;
         };
-        let kind = call.kind(&self.rules.internal_tools);
+        let kind = call.kind(&self.rules().internal_tools);
         let project = match scope {
             SavedScope::Everyone => None,
-            SavedScope::Project => self.rules.policy.in_force(&call.cwd).root,
+            SavedScope::Project => self.rules().policy.in_force(&call.cwd).root,
         };
         let saved = match (scope, &project) {
             (SavedScope::Project, None) => Err("the call is in no project (no git root)".into()),
@@ -45,11 +62,11 @@ impl Shared {
                 None => Err("an edit can only be allowed for the session".to_string()),
                 Some(mut rule) => {
                     rule.learned.call = Some(id.0);
-                    self.rules.policy.save(rule).map_err(|e| e.to_string())
+                    self.rules().policy.save(rule).map_err(|e| e.to_string())
                 }
             },
         };
-        let file = self.rules.policy.paths().saved.clone();
+        let file = self.rules().policy.paths().saved.clone();
         let place = match (&project, file) {
             (Some(root), Some(file)) => format!(" in {} for {}", file.display(), root.display()),
             (None, Some(file)) => format!(" in {} for every project", file.display()),
@@ -91,7 +108,7 @@ impl Shared {
             (state.mode, open)
         };
         for (id, call, session) in open {
-            let fresh = assess(&call, &self.rules, &session);
+            let fresh = assess(&call, &self.rules(), &session);
             match (fresh.row, fresh.route(mode)) {
                 (Row::Denied, _) => {
                     let reason = format!("gatehouse: {}", fresh.explanation);
