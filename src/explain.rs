@@ -109,7 +109,13 @@ impl Explanation {
             .map(|c| {
                 let word = c.words.first().map_or("", String::as_str);
                 let name = word.rsplit('/').next().unwrap_or(word);
-                format!("{name}: {}", c.why)
+                // A program's own table names itself; the others are named here.
+                match crate::core::shell::table_of(name) {
+                    Some(table) if !c.why.contains("(table ") => {
+                        format!("{name}: {} ({table})", c.why)
+                    }
+                    _ => format!("{name}: {}", c.why),
+                }
             })
             .collect();
         Some(parts.join("; "))

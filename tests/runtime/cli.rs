@@ -80,7 +80,17 @@ fn explain_says_which_table_judged_a_command() {
     assert!(ok);
     assert!(out.contains("class  read-only"), "{out}");
     assert!(
-        out.contains("judged tput: prints terminal capabilities (table tput, tput(1), ncurses 6.4); cat: reads only"),
+        out.contains(
+            "judged tput: prints terminal capabilities (table tput, tput(1), ncurses 6.4); \
+             cat: reads only (the readers list)"
+        ),
+        "{out}"
+    );
+    // A family's judgement is named by its family.
+    let (out, ok) = gatehouse(&["explain", "git log -5"], b"");
+    assert!(ok);
+    assert!(
+        out.contains("judged git: shows history (the git family)"),
         "{out}"
     );
     let (out, ok) = gatehouse(&["explain", "groff -U -man x.1"], b"");

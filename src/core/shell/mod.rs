@@ -59,6 +59,7 @@ use std::fmt;
 
 pub use credential::Secrets;
 pub use obstacle::{Obstacle, Risk};
+pub(crate) use programs::table_of;
 
 use crate::core::pathword::Place;
 

@@ -276,24 +276,44 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
     manuals::lookup(name).map(|table| Ok(table.judge(args)))
 }
 
+/// The families of programs whose judgement depends on their arguments, in the order they are
+/// looked up, each with the name `explain` gives its table.
+type Lookup = fn(&str) -> Option<Judge>;
+const FAMILIES: &[(&str, Lookup)] = &[
+    ("shell", shell::lookup),
+    ("wrappers", wrappers::lookup),
+    ("scripts", scripts::lookup),
+    ("network", network::lookup),
+    ("iproute", iproute::lookup),
+    ("firewall", firewall::lookup),
+    ("dd", dd::lookup),
+    ("compare", compare::lookup),
+    ("viewers", viewers::lookup),
+    ("packages", packages::lookup),
+    ("git", git::lookup),
+    ("text", text::lookup),
+    ("sed", sed::lookup),
+    ("awk", awk::lookup),
+    ("search", search::lookup),
+    ("find", find::lookup),
+    ("archive", archive::lookup),
+    ("system", system::lookup),
+];
+
 /// Programs whose judgement depends on their arguments, by family.
 fn family(name: &str) -> Option<Judge> {
-    shell::lookup(name)
-        .or_else(|| wrappers::lookup(name))
-        .or_else(|| scripts::lookup(name))
-        .or_else(|| network::lookup(name))
-        .or_else(|| iproute::lookup(name))
-        .or_else(|| firewall::lookup(name))
-        .or_else(|| dd::lookup(name))
-        .or_else(|| compare::lookup(name))
-        .or_else(|| viewers::lookup(name))
-        .or_else(|| packages::lookup(name))
-        .or_else(|| git::lookup(name))
-        .or_else(|| text::lookup(name))
-        .or_else(|| sed::lookup(name))
-        .or_else(|| awk::lookup(name))
-        .or_else(|| search::lookup(name))
-        .or_else(|| find::lookup(name))
-        .or_else(|| archive::lookup(name))
-        .or_else(|| system::lookup(name))
+    FAMILIES.iter().find_map(|(_, lookup)| lookup(name))
+}
+
+/// Which table judges the program `name`, as [`judge_program`] looks them up: a family's
+/// (`the git family`), one of the simple lists (`the readers list`) or the program's own table
+/// (`table tput`); `None` for a program no table knows.
+pub(crate) fn table_of(name: &str) -> Option<String> {
+    if let Some((family, _)) = FAMILIES.iter().find(|(_, lookup)| lookup(name).is_some()) {
+        return Some(format!("the {family} family"));
+    }
+    if let Some(list) = tables::list_of(name) {
+        return Some(format!("the {list} list"));
+    }
+    manuals::lookup(name).map(|table| format!("table {}", table.program))
 }

@@ -138,6 +138,17 @@ static LISTED: LazyLock<HashMap<&'static str, Listed>> = LazyLock::new(|| {
 });
 
 /// The judgement of a program that ignores its arguments, if it is one we list.
+/// The simple list that holds `name`, by the name `explain` gives it.
+pub(crate) fn list_of(name: &str) -> Option<&'static str> {
+    LISTED.get(name).map(|listed| match listed {
+        Listed::Reader => "readers",
+        Listed::Writer(_) => "writers",
+        Listed::Network => "network",
+        Listed::Runner => "runners",
+        Listed::Interactive => "interactive",
+    })
+}
+
 pub(crate) fn simple(name: &str) -> Option<Judgement> {
     let runner = || Judgement::risk(Risk::RunsCode, "runs project code or a script");
     match LISTED.get(name) {
