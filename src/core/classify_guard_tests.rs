@@ -1,7 +1,7 @@
 //! Guarded calls: edits and shell lines that may change gatehouse's own files are tamper, and
 //! reads that may show a credential are asked, whatever lists them but an allow rule.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::*;
@@ -167,19 +167,8 @@ fn only_an_allow_rule_lets_a_credential_read_through() {
     );
     assert_eq!(a.row, Row::Risky(Risk::Credential), "{a:?}");
     let text = format!("[[rule]]\ncommand = {line:?}\nverdict = \"allow\"\n");
-    let user = crate::core::policy::file::parse_file(
-        &text,
-        Path::new("/u/rules.toml"),
-        crate::core::policy::Layer::User,
-        crate::core::policy::Trust::Own,
-        &[],
-    )
-    .unwrap();
     let ruled = Rules {
-        policy: Arc::new(crate::core::policy::load::Policy::of_files(
-            None,
-            Some(user),
-        )),
+        policy: super::tests::user_policy(&text),
         ..guarded()
     };
     let a = assess(&call, &ruled, &[]);

@@ -267,22 +267,27 @@ fn a_patch_is_judged_by_every_file_it_touches_not_only_the_first() {
     assert_eq!(assess(&one, &Rules::default(), &allows).row, Row::Listed);
 }
 
-/// Rules whose user file holds `[[rule]]` tables for prefix `gatehouse` with `verdict`.
-fn gatehouse_rule(verdict: &str) -> Rules {
-    let text = format!("[[rule]]\nprefix = \"gatehouse\"\nverdict = \"{verdict}\"\n");
+/// A policy whose user file is `text`.
+pub(super) fn user_policy(text: &str) -> std::sync::Arc<crate::core::policy::load::Policy> {
     let user = crate::core::policy::file::parse_file(
-        &text,
+        text,
         Path::new("/u/rules.toml"),
         crate::core::policy::Layer::User,
         crate::core::policy::Trust::Own,
         &[],
     )
     .unwrap();
+    std::sync::Arc::new(crate::core::policy::load::Policy::of_files(
+        None,
+        Some(user),
+    ))
+}
+
+/// Rules whose user file holds `[[rule]]` tables for prefix `gatehouse` with `verdict`.
+fn gatehouse_rule(verdict: &str) -> Rules {
+    let text = format!("[[rule]]\nprefix = \"gatehouse\"\nverdict = \"{verdict}\"\n");
     Rules {
-        policy: std::sync::Arc::new(crate::core::policy::load::Policy::of_files(
-            None,
-            Some(user),
-        )),
+        policy: user_policy(&text),
         ..Rules::default()
     }
 }

@@ -15,6 +15,14 @@ use crate::core::rules::Pattern;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use serde_json::json;
 
+/// What the open allow-always box says its pattern matches.
+fn meaning(app: &App) -> String {
+    match &app.state {
+        DialogState::Writing(b) => b.meaning().unwrap(),
+        DialogState::Choosing => panic!("no box"),
+    }
+}
+
 fn tab() -> Msg {
     code(KeyCode::Tab, KeyModifiers::NONE)
 }
@@ -31,10 +39,6 @@ fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_fol
     app.update(Msg::Opened(d, p), t0);
     let t = later(t0, 300);
     app.update(key('a'), t);
-    let meaning = |app: &App| match &app.state {
-        DialogState::Writing(b) => b.meaning().unwrap(),
-        DialogState::Choosing => panic!("no box"),
-    };
     assert!(
         meaning(&app).ends_with("for this session "),
         "{}",
@@ -83,10 +87,6 @@ fn outside_any_project_the_box_says_so_and_tab_skips_this_project() {
     app.update(Msg::Opened(d, p), t0);
     let t = later(t0, 300);
     app.update(key('a'), t);
-    let meaning = |app: &App| match &app.state {
-        DialogState::Writing(b) => b.meaning().unwrap(),
-        DialogState::Choosing => panic!("no box"),
-    };
     assert!(meaning(&app).contains("in no project"), "{}", meaning(&app));
     app.update(tab(), t);
     assert!(
