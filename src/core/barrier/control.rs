@@ -156,20 +156,20 @@ impl Shared {
                 self.resolve(id, |_| true, Settle::new(decision, Decider::Mode))
             })
             .count();
+        let refusing = refuse.len();
         if let Some(runtime) = later
             && !refuse.is_empty()
         {
             let shared = self.clone();
-            let ids = refuse.clone();
             runtime.spawn(async move {
                 tokio::time::sleep(REFUSAL_GRACE).await;
-                shared.refuse_after_grace(mode, &ids);
+                shared.refuse_after_grace(mode, &refuse);
             });
         }
         self.emit(Event::ModeChanged {
             mode,
             resolved: settled,
-            refusing: refuse.len(),
+            refusing,
         });
         settled
     }
