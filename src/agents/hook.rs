@@ -240,7 +240,7 @@ fn lost_decision(call: &Call, setup: &HookSetup, lost: &AskError) -> Decision {
         Some(assessment) => Decision::deny(format!(
             "gatehouse: {}; decided without the console, which took the call and gave no \
              answer",
-            assessment.explanation
+            assessment.refusal()
         )),
         None => Decision::defer(lost.to_string()),
     }
@@ -265,7 +265,7 @@ pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decisio
         Class::ReadOnly => Decision::allow(),
         Class::Denied | Class::Doomed => Decision::deny(format!(
             "gatehouse: {}; decided without {}",
-            assessment.explanation,
+            assessment.refusal(),
             without.words()
         )),
         Class::Unverified | Class::Risky(_) | Class::Writer | Class::Tamper => {

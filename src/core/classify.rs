@@ -67,6 +67,22 @@ impl Assessment {
         self
     }
 
+    /// What the agent's model is told when the call is refused for its class: a deny rule's
+    /// own reason (else what it matches) with its id, never the local file it came from; the
+    /// analyser's explanation for everything else.
+    pub fn refusal(&self) -> String {
+        match &self.rule {
+            Some(hit) if self.row == Row::Denied && hit.rule.ruling == Ruling::Deny => {
+                let (layer, id) = (hit.layer, &hit.rule.id);
+                match &hit.rule.reason {
+                    Some(reason) => format!("{reason} (the {layer} rule {id})"),
+                    None => format!("denied by the {layer} rule {id} ({})", hit.rule.summary()),
+                }
+            }
+            _ => self.explanation.clone(),
+        }
+    }
+
     /// Who decides when the route is `allow` without a dialog.
     pub fn allow_decider(&self) -> Decider {
         match (self.row, self.listed_by) {

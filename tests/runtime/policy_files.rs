@@ -104,7 +104,21 @@ fn an_outer_projects_deny_holds_in_a_nested_repository_and_a_call_with_no_usable
     let (out, err) = place.hook(&bash_payload_in(&nested, "git push origin main"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
-    assert!(reason.contains("outer/.gatehouse.toml"), "{reason}");
+    // The model is told which rule, once, and no local path; the audit names the file.
+    assert!(reason.contains("the project rule denied-1"), "{reason}");
+    assert!(!reason.contains('/') && !reason.contains("(("), "{reason}");
+    let pushed = place
+        .audit()
+        .into_iter()
+        .find(|r| r["subject"] == "git push origin main");
+    let pushed = pushed.expect("the denied push is audited");
+    assert!(
+        pushed["rule"]
+            .as_str()
+            .unwrap()
+            .contains("outer/.gatehouse.toml"),
+        "{pushed}"
+    );
 
     // Read-only, but made nowhere gatehouse can place: not allowed, and said why.
     for cwd in ["", "outer/vendor/lib"] {
@@ -140,7 +154,7 @@ fn a_floor_edited_while_serve_runs_holds_from_the_next_call_and_a_broken_one_ref
     let (out, err) = place.hook(&bash_payload_in(cwd, "git push origin main"));
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny", "{out} {err}");
-    assert!(reason.contains("floor.toml"), "{reason}");
+    assert!(reason.contains("the floor rule denied-1"), "{reason}");
 
     // Broken while running: even a proven read is refused, naming the file, never judged as
     // if there were no floor.

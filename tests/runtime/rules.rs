@@ -94,9 +94,19 @@ fn a_project_policy_in_a_git_checkout_denies_through_the_real_hook_and_caps_allo
     let (decision, reason) = decision_of(&out);
     assert_eq!(decision, "deny");
     assert!(reason.contains("releases go through CI"), "{reason}");
+    // Said once, with the rule's id and no local path: the file is for the human, in the audit.
+    assert_eq!(
+        reason,
+        "gatehouse: releases go through CI (the project rule no-publish)"
+    );
+    let audited = place.audit().into_iter().find(|r| r["decision"] == "deny");
+    let audited = audited.expect("the denied publish is audited");
     assert!(
-        reason.contains(".gatehouse.toml"),
-        "the reason names the file: {reason}"
+        audited["rule"]
+            .as_str()
+            .unwrap()
+            .contains(".gatehouse.toml"),
+        "the audit names the file: {audited}"
     );
 
     // allow-all would pass a write; the project's ceiling (allow-read) makes it ask, and

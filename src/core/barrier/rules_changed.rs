@@ -111,7 +111,7 @@ impl Shared {
             let fresh = assess(&call, &self.rules(), &session);
             match (fresh.row, fresh.route(mode)) {
                 (Row::Denied, _) => {
-                    let reason = format!("gatehouse: {}", fresh.explanation);
+                    let reason = format!("gatehouse: {}", fresh.refusal());
                     self.resolve(
                         id,
                         |_| true,

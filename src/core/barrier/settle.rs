@@ -102,7 +102,7 @@ impl Direct {
                 // A denied or doomed call is the rules' refusal; anything else, the mode's.
                 let (reason, decider) = match assessment.row {
                     Row::Denied | Row::Doomed => (
-                        format!("gatehouse: {}", assessment.explanation),
+                        format!("gatehouse: {}", assessment.refusal()),
                         Decider::Rule,
                     ),
                     _ => (mode.refusal(), Decider::Mode),
