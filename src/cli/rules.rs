@@ -77,6 +77,9 @@ pub enum MatchArg {
     Tool,
     Edit,
     Mcp,
+    /// The read tools' reads of files matching a glob (`~/.aws/config`): the one allow that
+    /// lets a read tool show a credential.
+    Read,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -213,6 +216,7 @@ fn new_rule(
         MatchArg::Tool => Match::Tool(pattern.into()),
         MatchArg::Edit => Match::Edit(pattern.into()),
         MatchArg::Mcp => Match::Mcp(pattern.into()),
+        MatchArg::Read => Match::Read(pattern.into()),
     };
     let id = id.unwrap_or_else(|| slug(ruling, pattern));
     let rule = Rule {

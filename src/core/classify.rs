@@ -9,12 +9,12 @@ use super::decision::Decider;
 use super::edit;
 use super::guard;
 use super::mode::Mode;
-use super::named_paths::{edited_paths, named_files, several_paths};
+use super::named_paths::{named_files, ruled_paths, several_paths};
 use super::pathword::Place;
 use super::policy::file::PolicyError;
 use super::policy::{Hit, Judgement};
 use super::route::{Class, Route, Row, capped};
-use super::rule::{Ruling, Subject};
+use super::rule::{Match, Ruling, Subject};
 use super::rules::{Rules, SessionAllow};
 use super::shell::{self, Obstacle, Origin, Risk, Safety, ShellAnalysis};
 use super::vouch;
@@ -148,7 +148,7 @@ fn judge(
     kind: &ToolKind,
     commands: &[shell::Command],
 ) -> Result<Judgement, PolicyError> {
-    let paths = edited_paths(call, kind);
+    let paths = ruled_paths(call, kind);
     let paths = if paths.is_empty() {
         vec![None]
     } else {
@@ -161,6 +161,7 @@ fn judge(
             kind,
             path: path.as_deref(),
             root: None,
+            home: rules.guards.home.as_deref(),
         };
         let judgement = rules.policy.judge(&call.cwd, subject, commands)?;
         let ruling = |j: &Judgement| j.strictest().map(|h| h.rule.ruling);
@@ -261,12 +262,27 @@ fn assess_static(
         },
         ToolKind::Read => {
             match guard::read_secret(call, &rules.guards, guard::place(call, &rules.guards)) {
-                Some(why) => Assessment::new(
-                    Class::Risky(Risk::Credential),
-                    Row::Risky(Risk::Credential),
-                    kind,
-                    why,
-                ),
+                Some(why) => {
+                    let a = Assessment::new(
+                        Class::Risky(Risk::Credential),
+                        Row::Risky(Risk::Credential),
+                        kind,
+                        why,
+                    );
+                    // Only a `read` rule for the one file the call reads lets it through.
+                    let one_file = guard::read_paths(call, &rules.guards).count() == 1;
+                    match allowed_call
+                        .filter(|h| one_file && matches!(h.rule.matcher, Match::Read(_)))
+                    {
+                        Some(hit) => {
+                            let why = format!("{}; allowed by {}", a.explanation, hit.describe());
+                            let mut a = a.listed(Decider::Rule, why);
+                            a.rule = Some(hit.clone());
+                            a
+                        }
+                        None => a,
+                    }
+                }
                 None => Assessment::new(Class::ReadOnly, Row::ReadOnly, kind, "reads files"),
             }
         }

@@ -180,6 +180,50 @@ fn only_an_allow_rule_lets_a_credential_read_through() {
 }
 
 #[test]
+fn only_a_read_rule_for_its_one_file_lets_a_read_tool_show_a_credential() {
+    let rules = |text: &str| Rules {
+        policy: super::tests::user_policy(text),
+        ..guarded()
+    };
+    let read_rule = rules(
+        "[[rule]]\nread = \"~/.aws/credentials\"\nverdict = \"allow\"\n\
+         [[rule]]\nread = \"/home/me/project/**\"\nverdict = \"allow\"\n",
+    );
+    let read = |input| assess(&in_project("Read", input), &read_rule, &[]);
+    let a = read(json!({"file_path": "/home/me/.aws/credentials"}));
+    assert_eq!(
+        (a.row, a.listed_by),
+        (Row::Listed, Some(Decider::Rule)),
+        "{a:?}"
+    );
+    assert!(
+        a.explanation.contains("allowed by rule"),
+        "{}",
+        a.explanation
+    );
+    let a = read(json!({"file_path": "/home/me/project/.env"}));
+    assert_eq!(a.row, Row::Listed, "{a:?}");
+    for input in [
+        // Another credential, a path that may be the same file by another way, and a search
+        // that also reads under a second key: each still asked.
+        json!({"file_path": "/home/me/.ssh/id_rsa"}),
+        json!({"file_path": "/home/me/project/../.ssh/id_rsa"}),
+        json!({"file_path": "/home/me/.aws/credentials", "glob": "**/.env"}),
+    ] {
+        let a = read(input.clone());
+        assert_eq!(a.row, Row::Risky(Risk::Credential), "{input}: {a:?}");
+    }
+    // A rule for the whole tool is not a rule for the file.
+    let tool_rule = rules("[[rule]]\ntool = \"Read\"\nverdict = \"allow\"\n");
+    let call = in_project("Read", json!({"file_path": "/home/me/.aws/credentials"}));
+    let a = assess(&call, &tool_rule, &[]);
+    assert_eq!(a.row, Row::Risky(Risk::Credential), "{a:?}");
+    // A deny `read` rule refuses the read.
+    let deny = rules("[[rule]]\nread = \"/home/me/.aws/*\"\nverdict = \"deny\"\n");
+    assert_eq!(assess(&call, &deny, &[]).row, Row::Denied);
+}
+
+#[test]
 fn a_command_that_may_write_with_a_word_known_only_at_run_time_is_listed_by_nothing() {
     let r = Rules {
         safe_commands: vec![Pattern::new("cp"), Pattern::new("mytool")],

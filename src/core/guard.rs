@@ -154,6 +154,15 @@ pub(crate) fn edit_tampers(files: &[&str], guards: &Guards, place: Place) -> Opt
 /// any of the dialects' other keys a read tool reads or searches under, [`Guards::read_keys`],
 /// a string or a list of strings) that can name a credential file or a folder above one.
 pub(crate) fn read_secret(call: &Call, guards: &Guards, place: Place) -> Option<String> {
+    read_paths(call, guards).find_map(|path| {
+        let what = guards.secrets.named(path, place)?;
+        Some(format!("reads {what} ({path})"))
+    })
+}
+
+/// Every path a read tool's call names: under its path keys, and under the dialects' other
+/// keys a read tool reads or searches under, each a string or a list of strings.
+pub(crate) fn read_paths<'c>(call: &'c Call, guards: &'c Guards) -> impl Iterator<Item = &'c str> {
     let named = call.paths().into_iter().filter_map(|(_, v)| v);
     let more = guards
         .read_keys
@@ -163,10 +172,7 @@ pub(crate) fn read_secret(call: &Call, guards: &Guards, place: Place) -> Option<
             serde_json::Value::Array(items) => items.iter().filter_map(|i| i.as_str()).collect(),
             other => other.as_str().into_iter().collect::<Vec<_>>(),
         });
-    named.chain(more).find_map(|path| {
-        let what = guards.secrets.named(path, place)?;
-        Some(format!("reads {what} ({path})"))
-    })
+    named.chain(more)
 }
 
 /// The words of an argument that may be paths: itself, and what follows its first `=`

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use super::call::{Call, ToolKind};
 
-/// The absolute paths a write or edit tool may change, for edit globs.
-pub(super) fn edited_paths(call: &Call, kind: &ToolKind) -> Vec<PathBuf> {
-    if *kind != ToolKind::Edit {
+/// The absolute paths rules' globs are matched against: those a write or edit tool may change
+/// (edit globs), and the file a read tool reads (read globs).
+pub(super) fn ruled_paths(call: &Call, kind: &ToolKind) -> Vec<PathBuf> {
+    if !matches!(kind, ToolKind::Edit | ToolKind::Read) {
         return Vec::new();
     }
     named_files(call)

@@ -68,6 +68,9 @@ pub enum Match {
     Edit(String),
     /// This MCP tool (its full name, `mcp__server__tool`).
     Mcp(String),
+    /// Read tools whose one file matches the glob (as for [`Match::Edit`], and `~/` for the
+    /// home folder): the only allow that lets a read tool show a credential.
+    Read(String),
 }
 
 impl Match {
@@ -79,6 +82,7 @@ impl Match {
             Match::Command(p) => ("command", p.as_str().to_string()),
             Match::Edit(g) => ("edit", g.clone()),
             Match::Mcp(t) => ("mcp", t.clone()),
+            Match::Read(g) => ("read", g.clone()),
         }
     }
 
@@ -93,6 +97,7 @@ impl Match {
             Match::Command(p) => format!("exactly the command `{}`, nothing added", p.as_str()),
             Match::Edit(g) => format!("writes and edits of files matching `{g}`"),
             Match::Mcp(t) => format!("every call of the MCP tool {t}"),
+            Match::Read(g) => format!("the read tools' reads of files matching `{g}`"),
         }
     }
 
@@ -106,7 +111,7 @@ impl Match {
         match self {
             Match::Prefix(p) => p.matches_command(command),
             Match::Command(p) => p.matches_exactly(command),
-            Match::Tool(_) | Match::Edit(_) | Match::Mcp(_) => false,
+            Match::Tool(_) | Match::Edit(_) | Match::Mcp(_) | Match::Read(_) => false,
         }
     }
 
@@ -124,8 +129,34 @@ impl Match {
                         .is_some_and(|path| glob_covers(glob, path, subject.root))
             }
             Match::Mcp(t) => matches!(subject.kind, ToolKind::Mcp { .. }) && t == subject.tool,
+            Match::Read(glob) => {
+                *subject.kind == ToolKind::Read
+                    && subject
+                        .path
+                        .is_some_and(|path| read_covers(glob, path, subject))
+            }
         }
     }
+}
+
+/// Whether a read of `path` is one the glob names: `~/` is the home folder, and a path that
+/// may stand for others (a glob of its own, a `..`) is never covered.
+fn read_covers(glob: &str, path: &Path, subject: &Subject<'_>) -> bool {
+    let literal = path.components().all(|c| match c {
+        std::path::Component::ParentDir => false,
+        other => !other
+            .as_os_str()
+            .to_string_lossy()
+            .contains(['*', '?', '[', '{']),
+    });
+    let glob = match glob.strip_prefix("~/") {
+        Some(rest) => match subject.home {
+            Some(home) => format!("{}/{rest}", home.display()),
+            None => return false,
+        },
+        None => glob.to_string(),
+    };
+    literal && glob_covers(&glob, path, subject.root)
 }
 
 /// The parts of a call that rules look at.
@@ -137,6 +168,8 @@ pub struct Subject<'a> {
     pub path: Option<&'a Path>,
     /// The call's project root (its git root), where relative globs start.
     pub root: Option<&'a Path>,
+    /// The user's home folder, for `~/` in a read glob.
+    pub home: Option<&'a Path>,
 }
 
 /// Where a rule came from, beyond its file.

@@ -40,6 +40,8 @@ pub struct RawRule {
     pub edit: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<String>,
     pub verdict: Ruling,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -104,7 +106,7 @@ pub fn rules_of(
                 Match::Tool(t) => edit_tools.iter().any(|e| e == t),
                 Match::Prefix(p) => edit_tools.iter().any(|e| e == p.as_str()),
                 Match::Edit(_) => true,
-                Match::Command(_) | Match::Mcp(_) => false,
+                Match::Command(_) | Match::Mcp(_) | Match::Read(_) => false,
             };
         if writes {
             return Err(error(
@@ -134,6 +136,7 @@ fn matcher_of(raw: &RawRule) -> Result<Match, String> {
         ("command", &raw.command),
         ("edit", &raw.edit),
         ("mcp", &raw.mcp),
+        ("read", &raw.read),
     ]
     .into_iter()
     .filter_map(|(k, v)| Some((k, v.as_ref()?)))
@@ -154,6 +157,7 @@ fn matcher_of(raw: &RawRule) -> Result<Match, String> {
         "prefix" => Match::Prefix(Pattern::new(value)),
         "command" => Match::Command(Pattern::new(value)),
         "edit" => Match::Edit(value.to_string()),
+        "read" => Match::Read(value.to_string()),
         _ => Match::Mcp(value.to_string()),
     })
 }
@@ -297,6 +301,7 @@ pub fn raw_of(rule: &Rule) -> RawRule {
         "prefix" => &mut raw.prefix,
         "command" => &mut raw.command,
         "edit" => &mut raw.edit,
+        "read" => &mut raw.read,
         _ => &mut raw.mcp,
     };
     *slot = Some(value);
