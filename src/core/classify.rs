@@ -455,9 +455,10 @@ fn listing(
             .get(n)
             .and_then(Option::as_ref)
             .filter(|h| h.rule.ruling == Ruling::Allow);
-        // A credential read is let through by an explicit allow rule only.
+        // A credential read is let through only by an allow rule for exactly that command: a
+        // prefix (`cat`, saved from an "allow always" on a harmless read) reaches every file.
         if command.obstacle == Obstacle::Known(Risk::Credential) {
-            match from_rule {
+            match from_rule.filter(|h| matches!(h.rule.matcher, Match::Command(_))) {
                 Some(hit) => {
                     reasons.push(format!("allowed by {}", hit.describe()));
                     used = used.or(Some(hit.clone()));

@@ -177,6 +177,14 @@ fn only_an_allow_rule_lets_a_credential_read_through() {
         (Row::Listed, Some(Decider::Rule)),
         "{a:?}"
     );
+    // A prefix rule, as "allow always" saves for a harmless `cat README.md`, reaches every
+    // file `cat` may be given: it lets no credential through.
+    let prefixed = Rules {
+        policy: super::tests::user_policy("[[rule]]\nprefix = \"cat\"\nverdict = \"allow\"\n"),
+        ..guarded()
+    };
+    let a = assess(&call, &prefixed, &[]);
+    assert_eq!(a.row, Row::Risky(Risk::Credential), "{a:?}");
 }
 
 #[test]
