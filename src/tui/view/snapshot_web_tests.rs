@@ -49,9 +49,10 @@ fn the_web_panel_says_how_to_turn_the_web_console_on() {
     insta::assert_snapshot!(draw(&app, 80, 20));
 }
 
-/// At 80×24 a loopback link is drawn whole on one row (no QR code fits), the panel says a
-/// phone needs a tunnel or a LAN address to open it, C copies it, and the status bar says the
-/// web console is on with its paired devices.
+/// At 80×24 the QR code is drawn beside the text and the loopback link whole on a row of its
+/// own under both; the panel says a phone needs a tunnel or a LAN address to open it, C copies
+/// it, and the status bar says the web console is on with its paired devices. At 60×20 the
+/// code does not fit, and the panel says so.
 #[test]
 fn a_loopback_link_at_80_by_24_is_whole_explained_and_copied_with_c() {
     let t = start();
@@ -70,6 +71,13 @@ fn a_loopback_link_at_80_by_24_is_whole_explained_and_copied_with_c() {
     );
     let screen = draw(&app, 80, 24);
     assert!(screen.contains(link), "the link on one row:\n{screen}");
+    let qr = crate::web::qr::lines(link).unwrap();
+    assert!(
+        qr.iter().all(|row| screen.contains(row.as_str())),
+        "the whole QR code at 80×24:\n{screen}"
+    );
+    let small = draw(&app, 60, 20);
+    assert!(small.contains("too small for the QR code"), "{small}");
     assert!(screen.contains("tunnel"), "{screen}");
     assert!(screen.contains("web: 1 paired"), "{screen}");
     insta::assert_snapshot!(screen);
