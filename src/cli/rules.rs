@@ -80,6 +80,8 @@ pub enum MatchArg {
     /// The read tools' reads of files matching a glob (`~/.aws/config`): the one allow that
     /// lets a read tool show a credential.
     Read,
+    /// Shell commands that only reach a host (`api.github.com`, `*.github.com`).
+    Network,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -217,6 +219,10 @@ fn new_rule(
         MatchArg::Edit => Match::Edit(pattern.into()),
         MatchArg::Mcp => Match::Mcp(pattern.into()),
         MatchArg::Read => Match::Read(pattern.into()),
+        MatchArg::Network => match gatehouse::core::shell::reach::host_pattern_error(pattern) {
+            Some(why) => anyhow::bail!("{why}"),
+            None => Match::Network(pattern.into()),
+        },
     };
     let id = id.unwrap_or_else(|| slug(ruling, pattern));
     let rule = Rule {

@@ -490,3 +490,7 @@ mod tests;
 #[cfg(test)]
 #[path = "classify_guard_tests.rs"]
 mod guard_tests;
+
+#[cfg(test)]
+#[path = "classify_network_tests.rs"]
+mod network_tests;

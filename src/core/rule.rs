@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::call::ToolKind;
 use super::rules::Pattern;
-use super::shell::Command;
+use super::shell::{Command, reach};
 
 /// What a rule says about the calls it matches, from the most open to the strictest: the
 /// derived order is strictness, so `max` picks the strictest of several.
@@ -68,6 +68,11 @@ pub enum Match {
     Edit(String),
     /// This MCP tool (its full name, `mcp__server__tool`).
     Mcp(String),
+    /// Shell commands that only reach hosts the pattern names (`api.github.com`, or
+    /// `*.github.com` for every host under a domain): see [`crate::core::shell::reach`]. A deny
+    /// or ask covers a command that reaches any such host; an allow lists one only when it
+    /// names every host the command reaches.
+    Network(String),
     /// Read tools whose one file matches the glob (as for [`Match::Edit`], and `~/` for the
     /// home folder): the only allow that lets a read tool show a credential.
     Read(String),
@@ -83,6 +88,7 @@ impl Match {
             Match::Edit(g) => ("edit", g.clone()),
             Match::Mcp(t) => ("mcp", t.clone()),
             Match::Read(g) => ("read", g.clone()),
+            Match::Network(h) => ("network", h.clone()),
         }
     }
 
@@ -98,12 +104,16 @@ impl Match {
             Match::Edit(g) => format!("writes and edits of files matching `{g}`"),
             Match::Mcp(t) => format!("every call of the MCP tool {t}"),
             Match::Read(g) => format!("the read tools' reads of files matching `{g}`"),
+            Match::Network(h) => format!("shell commands that only reach {h}"),
         }
     }
 
     /// True when the match is about one shell command (checked per component of a line).
     pub fn is_shell(&self) -> bool {
-        matches!(self, Match::Prefix(_) | Match::Command(_))
+        matches!(
+            self,
+            Match::Prefix(_) | Match::Command(_) | Match::Network(_)
+        )
     }
 
     /// True when it covers `command`, one component of a shell line.
@@ -111,6 +121,8 @@ impl Match {
         match self {
             Match::Prefix(p) => p.matches_command(command),
             Match::Command(p) => p.matches_exactly(command),
+            Match::Network(pattern) => reach::hosts(command)
+                .is_some_and(|hosts| hosts.iter().any(|h| reach::host_covers(pattern, h))),
             Match::Tool(_) | Match::Edit(_) | Match::Mcp(_) | Match::Read(_) => false,
         }
     }
@@ -121,7 +133,7 @@ impl Match {
         match self {
             Match::Tool(t) => t == subject.tool,
             Match::Prefix(p) => p.words().len() == 1 && p.matches_tool(subject.tool),
-            Match::Command(_) => false,
+            Match::Command(_) | Match::Network(_) => false,
             Match::Edit(glob) => {
                 *subject.kind == ToolKind::Edit
                     && subject
@@ -212,6 +224,17 @@ impl Rule {
             out.push_str(&format!(" in project {}", project.display()));
         }
         out
+    }
+
+    /// True when the rule covers `command`, one component of a shell line. A host rule that
+    /// allows covers a command only when it names every host the command reaches; one that
+    /// denies or asks, when it names any.
+    pub fn covers_command(&self, command: &Command) -> bool {
+        match (&self.matcher, self.ruling) {
+            (Match::Network(pattern), Ruling::Allow) => reach::hosts(command)
+                .is_some_and(|hosts| hosts.iter().all(|h| reach::host_covers(pattern, h))),
+            (matcher, _) => matcher.covers_command(command),
+        }
     }
 
     /// True when the rule applies under the project root `root`.

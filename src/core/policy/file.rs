@@ -42,6 +42,8 @@ pub struct RawRule {
     pub mcp: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<String>,
     pub verdict: Ruling,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -106,7 +108,7 @@ pub fn rules_of(
                 Match::Tool(t) => edit_tools.iter().any(|e| e == t),
                 Match::Prefix(p) => edit_tools.iter().any(|e| e == p.as_str()),
                 Match::Edit(_) => true,
-                Match::Command(_) | Match::Mcp(_) | Match::Read(_) => false,
+                Match::Command(_) | Match::Mcp(_) | Match::Read(_) | Match::Network(_) => false,
             };
         if writes {
             return Err(error(
@@ -137,6 +139,7 @@ fn matcher_of(raw: &RawRule) -> Result<Match, String> {
         ("edit", &raw.edit),
         ("mcp", &raw.mcp),
         ("read", &raw.read),
+        ("network", &raw.network),
     ]
     .into_iter()
     .filter_map(|(k, v)| Some((k, v.as_ref()?)))
@@ -158,6 +161,10 @@ fn matcher_of(raw: &RawRule) -> Result<Match, String> {
         "command" => Match::Command(Pattern::new(value)),
         "edit" => Match::Edit(value.to_string()),
         "read" => Match::Read(value.to_string()),
+        "network" => match crate::core::shell::reach::host_pattern_error(value) {
+            Some(why) => return Err(why),
+            None => Match::Network(value.to_string()),
+        },
         _ => Match::Mcp(value.to_string()),
     })
 }
@@ -302,6 +309,7 @@ pub fn raw_of(rule: &Rule) -> RawRule {
         "command" => &mut raw.command,
         "edit" => &mut raw.edit,
         "read" => &mut raw.read,
+        "network" => &mut raw.network,
         _ => &mut raw.mcp,
     };
     *slot = Some(value);

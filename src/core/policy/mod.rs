@@ -215,9 +215,7 @@ pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -
     let call = strictest(files, root, covers_call).map(|(f, r)| Hit::of(f, r));
     let commands = commands
         .iter()
-        .map(|c| {
-            strictest(files, root, |r, _| r.matcher.covers_command(c)).map(|(f, r)| Hit::of(f, r))
-        })
+        .map(|c| strictest(files, root, |r, _| r.covers_command(c)).map(|(f, r)| Hit::of(f, r)))
         .collect();
     let ceilings = files
         .iter()

@@ -218,14 +218,19 @@ impl Walker<'_> {
         } else {
             judgement
         };
-        self.commands.push(Command {
+        let mut command = Command {
             words: argv.iter().map(|w| w.text.clone()).collect(),
             origins: argv.iter().map(origin).collect(),
             is_static: argv.iter().all(|w| w.is_static),
             safety: judgement.safety,
             obstacle: judgement.obstacle,
             why: judgement.why,
-        });
+        };
+        // A command that only reaches some hosts says which: rules and the human judge by them.
+        if let Some(hosts) = super::reach::hosts(&command) {
+            command.why = format!("reaches {}", hosts.join(", "));
+        }
+        self.commands.push(command);
     }
 }
 

@@ -39,6 +39,7 @@ mod kind;
 mod obstacle;
 mod parse;
 mod programs;
+pub mod reach;
 pub mod reading;
 mod redirect;
 #[cfg(test)]
