@@ -24,7 +24,12 @@
 use crate::core::guard::operands;
 use crate::core::pathword::{PathPattern, Place, Reach, TailHint, candidates};
 
+use super::bound::Bound;
 use super::{Command, Finding, Obstacle, Risk, Safety};
+
+#[path = "credential_lists.rs"]
+mod lists;
+use lists::{BUILT_IN, NAMES_ONLY, TOKEN_COMMANDS};
 
 /// Credential paths, each with what it holds: the analyser's built-in list and the config's
 /// `sensitive_paths`.
@@ -83,77 +88,6 @@ impl Secrets {
     }
 }
 
-/// The built-in credential paths. A tail (no leading `/` or `~`) may end any path.
-const BUILT_IN: &[(&str, &str)] = &[
-    (".ssh/**", "SSH keys"),
-    ("id_rsa", "an SSH private key"),
-    ("id_dsa", "an SSH private key"),
-    ("id_ecdsa", "an SSH private key"),
-    ("id_ed25519", "an SSH private key"),
-    ("/etc/ssh/ssh_host_*_key", "an SSH host key"),
-    ("~/.aws/credentials", "AWS credentials"),
-    ("~/.aws/sso/**", "AWS credentials"),
-    ("~/.aws/cli/cache/**", "AWS credentials"),
-    ("~/.config/gcloud/**", "gcloud credentials"),
-    ("application_default_credentials.json", "gcloud credentials"),
-    ("~/.azure/**", "Azure credentials"),
-    ("~/.docker/config.json", "docker registry credentials"),
-    (".kube/config", "Kubernetes credentials"),
-    ("~/.kube/**", "Kubernetes credentials"),
-    (".netrc", "login passwords (.netrc)"),
-    ("_netrc", "login passwords (.netrc)"),
-    (".pgpass", "PostgreSQL passwords"),
-    (".my.cnf", "MySQL passwords"),
-    (".npmrc", "an npm token"),
-    (".pypirc", "a PyPI token"),
-    (".cargo/credentials", "a crates.io token"),
-    (".cargo/credentials.toml", "a crates.io token"),
-    (".gem/credentials", "a RubyGems token"),
-    ("~/.config/gh/hosts.yml", "a GitHub token"),
-    ("~/.config/hub", "a GitHub token"),
-    (".git-credentials", "git credentials"),
-    ("~/.config/git/credentials", "git credentials"),
-    (".vault-token", "a Vault token"),
-    ("~/.terraform.d/credentials.tfrc.json", "a Terraform token"),
-    ("~/.config/rclone/rclone.conf", "rclone credentials"),
-    (".s3cfg", "S3 credentials"),
-    (".boto", "cloud credentials"),
-    (".env", "an environment file"),
-    (".env.*", "an environment file"),
-    (".envrc", "an environment file"),
-    ("*.pem", "a key or certificate (.pem)"),
-    ("*.key", "a private key (.key)"),
-    ("*.p12", "a keystore"),
-    ("*.pfx", "a keystore"),
-    ("*.jks", "a keystore"),
-    ("*.keystore", "a keystore"),
-    ("/etc/shadow", "password hashes"),
-    ("/etc/gshadow", "password hashes"),
-    ("/etc/shadow-", "password hashes"),
-    ("/proc/*/environ", "a process's environment"),
-    (".bash_history", "shell history"),
-    (".zsh_history", "shell history"),
-    (".history", "shell history"),
-    (".sh_history", "shell history"),
-    ("~/.local/share/fish/fish_history", "shell history"),
-    (".python_history", "REPL history"),
-    (".psql_history", "database history"),
-    (".mysql_history", "database history"),
-    (".node_repl_history", "REPL history"),
-    ("~/.mozilla/**", "a browser profile"),
-    ("~/.config/google-chrome/**", "a browser profile"),
-    ("~/.config/chromium/**", "a browser profile"),
-    ("~/.config/BraveSoftware/**", "a browser profile"),
-    (
-        "~/Library/Application Support/Google/Chrome/**",
-        "a browser profile",
-    ),
-    ("~/.gnupg/**", "GnuPG keys"),
-    ("~/.password-store/**", "a password store"),
-    ("~/.local/share/keyrings/**", "a keyring"),
-    ("~/Library/Keychains/**", "a keychain"),
-];
-
 /// Public halves named like their secrets, and the examples `.env` files are made from.
 fn public_half(candidate: &[String]) -> bool {
     candidate.last().is_some_and(|name| {
@@ -166,123 +100,24 @@ fn public_half(candidate: &[String]) -> bool {
     })
 }
 
-/// Programs that show names, sizes or checksums of files and never their content.
-const NAMES_ONLY: &[&str] = &[
-    "ls",
-    "dir",
-    "vdir",
-    "tree",
-    "find",
-    "fd",
-    "stat",
-    "du",
-    "df",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "test",
-    "[",
-    "echo",
-    "printf",
-    "file",
-    "wc",
-    "cd",
-    "pushd",
-    "pwd",
-    "type",
-    "which",
-    "whereis",
-    "command",
-    "namei",
-    "mountpoint",
-    "lsattr",
-    "getfacl",
-    "exa",
-    "eza",
-    "md5sum",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-    "sum",
-];
-
-/// Programs' own commands that print a secret: program, the first words after it (options
-/// skipped), and what they print.
-const TOKEN_COMMANDS: &[(&str, &[&str], &str)] = &[
-    ("gh", &["auth", "token"], "a GitHub token"),
-    (
-        "aws",
-        &["configure", "get"],
-        "an AWS setting, secret keys included",
-    ),
-    (
-        "aws",
-        &["configure", "export-credentials"],
-        "AWS credentials",
-    ),
-    ("aws", &["ecr", "get-login-password"], "a registry password"),
-    ("aws", &["sts", "get-session-token"], "AWS credentials"),
-    ("gcloud", &["auth", "print-access-token"], "a gcloud token"),
-    (
-        "gcloud",
-        &["auth", "print-identity-token"],
-        "a gcloud token",
-    ),
-    (
-        "gcloud",
-        &["auth", "application-default", "print-access-token"],
-        "a gcloud token",
-    ),
-    ("gcloud", &["config", "config-helper"], "a gcloud token"),
-    ("az", &["account", "get-access-token"], "an Azure token"),
-    ("git", &["credential", "fill"], "git credentials"),
-    ("git", &["credential-store", "get"], "git credentials"),
-    ("git", &["credential-cache", "get"], "git credentials"),
-    (
-        "kubectl",
-        &["config", "view", "--raw"],
-        "Kubernetes credentials",
-    ),
-    ("op", &["read"], "a 1Password secret"),
-    ("op", &["item", "get"], "a 1Password secret"),
-    ("pass", &["show"], "a password"),
-    ("bw", &["get"], "a Bitwarden secret"),
-    (
-        "security",
-        &["find-generic-password"],
-        "a keychain password",
-    ),
-    (
-        "security",
-        &["find-internet-password"],
-        "a keychain password",
-    ),
-    ("secret-tool", &["lookup"], "a keyring secret"),
-    ("vault", &["read"], "a Vault secret"),
-    ("vault", &["kv", "get"], "a Vault secret"),
-    ("heroku", &["auth:token"], "a Heroku token"),
-    ("npm", &["token", "list"], "npm tokens"),
-    ("gpg", &["--export-secret-keys"], "GnuPG secret keys"),
-];
-
 /// Marks every command and `<` redirection that may print a secret as unverified
 /// (credential), with what it reads.
 pub(super) fn mark(
     commands: &mut [Command],
     findings: &mut [Finding],
+    bound: &Bound,
     secrets: &Secrets,
     place: Place,
 ) {
-    for command in commands.iter_mut() {
+    for at in 0..commands.len() {
+        let command = &commands[at];
         if command.safety > Safety::Unverified {
             continue;
         }
-        if let Some(what) = command_secret(&command.words, secrets, place) {
+        let secret = command_secret(&command.words, bound, secrets, place)
+            .or_else(|| names_from_input(&commands[..at], &command.words, secrets, place));
+        let command = &mut commands[at];
+        if let Some(what) = secret {
             command.safety = Safety::Unverified;
             command.obstacle = command.obstacle.max(Obstacle::Known(Risk::Credential));
             command.why = format!("reads {what}");
@@ -308,7 +143,12 @@ pub(super) fn mark(
 }
 
 /// What secret a command's words may print, if any.
-fn command_secret(words: &[String], secrets: &Secrets, place: Place) -> Option<String> {
+fn command_secret(
+    words: &[String],
+    bound: &Bound,
+    secrets: &Secrets,
+    place: Place,
+) -> Option<String> {
     let (first, args) = words.split_first()?;
     let name = first.rsplit('/').next().unwrap_or(first);
     if let Some(what) = environment_dump(name, args) {
@@ -334,14 +174,47 @@ fn command_secret(words: &[String], secrets: &Secrets, place: Place) -> Option<S
         if arg.starts_with('-') && !arg.contains('=') {
             continue;
         }
-        let paths = operands(arg).chain(arg.split_once(':').map(|(_, v)| v));
-        for path in paths.filter(|p| !p.is_empty() && !p.starts_with('-')) {
-            if let Some(what) = secrets.named(path, place) {
-                return Some(format!("{what} ({path})"));
+        for reading in bound.readings(arg) {
+            let paths = operands(&reading).chain(reading.split_once(':').map(|(_, v)| v));
+            for path in paths.filter(|p| !p.is_empty() && !p.starts_with('-')) {
+                if let Some(what) = secrets.named(path, place) {
+                    return Some(format!("{what} ({path})"));
+                }
             }
         }
     }
     None
+}
+
+/// What secret `xargs` may hand a reader (`ls ~/.ssh | xargs cat`): the files the command
+/// before it names, when they can reach a credential. The command xargs runs was judged, and
+/// pushed, just before it (its words are the tail of xargs's own); the one before that feeds it.
+fn names_from_input(
+    before: &[Command],
+    words: &[String],
+    secrets: &Secrets,
+    place: Place,
+) -> Option<String> {
+    let (first, _) = words.split_first()?;
+    if first.rsplit('/').next() != Some("xargs") {
+        return None;
+    }
+    let reader = before
+        .last()
+        .and_then(|inner| inner.words.first())
+        .filter(|program| words[1..].contains(program));
+    if reader.is_none_or(|r| NAMES_ONLY.contains(&r.rsplit('/').next().unwrap_or(r))) {
+        return None;
+    }
+    let producer = &before[..before.len() - 1];
+    let (_, operands) = producer.last()?.words.split_first()?;
+    operands
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .find_map(|path| {
+            let what = secrets.named(path, place)?;
+            Some(format!("{what} ({path}), through the names xargs is given"))
+        })
 }
 
 /// Whether a names-only program hands the files it finds to a command (`find -exec`, `fd -x`),

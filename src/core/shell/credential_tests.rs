@@ -154,3 +154,30 @@ fn the_explanation_says_what_secret_is_read() {
     assert!(why.contains("AWS credentials"), "{why}");
     assert!(why.contains("~/.aws/credentials"), "{why}");
 }
+
+#[test]
+fn a_secret_reached_through_a_variable_or_the_names_xargs_is_given_is_a_credential_risk() {
+    for line in [
+        "f=~/.ssh/id_rsa; cat \"$f\"",
+        "for f in ~/.ssh/*; do cat \"$f\"; done",
+        "k=$HOME/.aws/credentials && head -3 ${k}",
+        "bash -c 'f=~/.netrc; cat $f'",
+        "echo ~/.ssh/id_rsa | xargs cat",
+        "ls ~/.ssh | xargs -n1 cat",
+        "find ~/.aws -type f | xargs grep key",
+        "printf '%s\\n' ~/.aws/credentials | xargs -I{} cat {}",
+    ] {
+        assert!(credential(line), "{line}: {}", analyse(line).explanation());
+    }
+    // Names alone, or values and names that reach no secret, are still plain reads.
+    for line in [
+        "f=README.md; cat \"$f\"",
+        "for f in src/*.rs; do grep -c fn \"$f\"; done",
+        "ls ~/.ssh | xargs wc -l",
+        "find . -name '*.rs' | xargs grep TODO",
+        "git ls-files | xargs cat",
+        "foo=1; cat \"$foobar\"",
+    ] {
+        assert!(!credential(line), "{line}: {}", analyse(line).explanation());
+    }
+}

@@ -139,6 +139,9 @@ impl Walker<'_> {
         let name = node
             .child_by_field_name("name")
             .map_or("", |n| self.text(n));
+        if let Some(value) = node.child_by_field_name("value") {
+            self.bound.record(name, self.text(value));
+        }
         let value = node
             .child_by_field_name("value")
             .map(|v| word_of(v, self.src));

@@ -30,6 +30,7 @@
 //!   wrappers that run another command.
 
 mod arith;
+mod bound;
 mod command;
 mod conditions;
 mod credential;
@@ -232,8 +233,8 @@ pub fn analyse(line: &str) -> ShellAnalysis {
 /// [`analyse`] with these credentials (the config's `sensitive_paths` added), reading words
 /// from `place` (the user's home, the call's folder).
 pub fn analyse_in(line: &str, secrets: &Secrets, place: Place) -> ShellAnalysis {
-    let (mut commands, mut findings) = walk::analyse_source(line, 0, false);
-    credential::mark(&mut commands, &mut findings, secrets, place);
+    let (mut commands, mut findings, bound) = walk::analyse_source(line, 0, false);
+    credential::mark(&mut commands, &mut findings, &bound, secrets, place);
     let mut safety = walk::least_safe(&commands, &findings);
     if commands.is_empty() && findings.is_empty() && !only_comments(line) {
         safety = Safety::Unverified;

@@ -10,6 +10,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::bound::Bound;
 use super::kind::{Kind, KindOf};
 use super::parse::{child_nodes, misread_text, parse, slice, too_deep, unseen_substitution};
 use super::programs::Judgement;
@@ -54,7 +55,7 @@ pub(super) fn analyse_source(
     source: &str,
     depth: usize,
     changed_dir: bool,
-) -> (Vec<Command>, Vec<Finding>) {
+) -> (Vec<Command>, Vec<Finding>, Bound) {
     let mut walker = Walker::new(source, depth);
     walker.changed_dir = changed_dir;
     for (what, why) in misread_text(source) {
@@ -65,7 +66,7 @@ pub(super) fn analyse_source(
             let root = tree.root_node();
             if too_deep(root) {
                 walker.unparsed("(nesting)", "nested too deeply to analyse");
-                return (walker.commands, walker.findings);
+                return (walker.commands, walker.findings, walker.bound);
             }
             if let Some(at) = unseen_substitution(root, source) {
                 let what = slice(source, at..source.len());
@@ -85,7 +86,7 @@ pub(super) fn analyse_source(
         }
         None => walker.unparsed(source, "could not be parsed"),
     }
-    (walker.commands, walker.findings)
+    (walker.commands, walker.findings, walker.bound)
 }
 
 /// The walk of one source text and what it found so far.
@@ -128,6 +129,8 @@ pub(super) struct Walker<'s> {
     /// assignments do not last (a branch, a loop body, a pipeline, `&&`'s right side…).
     /// Assignments there do not prove a value.
     pub(super) conditional: usize,
+    /// Every value the line gives each variable, for the credential check.
+    pub bound: Bound,
 }
 
 impl<'s> Walker<'s> {
@@ -153,6 +156,7 @@ impl<'s> Walker<'s> {
             other_values: HashSet::new(),
             indirect_uses: Vec::new(),
             conditional: 0,
+            bound: Bound::default(),
         }
     }
 
@@ -231,6 +235,9 @@ impl<'s> Walker<'s> {
                     let mut cursor = node.walk();
                     let values: Vec<Node> =
                         node.children_by_field_name("value", &mut cursor).collect();
+                    for value in &values {
+                        self.bound.record(name, self.text(*value));
+                    }
                     let integers = !values.is_empty()
                         && values
                             .iter()
@@ -391,7 +398,8 @@ impl<'s> Walker<'s> {
         if self.depth >= MAX_DEPTH {
             return Judgement::unparsed("scripts nested too deeply");
         }
-        let (commands, findings) = analyse_source(script, self.depth + 1, self.changed_dir);
+        let (commands, findings, bound) = analyse_source(script, self.depth + 1, self.changed_dir);
+        self.bound.merge(bound);
         let mut safety = least_safe(&commands, &findings);
         if commands.is_empty() {
             safety = safety.max(Safety::Unverified);

@@ -1,0 +1,107 @@
+//! Every value a line gives each of its variables, anywhere (`f=~/.ssh/id_rsa`, `for f in
+//! ~/.ssh/*`), so that a word expanding one can be read as each of them: the credential check
+//! then sees `cat "$f"` as `cat ~/.ssh/id_rsa`. Where or whether the assignment runs does not
+//! matter: a value the line may give is one the word may hold. A name the line never sets keeps
+//! its expansion, read as any name.
+
+use std::collections::HashMap;
+
+/// At most this many readings of one word are made; past it, the word is read as written.
+const MOST: usize = 64;
+
+#[derive(Debug, Clone, Default)]
+pub struct Bound(HashMap<String, Vec<String>>);
+
+impl Bound {
+    /// Notes that `name` may hold `value`, as written in the line.
+    pub fn record(&mut self, name: &str, value: &str) {
+        let values = self.0.entry(name.to_string()).or_default();
+        if !values.iter().any(|v| v == value) {
+            values.push(value.to_string());
+        }
+    }
+
+    /// Adds what another walk (a script given to `bash -c`) bound.
+    pub fn merge(&mut self, other: Bound) {
+        for (name, values) in other.0 {
+            for value in values {
+                self.record(&name, &value);
+            }
+        }
+    }
+
+    /// `word` read with each value its bound variables may hold (`$f`, `${f}`), itself first.
+    pub fn readings(&self, word: &str) -> Vec<String> {
+        let mut out = vec![word.to_string()];
+        if self.0.is_empty() || !word.contains('$') {
+            return out;
+        }
+        let mut at = 0;
+        while at < out.len() && out.len() < MOST {
+            let current = out[at].clone();
+            for (name, values) in &self.0 {
+                for form in [format!("${{{name}}}"), format!("${name}")] {
+                    let Some(start) = find_whole(&current, &form) else {
+                        continue;
+                    };
+                    for value in values {
+                        let next = format!(
+                            "{}{}{}",
+                            &current[..start],
+                            value,
+                            &current[start + form.len()..]
+                        );
+                        if out.len() < MOST && !out.contains(&next) {
+                            out.push(next);
+                        }
+                    }
+                }
+            }
+            at += 1;
+        }
+        out
+    }
+}
+
+/// Where `form` (`$f`) stands in `word` as the whole name (not the start of `$foo`).
+fn find_whole(word: &str, form: &str) -> Option<usize> {
+    word.match_indices(form).map(|(at, _)| at).find(|at| {
+        form.ends_with('}')
+            || !word[at + form.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_read_with_every_value_its_variables_may_hold() {
+        let mut bound = Bound::default();
+        bound.record("f", "~/.ssh/id_rsa");
+        bound.record("f", "notes.txt");
+        bound.record("d", ".aws");
+        assert_eq!(
+            bound.readings("\"$f\""),
+            ["\"$f\"", "\"~/.ssh/id_rsa\"", "\"notes.txt\""]
+        );
+        assert!(
+            bound
+                .readings("~/${d}/credentials")
+                .contains(&"~/.aws/credentials".into())
+        );
+        // `$foo` is not `$f`, and a word with no variable is itself.
+        assert_eq!(bound.readings("$foo"), ["$foo"]);
+        assert_eq!(bound.readings("README.md"), ["README.md"]);
+    }
+
+    #[test]
+    fn readings_are_bounded() {
+        let mut bound = Bound::default();
+        for n in 0..20 {
+            bound.record("a", &format!("a{n}"));
+            bound.record("b", &format!("b{n}"));
+        }
+        assert!(bound.readings("$a/$b").len() <= MOST);
+    }
+}
