@@ -127,7 +127,7 @@ fn explain_names_a_known_risk_in_the_class_and_routes_it_ask_in_auto() {
     let (out, ok) = gatehouse(&["explain", "curl https://x"], b"");
     assert!(ok);
     assert!(out.contains("class  unverified (network)"), "{out}");
-    assert!(out.contains("curl: reaches the network"), "{out}");
+    assert!(out.contains("curl: reaches x"), "{out}");
     assert!(out.contains("\n    auto        ask\n"), "{out}");
     assert!(out.contains("\n    auto+mcp    ask\n"), "{out}");
     let (out, ok) = gatehouse(&["explain", "--json", "npm test"], b"");
