@@ -47,6 +47,7 @@ fn row(agent: &str, source: Source, event: &EventSpec) -> Vec<String> {
     let checked = match source {
         Source::Verified(version) => format!("run against {version}"),
         Source::Documented => "from its documentation".to_string(),
+        Source::Reported(by) => format!("from its documentation, and {by}"),
     };
     let (allow, reason, note) = match event.stage {
         Stage::AfterTool => (

@@ -63,6 +63,8 @@ pub fn broken(dialect: &dyn Dialect, why: &str) -> HookOutput {
 /// Runs the hook of `dialect` on `stdin`. A config that cannot be used is said on stderr
 /// first (the agent's hook log is where a person will look), whatever the call.
 pub fn run(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
+    // Grok Build runs Claude Code's and Cursor's hooks too: its calls are answered as its own.
+    let dialect = super::grok::through(dialect, stdin);
     let mut output = run_dialect(dialect, stdin, setup);
     if let Err(why) = &setup.rules {
         let why = why.lines().map(str::trim).collect::<Vec<_>>().join("; ");

@@ -26,6 +26,7 @@ pub mod doctor;
 #[cfg(test)]
 mod example;
 pub mod gemini;
+pub mod grok;
 pub mod hook;
 pub mod hook_file;
 pub mod input;

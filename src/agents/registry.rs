@@ -8,7 +8,7 @@
 //! everywhere the real ones go; the functions here read gatehouse's own.
 
 use super::dialect::Dialect;
-use super::{claude, codex, copilot, crush, cursor, gemini, qwen};
+use super::{claude, codex, copilot, crush, cursor, gemini, grok, qwen};
 use crate::core::call::{Agent, ToolKind};
 
 /// Every dialect gatehouse knows, in the order `gatehouse agents` and the docs show them.
@@ -20,6 +20,7 @@ pub static REGISTRY: Registry = Registry::new(&[
     &crush::Crush,
     &qwen::Qwen,
     &copilot::Copilot,
+    &grok::Grok,
 ]);
 
 /// A list of dialects, and what is read from them.

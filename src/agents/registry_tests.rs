@@ -48,8 +48,10 @@ fn only_events_that_can_grant_say_so() {
     assert_eq!(caps("codex", "PermissionRequest").allow, AllowEffect::Grant);
     assert_eq!(
         caps("cursor", "beforeShellExecution").allow,
-        AllowEffect::Grant
+        AllowEffect::Pass
     );
+    assert_eq!(caps("grok", "PreToolUse").allow, AllowEffect::Pass);
+    assert_eq!(caps("grok", "PreToolUse").note, NoteEffect::None);
     assert_eq!(caps("codex", "PermissionRequest").note, NoteEffect::None);
     assert_eq!(caps("gemini", "BeforeTool").note, NoteEffect::AfterTool);
     assert_eq!(caps("codex", "PreToolUse").note, NoteEffect::Model);

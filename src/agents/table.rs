@@ -127,6 +127,9 @@ pub enum Source {
     Verified(&'static str),
     /// Built from the agent's documentation or source; no client was run.
     Documented,
+    /// Built from its documentation, with what a published probe of the real client (tested
+    /// live by another hook tool) found where it differs: who found it, on which version.
+    Reported(&'static str),
 }
 
 /// The keys of a hook input that hold the event, the tool and what every call carries.

@@ -30,13 +30,15 @@ use crate::core::decision::Decision;
 /// Cursor's dialect, as the registry lists it.
 pub struct Cursor;
 
-/// Every event grants, carries no note, and blocks the call when the hook fails (the
-/// installer sets `failClosed`).
+/// Every event only passes, carries no note, and blocks the call when the hook fails (the
+/// installer sets `failClosed`). Cursor's documentation says an allow grants; a published live
+/// probe of the CLI (safe-chains' harness table, cursor-agent 2026.07.16) found it honours only
+/// deny and ask, so the console never promises a grant.
 const fn event(name: &'static str, caps: Caps) -> EventSpec {
     EventSpec::question(name, caps, FailMode::Closed)
 }
 
-const GRANTS: Caps = caps(AllowEffect::Grant, NoteEffect::None);
+const PASSES: Caps = caps(AllowEffect::Pass, NoteEffect::None);
 
 /// Cursor's facts.
 pub static TABLE: Table = Table {
@@ -47,18 +49,20 @@ pub static TABLE: Table = Table {
         display: "Cursor",
         program: "cursor-agent",
     },
-    source: Source::Documented,
+    source: Source::Reported(
+        "a live probe of cursor-agent 2026.07.16 (safe-chains) found allow ignored",
+    ),
     events: &[
-        event("beforeShellExecution", GRANTS),
-        event("beforeMCPExecution", GRANTS),
+        event("beforeShellExecution", PASSES),
+        event("beforeMCPExecution", PASSES),
         event(
             "beforeReadFile",
             Caps {
                 reason: false,
-                ..GRANTS
+                ..PASSES
             },
         ),
-        event("preToolUse", GRANTS),
+        event("preToolUse", PASSES),
     ],
     keys: Keys {
         session: "conversation_id",

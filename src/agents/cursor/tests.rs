@@ -30,7 +30,8 @@ fn every_documented_cursor_event_becomes_a_cursor_call() {
         assert_eq!(call.agent, Agent::new("cursor"));
         assert_eq!(call.session, "conv-doc-1");
         assert_eq!(call.cwd, "/home/dev/project");
-        assert_eq!(call.caps.allow, AllowEffect::Grant);
+        // The CLI was seen ignoring a hook's allow: the console never promises a grant.
+        assert_eq!(call.caps.allow, AllowEffect::Pass);
         assert_eq!(call.caps.note, NoteEffect::None);
     }
     let (_, shell) = parse(fixture!("cursor", "beforeShellExecution.json")).unwrap();
