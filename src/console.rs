@@ -102,6 +102,7 @@ pub async fn run(
     ));
     let status_model = model.clone();
     let status_links = attachments.clone();
+    let status_tunnels = extras.tunnels.as_ref().map(|t| t.board.clone());
     let options = Options {
         cycle: config.cycle.clone(),
         socket: socket.display().to_string(),
@@ -111,10 +112,13 @@ pub async fn run(
             .clone()
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
         classifier_status: Some(Box::new(move || {
-            let classifier = classifier_status(status_model.as_ref());
-            match status_links.status() {
-                Some(links) => format!("{classifier} · {links}"),
-                None => classifier,
+            let mut status = classifier_status(status_model.as_ref());
+            if let Some(links) = status_links.status() {
+                status = format!("{status} · {links}");
+            }
+            match status_tunnels.as_ref().and_then(|b| b.summary()) {
+                Some(tunnels) => format!("{status} · remotes: {tunnels}"),
+                None => status,
             }
         })),
         ask_timeout,

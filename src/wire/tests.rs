@@ -16,6 +16,7 @@ fn call() -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 

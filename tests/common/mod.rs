@@ -55,6 +55,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 

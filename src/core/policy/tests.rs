@@ -194,6 +194,7 @@ fn edit_globs_tighten_writes_below_the_project_root() {
         kind: &ToolKind::Edit,
         path: Some(Path::new(path)),
         root: Some(Path::new("/repo")),
+        host: None,
     };
     let hit = judge(&files, &subject("/repo/secrets/a/key.pem"), &[]);
     assert_eq!(hit.strictest().map(|h| h.rule.ruling), Some(Ruling::Deny));
