@@ -108,6 +108,44 @@ mod tests {
         assert!(Remote::here("box", "relative", None).projects.is_empty());
     }
 
+    /// The barrier judges a remote call by the files it carries, never by this disk: a deny
+    /// carried from the remote holds, and a project file here at the same folder is not read.
+    #[test]
+    fn a_remote_call_is_judged_by_its_carried_project_files_only() {
+        use crate::core::barrier::assess_bounded;
+        use crate::core::call::test_call;
+        use crate::core::route::Class;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(".gatehouse.toml"),
+            "denied_commands = [\"make\"]\n",
+        )
+        .unwrap();
+        let rules = crate::core::rules::Rules::default();
+        let mut call = test_call("Bash", serde_json::json!({"command": "make deploy"}));
+        call.cwd = dir.path().display().to_string();
+        assert_eq!(assess_bounded(&call, &rules, &[]).class, Class::Denied);
+        call.remote = Some(Remote {
+            host: "box".into(),
+            projects: Vec::new(),
+        });
+        assert_ne!(assess_bounded(&call, &rules, &[]).class, Class::Denied);
+        call.remote = Some(Remote {
+            host: "box".into(),
+            projects: vec![Carried {
+                path: "/srv/p/.gatehouse.toml".into(),
+                content: Content::Text("denied_commands = [\"make deploy\"]\n".into()),
+            }],
+        });
+        let assessed = assess_bounded(&call, &rules, &[]);
+        assert_eq!(assessed.class, Class::Denied);
+        assert!(
+            assessed.explanation.contains("box:/srv/p/.gatehouse.toml"),
+            "{}",
+            assessed.explanation
+        );
+    }
+
     #[test]
     fn a_host_label_is_one_plain_word() {
         assert!(Remote::valid_label("build-box"));

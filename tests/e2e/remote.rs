@@ -13,7 +13,6 @@
 
 use crate::common;
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -23,14 +22,6 @@ use serde_json::{Value, json};
 
 const USER: &str = "gatehouse-e2e-remote";
 const SSHD: &str = "/usr/sbin/sshd";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn run(program: &str, args: &[&str]) -> Output {
     Command::new(program)
@@ -68,16 +59,9 @@ impl RemoteUser {
     /// Runs `script` as the user in its home, without ssh.
     fn shell(&self, script: &str, stdin: &[u8]) -> Output {
         let home = format!("HOME={}", self.home.display());
-        let mut child = Command::new("runuser")
-            .args(["-u", USER, "--", "env", &home, "sh", "-c", script])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-        child.wait_with_output().unwrap()
+        let mut command = Command::new("runuser");
+        command.args(["-u", USER, "--", "env", &home, "sh", "-c", script]);
+        common::output_with(&mut command, stdin)
     }
 
     /// True while any process of the user runs (an sshd session included).
@@ -111,7 +95,7 @@ struct Sshd {
 
 impl Sshd {
     fn new(dir: &Path) -> Sshd {
-        let port = free_port();
+        let port = common::free_port();
         for key in ["host_key", "client_key"] {
             let path = dir.join(key);
             ok(
@@ -189,25 +173,16 @@ impl Sshd {
 
     /// `ssh` to the user with the test's config, running `script` with `stdin`.
     fn ssh(&self, script: &str, stdin: &[u8]) -> Output {
-        let mut child = Command::new("ssh")
-            .arg("-F")
-            .arg(self.dir.join("ssh_config"))
-            .args([
-                "-p",
-                &self.port.to_string(),
-                "-l",
-                USER,
-                "127.0.0.1",
-                script,
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-        child.wait_with_output().unwrap()
+        let mut command = Command::new("ssh");
+        command.arg("-F").arg(self.dir.join("ssh_config")).args([
+            "-p",
+            &self.port.to_string(),
+            "-l",
+            USER,
+            "127.0.0.1",
+            script,
+        ]);
+        common::output_with(&mut command, stdin)
     }
 }
 
@@ -346,6 +321,16 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
         listed.contains("build-box") && listed.contains("tunnel up"),
         "{listed}"
     );
+    let doctor = e2e::succeed(&mut local(&["remote", "doctor", "build-box"]));
+    for step in [
+        "ok   ssh",
+        "ok   gatehouse there",
+        "ok   socket folder",
+        "ok   claude hook with --host build-box",
+        "ok   tunnel up",
+    ] {
+        assert!(doctor.contains(step), "{step}: {doctor}");
+    }
 
     let project = user.home.join("proj");
     let call = |line: &str| common::bash_payload_in(&project, line);
@@ -386,6 +371,13 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
     unsafe { libc::kill(ssh_pid as libc::pid_t, libc::SIGKILL) };
     wait_until("the tunnel is down", || link()["state"] == "down");
     wait_until("the remote session ends", || !user.has_processes());
+    let doctor = local(&["remote", "doctor", "build-box"]).output().unwrap();
+    assert!(!doctor.status.success());
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        said.contains("FAIL ssh") && said.contains("FAIL tunnel down"),
+        "{said}"
+    );
     let alone = |line: &str| decided(&user.shell(&format!("cd && cd proj && {hook}"), &call(line)));
     let (decision, reason) = alone("ls -la");
     assert_eq!(decision, "allow", "{reason}");
