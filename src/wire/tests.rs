@@ -213,4 +213,12 @@ fn a_remote_call_carries_its_host_and_project_files_and_an_older_line_has_neithe
     );
     let local = request_line(&call());
     assert!(!String::from_utf8_lossy(&local).contains("remote"));
+    let mut spoof = call();
+    spoof.remote = Some(Remote {
+        host: "a › Claude Code".into(),
+        projects: Vec::new(),
+    });
+    let line = request_line(&spoof);
+    let refused = parse_request(&line[..line.len() - 1]).unwrap_err();
+    assert!(matches!(refused, ProtocolError::BadCall(_)), "{refused}");
 }
