@@ -86,6 +86,7 @@ fn call() -> Arc<Question> {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     });
     let assessment = assess_bounded(&call, &Rules::default(), &[]);
     Arc::new(Question::of(call, &assessment).unwrap())

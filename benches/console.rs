@@ -49,6 +49,7 @@ fn full_console(open: u64) -> App {
             caps: Default::default(),
             transcript_path: None,
             path_key: None,
+            remote: None,
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         let preview = Preview::build(&call, &assessment);
@@ -74,6 +75,7 @@ fn full_console(open: u64) -> App {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     });
     for i in 0..10_000u64 {
         let outcome = Outcome {

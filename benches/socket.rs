@@ -35,6 +35,7 @@ fn read_call() -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 

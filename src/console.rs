@@ -17,9 +17,23 @@ use crate::config::Config;
 use crate::core::barrier::Fallback;
 use crate::core::classifier::Classifier;
 use crate::core::mode::Mode;
+use crate::remote::state::Board;
 use crate::server;
 use crate::tui::runner::{self, Options};
 use crate::wiring::{Assembled, assemble};
+
+/// The status bar's right part: the classifiers, the OpenCode attachments if any, and the
+/// remotes' tunnels if any (`remotes: build-box up`).
+pub fn status_line(classifier: String, links: Option<String>, tunnels: Option<&Board>) -> String {
+    let mut status = classifier;
+    if let Some(links) = links {
+        status = format!("{status} · {links}");
+    }
+    match tunnels.and_then(Board::summary) {
+        Some(tunnels) => format!("{status} · remotes: {tunnels}"),
+        None => status,
+    }
+}
 
 /// What the status bar says of the classifiers: each one's model and state, `+`-joined.
 pub fn classifier_status(panel: Option<&Panel>) -> String {
@@ -102,6 +116,7 @@ pub async fn run(
     ));
     let status_model = model.clone();
     let status_links = attachments.clone();
+    let status_tunnels = extras.tunnels.as_ref().map(|t| t.board.clone());
     let options = Options {
         cycle: config.cycle.clone(),
         socket: socket.display().to_string(),
@@ -111,11 +126,11 @@ pub async fn run(
             .clone()
             .map(|m| Box::new(move || m.rearm()) as Box<dyn Fn() + Send>),
         classifier_status: Some(Box::new(move || {
-            let classifier = classifier_status(status_model.as_ref());
-            match status_links.status() {
-                Some(links) => format!("{classifier} · {links}"),
-                None => classifier,
-            }
+            status_line(
+                classifier_status(status_model.as_ref()),
+                status_links.status(),
+                status_tunnels.as_ref(),
+            )
         })),
         ask_timeout,
         web: extras.web.as_ref().map(|web| {
@@ -147,5 +162,29 @@ pub async fn run(
             anyhow::bail!("the console stopped: a task panicked")
         }
         Ok(result) => result.context("running the console"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::state::Link;
+
+    #[test]
+    fn the_status_bar_says_each_remotes_tunnel() {
+        let board = Board::new(None);
+        assert_eq!(status_line("qwen".into(), None, Some(&board)), "qwen");
+        board.set("build-box", Link::Up { ssh_pid: 7 });
+        board.set(
+            "gpu",
+            Link::Down {
+                why: "refused".into(),
+                retry_secs: 8,
+            },
+        );
+        assert_eq!(
+            status_line("qwen".into(), Some("opencode 1".into()), Some(&board)),
+            "qwen · opencode 1 · remotes: build-box up · gpu down (8 s)"
+        );
     }
 }

@@ -46,6 +46,7 @@ pub fn explain_in(line: &str, rules: &Rules, cwd: &str) -> Explanation {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     };
     let assessment = assess(&call, rules, &[]);
     Explanation {

@@ -226,7 +226,10 @@ pub fn log_line(outcome: &Outcome) -> String {
     let mut line = format!(
         "gatehouse serve: {} {} {} `{}` -> {} ({}, {}, {})",
         outcome.id,
-        escape(&call.agent.to_string()),
+        escape(&match &call.remote {
+            Some(remote) => format!("{} › {}", remote.host, call.agent),
+            None => call.agent.to_string(),
+        }),
         escape(&call.tool),
         escape(&subject),
         outcome.decision.name(),
@@ -276,6 +279,7 @@ mod tests {
                 caps: Default::default(),
                 transcript_path: None,
                 path_key: None,
+                remote: None,
             }),
             class: Class::Writer,
             route: Route::Ask,

@@ -6,7 +6,9 @@
 //! pending table of dialogs with its first-answer-wins race, and the audit log. Its lasting
 //! rules (`rule`, and the rules-file code under `policy/`: syntax, loading, bounded reading,
 //! the project files a call's folder is under, the trust list, safe writing) are files it reads itself: the floor, the user's, the saved rules and each
-//! call's project policy; `learn` turns the human's repeated answers into offered rules. It
+//! call's project policy; `learn` turns the human's repeated answers into offered rules;
+//! `origin` is where a call from another machine came from (its host label, and the project
+//! files the remote hook read there, judged as files that only tighten). It
 //! knows nothing of terminals, sockets or HTTP, nor of the other modules here
 //! (`tests/runtime/boundaries.rs` fails if it names one), so the policy can be read and tested
 //! alone.
@@ -59,6 +61,12 @@
 //! can open, paired by a one-time link or QR code, each device with its own token. It talks
 //! to the core through a `Responder` and a tap of the prompter's events.
 //!
+//! `remote` answers agents on other machines and in containers over OpenSSH and the
+//! container runtime: the remotes file, the `ssh` invocations, the tunnel supervisor (one
+//! `ssh -R` per remote, started again with backoff, its state on a board the status bar and
+//! `gatehouse remote list` read), what the remote's own gatehouse reports of its agents, and
+//! `install --container`. `wiring` starts the tunnels beside the server.
+//!
 //! `headless` is `gatehouse serve`: the barrier and server with no screen, answering the
 //! dialogs that need a human with a fixed policy and logging each decision to stderr.
 //!
@@ -78,6 +86,7 @@ pub mod guards;
 pub mod headless;
 pub mod plumbing;
 pub mod preview;
+pub mod remote;
 pub mod server;
 pub mod tui;
 pub mod web;

@@ -1,6 +1,7 @@
 //! What the console and `serve` assemble around the barrier, in one place ([`assemble`]): the
 //! audit log, the barrier, the bound socket, the web console (from `[web]` or `--web`) and the
-//! `notify_command` follower, each on its own tap of the prompter's events, the attachments to
+//! `notify_command` follower, each on its own tap of the prompter's events, the tunnels to the
+//! remotes in `remotes.toml`, the attachments to
 //! OpenCode servers, and the [`ConsoleControl`] that carries out the requests `gatehouse
 //! attach`, `detach` and `pair` send on the socket; and what stops them again.
 
@@ -16,15 +17,19 @@ use crate::core::audit::Audit;
 use crate::core::barrier::{Barrier, Settings as BarrierSettings};
 use crate::core::classifier::Classifier;
 use crate::core::prompter::Prompter;
+use crate::remote::list::Remotes;
+use crate::remote::tunnel::Tunnels;
 use crate::server::{self, Bound, Support};
 use crate::tui::app::{WebAsk, WebPanel};
 use crate::web::{Hub, Running, Settings, Start, WebError};
 use crate::wire::control::{Control, Link, NO_WEB, NoControl, Target};
 
-/// The web console and the notifier, as far as they run.
+/// The web console, the notifier and the tunnels to remotes, as far as they run.
 pub struct Extras {
     pub web: Option<Running>,
     notifier: Option<tokio::task::JoinHandle<()>>,
+    /// One supervised `ssh -R` per configured remote (`remotes.toml`).
+    pub tunnels: Option<Tunnels>,
 }
 
 /// What the console and `serve` run: the barrier and its prompter, the socket bound for the
@@ -58,6 +63,8 @@ pub async fn assemble(
         &config.audit_log,
     )
     .await?;
+    let mut extras = extras;
+    extras.tunnels = start_tunnels(config, socket)?;
     let attachments = Attachments::new(barrier.clone(), Timing::default(), log);
     attachments.attach_configured(&config.opencode);
     let control = Arc::new(ConsoleControl {
@@ -95,7 +102,31 @@ pub async fn start(
             .await?,
         ),
     };
-    Ok(Extras { web, notifier })
+    Ok(Extras {
+        web,
+        notifier,
+        tunnels: None,
+    })
+}
+
+/// Starts a tunnel for each remote in the remotes file beside the config, if there are any.
+/// A remotes file that does not read stops the start, saying why.
+fn start_tunnels(config: &Config, socket: &Path) -> anyhow::Result<Option<Tunnels>> {
+    let folder = config
+        .source
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .or_else(crate::plumbing::paths::config_dir);
+    let Some(folder) = folder else {
+        return Ok(None);
+    };
+    let remotes = Remotes::load(&folder)?;
+    if remotes.hosts.is_empty() {
+        return Ok(None);
+    }
+    let states = crate::remote::state::folder(&crate::plumbing::paths::state_dir());
+    Ok(Some(Tunnels::start(remotes.hosts, socket, Some(states))))
 }
 
 impl Extras {
@@ -110,6 +141,9 @@ impl Extras {
         }
         if let Some(notifier) = self.notifier {
             notifier.abort();
+        }
+        if let Some(tunnels) = self.tunnels {
+            tunnels.stop().await;
         }
     }
 }

@@ -54,16 +54,19 @@ pub struct HookCommand {
     pub exe: PathBuf,
     pub socket: Option<PathBuf>,
     pub config: Option<PathBuf>,
+    /// The host label the hook's calls carry (`--host`), for a console on another machine.
+    pub host: Option<String>,
 }
 
 impl HookCommand {
-    /// The shell command line `<exe> hook <cli>`, with `--socket` and `--config` when chosen.
+    /// The shell command line `<exe> hook <cli>`, with `--socket`, `--config` and `--host`
+    /// when chosen.
     pub fn for_agent(&self, cli: &str) -> String {
         super::install_file::hook_command(
             &self.exe,
             cli,
-            self.socket.as_deref(),
-            self.config.as_deref(),
+            (self.socket.as_deref(), self.config.as_deref()),
+            self.host.as_deref(),
         )
     }
 }

@@ -26,6 +26,7 @@ use super::dialect::{Dialect, StdinError, prefix};
 use crate::core::barrier::assess_bounded;
 use crate::core::call::{Call, Stage};
 use crate::core::decision::Decision;
+use crate::core::origin::Remote;
 use crate::core::route::Class;
 use crate::core::rules::Rules;
 use crate::wire::{self as protocol, Answer};
@@ -38,6 +39,10 @@ pub struct HookSetup {
     /// The configured rules, for the static fallback; an error (an unreadable config) makes
     /// the fallback defer everything, since a denied command could not be recognised.
     pub rules: Result<Rules, String>,
+    /// The host label this hook was installed with (`--host`, or `GATEHOUSE_HOST`): its calls
+    /// carry it, with the project files that govern them on this machine, to a console that
+    /// runs elsewhere. `None`: the console runs here.
+    pub host: Option<String>,
 }
 
 /// What the hook prints: stdout for the agent (nothing means defer), and lines for stderr.
@@ -81,10 +86,14 @@ pub fn run(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput
 }
 
 fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOutput {
-    let parsed = match dialect.parse(stdin) {
+    let mut parsed = match dialect.parse(stdin) {
         Ok(parsed) => parsed,
         Err(err) => return unparsed(dialect, &err, stdin),
     };
+    if let Some(host) = &setup.host {
+        let home = crate::plumbing::paths::home();
+        parsed.call.remote = Some(Remote::here(host, &parsed.call.cwd, home.as_deref()));
+    }
     match parsed.event.stage {
         Stage::AfterTool => HookOutput {
             stdout: kept_note(&parsed.call, setup)
@@ -346,6 +355,7 @@ mod tests {
                 std::time::Duration::ZERO,
             ),
             rules: Err("bad config".into()),
+            host: None,
         };
         let stdin = json!({"hook_event_name": "PreToolUse", "tool_name": "Read",
             "tool_input": {"file_path": "/etc/hostname"}});

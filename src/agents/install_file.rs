@@ -28,14 +28,17 @@ pub struct HookSpec {
 pub fn hook_command(
     exe: &Path,
     agent: &str,
-    socket: Option<&Path>,
-    config: Option<&Path>,
+    (socket, config): (Option<&Path>, Option<&Path>),
+    host: Option<&str>,
 ) -> String {
     let mut command = format!("{} hook {agent}", shell_quote(&exe.to_string_lossy()));
     for (flag, path) in [("--socket", socket), ("--config", config)] {
         if let Some(path) = path {
             command.push_str(&format!(" {flag} {}", shell_quote(&path.to_string_lossy())));
         }
+    }
+    if let Some(host) = host {
+        command.push_str(&format!(" --host {}", shell_quote(host)));
     }
     command
 }

@@ -136,6 +136,16 @@ pub fn display_name(agent: &Agent) -> &str {
     REGISTRY.display_name(agent)
 }
 
+/// Who asks, as the console shows it: `Claude Code`, or `build-box › Claude Code` for a call
+/// from a remote host.
+pub fn caller(call: &crate::core::call::Call) -> String {
+    let agent = display_name(&call.agent);
+    match &call.remote {
+        Some(remote) => format!("{} › {agent}", remote.host),
+        None => agent.to_string(),
+    }
+}
+
 /// The CLI names, in registry order: what `gatehouse hook` accepts.
 pub fn cli_names() -> Vec<&'static str> {
     REGISTRY.cli_names()

@@ -253,6 +253,7 @@ impl HookInput {
             stage: self.event.stage,
             caps: self.event.caps,
             transcript_path: optional(keys.transcript),
+            remote: None,
         };
         Parsed {
             event: self.event,

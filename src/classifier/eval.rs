@@ -205,6 +205,7 @@ fn shell_call(line: &str, n: usize) -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 

@@ -17,11 +17,12 @@ use gatehouse::wire::socket::socket_path;
 const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
 
 /// The arguments of a hook run, read without the full command line: `hook <agent>` with
-/// `--config`/`--socket` (either form, before or after) and nothing else.
+/// `--config`/`--socket`/`--host` (either form, before or after) and nothing else.
 pub struct HookArgs {
     pub dialect: &'static dyn Dialect,
     pub config: Option<PathBuf>,
     pub socket: Option<PathBuf>,
+    pub host: Option<String>,
 }
 
 /// The hook's arguments when `args` (without the program name) are exactly a hook run the
@@ -30,13 +31,14 @@ pub struct HookArgs {
 /// building the whole command line.
 pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
     let mut words = Vec::new();
-    let (mut config, mut socket) = (None, None);
+    let (mut config, mut socket, mut host) = (None, None, None);
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let text = arg.to_str()?;
         let slot = match text.split_once('=').map_or(text, |(flag, _)| flag) {
             "--config" => &mut config,
             "--socket" => &mut socket,
+            "--host" => &mut host,
             word if !word.starts_with('-') => {
                 words.push(word.to_string());
                 continue;
@@ -56,6 +58,7 @@ pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
             dialect: gatehouse::agents::registry::find(agent)?,
             config,
             socket,
+            host: host.map(|h: PathBuf| h.to_string_lossy().into_owned()),
         }),
         _ => None,
     }
@@ -63,7 +66,12 @@ pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
 
 /// `gatehouse hook <agent>`: never fails, never exits non-zero; whatever goes wrong is the
 /// dialect's defer (which blocks where nothing else would).
-pub fn run_hook(dialect: &dyn Dialect, config: Option<&Path>, socket: Option<&Path>) {
+pub fn run_hook(
+    dialect: &dyn Dialect,
+    config: Option<&Path>,
+    socket: Option<&Path>,
+    host: Option<String>,
+) {
     // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
     if io::stdin().is_terminal() {
@@ -106,6 +114,9 @@ pub fn run_hook(dialect: &dyn Dialect, config: Option<&Path>, socket: Option<&Pa
             socket: socket_path(socket),
             timeouts: Timeouts::for_ask_timeout(ask_timeout, HOOK_WAIT_MARGIN),
             rules,
+            host: host
+                .or_else(|| std::env::var("GATEHOUSE_HOST").ok())
+                .filter(|h| !h.is_empty()),
         };
         hook::run(dialect, &stdin, &setup)
     }))
@@ -130,6 +141,16 @@ mod tests {
     fn parsed(args: &[&str]) -> Option<(String, Option<PathBuf>, Option<PathBuf>)> {
         fast_args(args.iter().map(OsString::from))
             .map(|a| (a.dialect.names().cli.to_string(), a.config, a.socket))
+    }
+
+    #[test]
+    fn a_hook_run_reads_its_host_label() {
+        let args = ["hook", "claude", "--host", "build-box", "--socket=/s"];
+        let hook = fast_args(args.iter().map(OsString::from)).unwrap();
+        assert_eq!(hook.host.as_deref(), Some("build-box"));
+        assert_eq!(hook.socket.as_deref(), Some(Path::new("/s")));
+        let twice = ["hook", "claude", "--host", "a", "--host=b"];
+        assert!(fast_args(twice.iter().map(OsString::from)).is_none());
     }
 
     #[test]

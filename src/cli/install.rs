@@ -12,6 +12,7 @@ use gatehouse::agents::dialect::{
 };
 use gatehouse::agents::registry;
 use gatehouse::config::Config;
+use gatehouse::core::origin::Remote;
 
 /// Which of an agent's files: the user's, the project's in the current folder, or (Claude
 /// Code) the project's for this checkout only.
@@ -42,6 +43,10 @@ pub struct InstallArgs {
     pub event: Option<String>,
     pub keep_reviewer: bool,
     pub dry_run: bool,
+    /// The host label the hook's calls carry (`--host`).
+    pub host: Option<String>,
+    /// The console's ask timeout in seconds, where it is not this config's.
+    pub ask_timeout: Option<u64>,
 }
 
 /// The dialect named `word`, which clap has already checked against the registry.
@@ -79,6 +84,15 @@ pub fn install(
 ) -> Result<()> {
     let dialect = dialect(agent)?;
     let settings = Config::load(config)?.settings;
+    if let Some(host) = &args.host
+        && !Remote::valid_label(host)
+    {
+        bail!(
+            "--host {host:?} is not a usable host label: use up to 64 letters, digits, `-`, \
+             `_`, `.` or `@`, with no spaces"
+        );
+    }
+    let ask_timeout = args.ask_timeout.unwrap_or(settings.ask_timeout.as_secs());
     let request = InstallRequest {
         scope: scope_for(dialect, args.scope)?,
         project: project()?,
@@ -86,13 +100,53 @@ pub fn install(
             exe: own_path()?,
             socket: socket.map(Path::to_path_buf),
             config: config.map(Path::to_path_buf),
+            host: args.host,
         },
-        timeout_secs: settings.ask_timeout.as_secs() + HOOK_TIMEOUT_MARGIN_SECS,
+        timeout_secs: ask_timeout + HOOK_TIMEOUT_MARGIN_SECS,
         dry_run: args.dry_run,
         event: args.event,
         keep_reviewer: args.keep_reviewer,
     };
     print(&dialect.install(&request)?, args.dry_run);
+    Ok(())
+}
+
+/// `gatehouse install <agent> --container NAME`: this gatehouse put in the container if it has
+/// no matching one, then the hook installed there by it, with the socket inside and the
+/// container's name (or `--host`) as the host label.
+pub fn in_container(
+    config: Option<&Path>,
+    agent: &str,
+    name: &str,
+    socket_inside: &Path,
+    args: InstallArgs,
+) -> Result<()> {
+    use gatehouse::remote::container::{Container, Runtime};
+    let dialect = dialect(agent)?;
+    let settings = Config::load(config)?.settings;
+    let runtime = Runtime::on_path()?;
+    let container = Container::new(runtime, name)?;
+    let ask_timeout = args.ask_timeout.unwrap_or(settings.ask_timeout.as_secs());
+    let host = args.host.unwrap_or_else(|| name.to_string());
+    let exe = container.ensure_binary(&own_path()?, env!("CARGO_PKG_VERSION"))?;
+    let mut install = vec![
+        exe,
+        "install".to_string(),
+        dialect.names().cli.to_string(),
+        "--socket".to_string(),
+        socket_inside.display().to_string(),
+        "--host".to_string(),
+        host,
+        "--ask-timeout".to_string(),
+        ask_timeout.to_string(),
+    ];
+    if let Some(event) = args.event {
+        install.extend(["--event".to_string(), event]);
+    }
+    if args.keep_reviewer {
+        install.push("--keep-reviewer".to_string());
+    }
+    print!("{}", container.run(&install)?);
     Ok(())
 }
 

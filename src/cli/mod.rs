@@ -8,19 +8,21 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+mod agent_arg;
 mod agents;
 mod attach;
 mod eval;
 mod explain;
 mod hook;
 mod install;
+mod remote;
 mod rules;
 mod serve;
 #[cfg(not(test))]
 pub mod start;
 mod web;
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
+use agent_arg::{HookedAgent, agent_names};
 use gatehouse::agents::registry;
 use gatehouse::core::mode::Mode;
 use install::{InstallArgs, ScopeArg};
@@ -121,6 +123,10 @@ enum Command {
         agent: String,
         #[command(flatten)]
         socket: SocketArg,
+        /// The host label its calls carry to a console on another machine (default:
+        /// $GATEHOUSE_HOST; `gatehouse remote add` installs hooks with it).
+        #[arg(long, value_name = "NAME")]
+        host: Option<String>,
     },
     /// Add gatehouse's hook to an agent's settings (backed up; installing twice changes
     /// nothing).
@@ -144,6 +150,22 @@ enum Command {
         dry_run: bool,
         #[command(flatten)]
         socket: SocketArg,
+        /// The host label the hook's calls carry to a console on another machine.
+        #[arg(long, value_name = "NAME")]
+        host: Option<String>,
+        /// Install inside this running Docker or Podman container (whichever is on PATH),
+        /// for a console on this machine: its socket folder must be mounted there (see
+        /// docs/remote.md); the calls carry the container's name as their host.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["dry_run", "scope"])]
+        container: Option<String>,
+        /// Where the console's socket is inside the container.
+        #[arg(long, value_name = "PATH", requires = "container",
+              default_value = gatehouse::remote::container::SOCKET_INSIDE)]
+        container_socket: PathBuf,
+        /// The console's ask timeout in seconds, when it is not this machine's config's (the
+        /// hook timeout written is past it); `gatehouse remote add` passes its own.
+        #[arg(long, value_name = "SECS", hide = true)]
+        ask_timeout: Option<u64>,
     },
     /// Remove gatehouse's hook from an agent's settings, and nothing else.
     Uninstall {
@@ -171,6 +193,11 @@ enum Command {
     Rules {
         #[command(subcommand)]
         action: rules::RulesCommand,
+    },
+    /// Agents on other machines over OpenSSH: add, list, rm, doctor.
+    Remote {
+        #[command(subcommand)]
+        action: remote::RemoteCommand,
     },
     /// Attach the running console (or `serve`) to an agent's server. OpenCode has no hook: the
     /// console answers its permission requests over its HTTP API.
@@ -249,60 +276,30 @@ enum ClassifierCommand {
     },
 }
 
-/// The agents' names on the command line, from the registry.
-fn agent_names() -> PossibleValuesParser {
-    PossibleValuesParser::new(registry::all().iter().map(|d| {
-        let names = d.names();
-        PossibleValue::new(names.cli)
-            .aliases(names.aliases.iter().copied())
-            .help(names.display)
-    }))
-}
-
-/// An agent with a hook to install: a registry name, and for OpenCode, which has none, an
-/// error that says how it is connected instead.
-#[derive(Clone)]
-struct HookedAgent;
-
-impl clap::builder::TypedValueParser for HookedAgent {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        if value == "opencode" {
-            let how = "OpenCode has no hook to install: start `opencode serve`, then run \
-                       `gatehouse attach opencode URL` with the address it prints (or put \
-                       [[opencode]] url = \"…\" in the config to attach at start)\n";
-            let err = clap::Error::raw(clap::error::ErrorKind::InvalidValue, how).with_cmd(cmd);
-            return Err(err);
-        }
-        agent_names().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names: Vec<PossibleValue> = agent_names().possible_values()?.collect();
-        Some(Box::new(names.into_iter()))
-    }
-}
-
 /// The program, once the process has started: the hook's fast path, else the parsed command.
 // Under `cargo test` the harness's `main` runs instead, as it would of std's `main`.
 #[cfg_attr(test, allow(dead_code))]
 pub fn gatehouse_main() -> ExitCode {
     if let Some(hook) = hook::fast_args(std::env::args_os().skip(1)) {
-        hook::run_hook(hook.dialect, hook.config.as_deref(), hook.socket.as_deref());
+        let (config, socket) = (hook.config.as_deref(), hook.socket.as_deref());
+        hook::run_hook(hook.dialect, config, socket, hook.host);
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse();
-    if let Some(Command::Hook { agent, socket }) = &cli.command
+    if let Some(Command::Hook {
+        agent,
+        socket,
+        host,
+    }) = &cli.command
         && let Some(dialect) = registry::find(agent)
     {
         let socket = socket.socket.clone().or(cli.socket.clone());
-        hook::run_hook(dialect, cli.config.as_deref(), socket.as_deref());
+        hook::run_hook(
+            dialect,
+            cli.config.as_deref(),
+            socket.as_deref(),
+            host.clone(),
+        );
         return ExitCode::SUCCESS;
     }
     // Under the console the screen is the TUI's: diagnostics go to the state folder's log.
@@ -387,15 +384,24 @@ fn run(cli: Cli) -> Result<()> {
             keep_reviewer,
             dry_run,
             socket,
+            host,
+            container,
+            container_socket,
+            ask_timeout,
         } => {
             let args = InstallArgs {
                 scope,
                 event,
                 keep_reviewer,
                 dry_run,
+                host,
+                ask_timeout,
             };
             let socket = socket.socket.or(cli.socket);
-            install::install(config, socket.as_deref(), &agent, args)
+            match container {
+                Some(name) => install::in_container(config, &agent, &name, &container_socket, args),
+                None => install::install(config, socket.as_deref(), &agent, args),
+            }
         }
         Command::Uninstall {
             agent,
@@ -410,6 +416,7 @@ fn run(cli: Cli) -> Result<()> {
             action: ClassifierCommand::Eval { file, from_audit },
         } => eval::eval(config, file.as_deref(), from_audit),
         Command::Rules { action } => rules::run(config, action),
+        Command::Remote { action } => remote::run(config, action),
         Command::Attach {
             agent:
                 AttachAgent::Opencode {
@@ -447,6 +454,7 @@ fn uses_no_socket(command: &Command) -> Option<&'static str> {
         Command::Config { .. } => Some("config"),
         Command::Agents { .. } => Some("agents"),
         Command::Rules { .. } => Some("rules"),
+        Command::Remote { .. } => Some("remote"),
         Command::Devices { .. } => Some("devices"),
         _ => None,
     }

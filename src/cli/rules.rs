@@ -233,6 +233,7 @@ fn new_rule(
         learned: Learned::default(),
         line: None,
         project: None,
+        host: None,
     };
     // The file's own checks (no allow for a writer, a sane id) say what is wrong, with a fix.
     let text = gatehouse::core::policy::file::render(std::slice::from_ref(&rule));

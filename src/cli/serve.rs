@@ -108,6 +108,9 @@ pub fn serve(
             config.audit_log.display()
         );
         let _ = writeln!(std::io::stderr(), "gatehouse serve: {}", setup.describe());
+        if let Some(tunnels) = &extras.tunnels {
+            tokio::spawn(log_tunnels(tunnels.board.clone()));
+        }
         let stop = async {
             let why = signals.stopped().await;
             let _ = writeln!(std::io::stderr(), "gatehouse serve: stopping ({why:?})");
@@ -126,6 +129,28 @@ pub fn serve(
         }
         Ok(())
     })
+}
+
+/// Says on stderr each change of a remote's tunnel, until the board is gone.
+async fn log_tunnels(board: gatehouse::remote::state::Board) {
+    let mut changes = board.watch();
+    let mut said = std::collections::BTreeMap::new();
+    loop {
+        for (name, link) in board.all() {
+            let words = link.words();
+            if said.get(&name) != Some(&words) {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "gatehouse serve: remote {name}: tunnel {}",
+                    visible(&words)
+                );
+                said.insert(name, words);
+            }
+        }
+        if changes.changed().await.is_err() {
+            return;
+        }
+    }
 }
 
 /// The console: the TUI with the server inside it.

@@ -38,6 +38,9 @@ pub struct Record<'a> {
     pub time: String,
     pub id: u64,
     pub agent: String,
+    /// The remote host the call came from (absent: this machine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<&'a str>,
     pub session: &'a str,
     pub tool: &'a str,
     pub subject: String,

@@ -7,6 +7,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         time: now_rfc3339(),
         id,
         agent: "claude-code".into(),
+        host: None,
         session: "s",
         tool: "Bash",
         subject: "ls".into(),

@@ -84,6 +84,10 @@ pub struct Call {
     /// `file_path`): only that key is read. Absent: the first of [`PATH_KEYS`] present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path_key: Option<String>,
+    /// The host the call came from and the project files that govern it there, when a hook
+    /// installed for a remote or a container sent it; absent: this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<super::origin::Remote>,
 }
 
 /// The input keys any agent's file tools name a file under. A call that carries more than one
@@ -236,6 +240,7 @@ pub(crate) fn test_call(tool: &str, input: Value) -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 

@@ -162,8 +162,14 @@ fn judge(
             path: path.as_deref(),
             root: None,
             home: rules.guards.home.as_deref(),
+            host: call.remote.as_ref().map(|r| r.host.as_str()),
         };
-        let judgement = rules.policy.judge(&call.cwd, subject, commands)?;
+        let judgement = match &call.remote {
+            Some(remote) => rules
+                .policy
+                .judge_remote(&call.cwd, remote, subject, commands)?,
+            None => rules.policy.judge(&call.cwd, subject, commands)?,
+        };
         let ruling = |j: &Judgement| j.strictest().map(|h| h.rule.ruling);
         if kept.as_ref().is_none_or(|k| ruling(&judgement) > ruling(k)) {
             kept = Some(judgement);

@@ -18,6 +18,7 @@ pub mod learn;
 pub mod mode;
 mod named_paths;
 pub mod offer;
+pub mod origin;
 pub mod pathword;
 pub mod policy;
 pub mod route;

@@ -182,6 +182,8 @@ pub struct Subject<'a> {
     pub root: Option<&'a Path>,
     /// The user's home folder, for `~/` in a read glob.
     pub home: Option<&'a Path>,
+    /// The host a remote call came from; `None` for this machine.
+    pub host: Option<&'a str>,
 }
 
 /// Where a rule came from, beyond its file.
@@ -210,6 +212,8 @@ pub struct Rule {
     pub line: Option<usize>,
     /// Only for calls whose project root is this folder ("allow always" for this project).
     pub project: Option<std::path::PathBuf>,
+    /// Only for calls from this remote host (`host = "build-box"`); never a local call.
+    pub host: Option<String>,
 }
 
 impl Rule {
@@ -222,6 +226,9 @@ impl Rule {
         }
         if let Some(project) = &self.project {
             out.push_str(&format!(" in project {}", project.display()));
+        }
+        if let Some(host) = &self.host {
+            out.push_str(&format!(" on host {host}"));
         }
         out
     }
@@ -237,9 +244,11 @@ impl Rule {
         }
     }
 
-    /// True when the rule applies under the project root `root`.
-    pub fn applies_in(&self, root: Option<&Path>) -> bool {
+    /// True when the rule applies under the project root `root` to a call from `host`
+    /// (`None`: this machine). A rule naming a host never applies to a local call.
+    pub fn applies_in(&self, root: Option<&Path>, host: Option<&str>) -> bool {
         self.project.as_deref().is_none_or(|p| Some(p) == root)
+            && self.host.as_deref().is_none_or(|h| Some(h) == host)
     }
 
     /// The saved rule an "allow always" for a project or for everyone makes of `allow`; `None`
@@ -248,6 +257,7 @@ impl Rule {
         allow: &super::rules::SessionAllow,
         tool_kind: &ToolKind,
         project: Option<std::path::PathBuf>,
+        host: Option<String>,
     ) -> Option<Rule> {
         use super::rules::SessionAllow;
         let matcher = match allow {
@@ -271,6 +281,7 @@ impl Rule {
             },
             line: None,
             project,
+            host,
         })
     }
 }

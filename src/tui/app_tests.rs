@@ -34,6 +34,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     };
     dialog_of(id, call, now)
 }

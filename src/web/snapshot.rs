@@ -97,7 +97,8 @@ fn dialog(
     let matches = always.allow(&always.pattern).map(|a| text(&a.describe()));
     json!({
         "id": dialog.id.0,
-        "agent": text(registry::display_name(&call.agent)),
+        "agent": text(&registry::caller(call)),
+        "host": call.remote.as_ref().map(|r| text(&r.host)),
         "session": text(&call.session),
         "cwd": text(&call.cwd),
         "tool": text(&call.tool),

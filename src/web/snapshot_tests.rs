@@ -35,6 +35,7 @@ fn dialog(
         caps: Caps::FULL,
         transcript_path: None,
         path_key: None,
+        remote: None,
     };
     let assessment = assess(&call, &Rules::default(), &[]);
     let routed = route(Mode::AllowRead, assessment.row);

@@ -193,6 +193,16 @@ fn parse_call(body: Value) -> Result<Call, ProtocolError> {
     if let Some(stage) = stage {
         call.stage = stage;
     }
+    // The label is shown beside the agent's name and matched by rules: one plain word only.
+    if let Some(remote) = &call.remote
+        && !crate::core::origin::Remote::valid_label(&remote.host)
+    {
+        return Err(ProtocolError::BadCall(format!(
+            "the host label {:?} is not one word of letters, digits, `-`, `_`, `.` or `@`; \
+             install the hook again with a plain --host",
+            crate::core::escape::visible_cut(&remote.host, 80)
+        )));
+    }
     Ok(call)
 }
 

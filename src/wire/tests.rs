@@ -16,6 +16,7 @@ fn call() -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 
@@ -187,4 +188,37 @@ fn a_call_from_an_older_hook_leaves_its_kind_to_the_server() {
         panic!("a call");
     };
     assert_eq!(call.kind, None);
+}
+
+#[test]
+fn a_remote_call_carries_its_host_and_project_files_and_an_older_line_has_neither() {
+    use crate::core::origin::{Carried, Content, Remote};
+    let mut remote = call();
+    remote.remote = Some(Remote {
+        host: "build-box".into(),
+        projects: vec![Carried {
+            path: "/srv/p/.gatehouse.toml".into(),
+            content: Content::Unreadable("permission denied".into()),
+        }],
+    });
+    let line = request_line(&remote);
+    let text = String::from_utf8_lossy(&line);
+    assert!(
+        text.contains(r#""remote":{"host":"build-box","projects":[{"path":"/srv/p/.gatehouse.toml","content":{"unreadable":"permission denied"}}]}"#),
+        "{text}"
+    );
+    assert_eq!(
+        parse_request(&line[..line.len() - 1]),
+        Ok(Request::Call(remote))
+    );
+    let local = request_line(&call());
+    assert!(!String::from_utf8_lossy(&local).contains("remote"));
+    let mut spoof = call();
+    spoof.remote = Some(Remote {
+        host: "a › Claude Code".into(),
+        projects: Vec::new(),
+    });
+    let line = request_line(&spoof);
+    let refused = parse_request(&line[..line.len() - 1]).unwrap_err();
+    assert!(matches!(refused, ProtocolError::BadCall(_)), "{refused}");
 }

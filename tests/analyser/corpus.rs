@@ -104,6 +104,7 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             caps: Default::default(),
             transcript_path: None,
             path_key: None,
+            remote: None,
         };
         let a = assess(&call, &rules, &[]);
         if matches!(a.class, Class::Unverified | Class::Risky(_)) {

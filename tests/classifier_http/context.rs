@@ -35,6 +35,7 @@ fn in_transcript(line: &str, file: &tempfile::NamedTempFile) -> Call {
     Call {
         transcript_path: Some(file.path().display().to_string()),
         path_key: None,
+        remote: None,
         ..bash(line)
     }
 }

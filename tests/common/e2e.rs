@@ -89,7 +89,7 @@ pub fn gatehouse(dir: &Path, args: &[&str]) -> Command {
         .arg("--config")
         .arg(dir.join("config.toml"));
     // `--socket` is an option of the commands that talk to the console only.
-    const USE_NO_SOCKET: [&str; 8] = [
+    const USE_NO_SOCKET: [&str; 9] = [
         "explain",
         "demo",
         "uninstall",
@@ -98,6 +98,7 @@ pub fn gatehouse(dir: &Path, args: &[&str]) -> Command {
         "devices",
         "classifier",
         "config",
+        "remote",
     ];
     if !args
         .first()

@@ -20,6 +20,28 @@ use gatehouse::core::classifier::{BoxFuture, Classifier, ClassifierError, Questi
 use gatehouse::core::decision::Verdict;
 use serde_json::{Value, json};
 
+/// A TCP port free on loopback when asked.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Runs `command` with `stdin` written to it (then closed) and every stream piped; returns
+/// what it printed and how it ended.
+pub fn output_with(command: &mut Command, stdin: &[u8]) -> std::process::Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Starts `gatehouse --socket SOCKET hook claude` with `payload` on its stdin (then closed) and
 /// every stream piped, as Claude Code runs it.
 pub fn claude_hook(socket: &Path, payload: &Value) -> Child {
@@ -55,6 +77,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         caps: Default::default(),
         transcript_path: None,
         path_key: None,
+        remote: None,
     }
 }
 

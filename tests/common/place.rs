@@ -2,7 +2,6 @@
 //! folder with a config, an audit log and a socket; `gatehouse serve` in it, stopped and read
 //! back; and `gatehouse hook claude` fed a payload.
 
-use std::io::Write;
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -103,15 +102,7 @@ impl Place {
     /// Runs `gatehouse hook claude` with `stdin` and returns what it printed. Asserts it
     /// exits 0.
     pub fn hook_output(&self, stdin: &[u8]) -> Output {
-        let mut child = self
-            .command(&["hook", "claude"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = super::output_with(&mut self.command(&["hook", "claude"]), stdin);
         assert_eq!(out.status.code(), Some(0), "the hook always exits 0");
         out
     }

@@ -11,7 +11,6 @@
 use crate::common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,14 +22,6 @@ const CHROMEDRIVER: &str = "chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 /// The W3C WebDriver key for an element reference.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A process killed when dropped.
 struct Killed(Child);
@@ -174,7 +165,7 @@ async fn chromedriver() -> Option<(Killed, String)> {
         );
         return None;
     }
-    let port = free_port();
+    let port = common::free_port();
     let child = Killed(
         Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
@@ -207,7 +198,7 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
     let Some((_driver, driver)) = chromedriver().await else {
         return;
     };
-    let port = free_port();
+    let port = common::free_port();
     let place = Place::new(&format!("[web]\nlisten = \"127.0.0.1:{port}\"")).without_api_keys();
     let state = place.path().join("state");
     let with_state = |mut command: Command| {

@@ -17,4 +17,5 @@ mod copilot;
 mod gemini;
 mod opencode;
 mod qwen;
+mod remote;
 mod web;

@@ -9,20 +9,11 @@
 
 use crate::common;
 
-use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::e2e::{self, client, shared};
 use serde_json::{Value, json};
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A `gatehouse serve`, stopped with SIGTERM when dropped.
 struct Stopped(std::process::Child);
@@ -41,7 +32,7 @@ async fn a_deny_reason_given_on_the_web_reaches_claude_codes_model() {
     let Some(claude) = client("Claude Code", "install_claude.sh") else {
         return;
     };
-    let port = free_port();
+    let port = common::free_port();
     let dir = e2e::place(&format!("[web]\nlisten = \"127.0.0.1:{port}\""));
     std::fs::write(dir.path().join("empty-settings.json"), "{}").unwrap();
     let project = dir.path().join("project");

@@ -22,6 +22,7 @@ mod mode_grace;
 mod opencode_attach;
 mod policy_files;
 mod qwen_hook;
+mod remote_cli;
 mod rules;
 mod rules_files;
 mod saved_rules;

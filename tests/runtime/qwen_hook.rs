@@ -4,9 +4,7 @@
 
 use crate::common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::Stdio;
 
 use gatehouse::core::prompter::HumanAnswer;
 use serde_json::Value;
@@ -17,14 +15,7 @@ use common::fixture;
 /// Runs `gatehouse hook qwen` on `stdin` with the place in `dir`; returns its stdout as JSON
 /// (`Null` for nothing).
 fn hook(dir: &Path, stdin: &[u8]) -> Value {
-    let mut child = e2e::gatehouse(dir, &["hook", "qwen"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with(&mut e2e::gatehouse(dir, &["hook", "qwen"]), stdin);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     match text.trim() {

@@ -191,11 +191,22 @@ fn commands_quote_paths_that_need_it() {
         hook_command(
             Path::new("/a b/gatehouse"),
             "claude",
-            Some(Path::new("/run/g.sock")),
-            Some(Path::new("/c/it's.toml"))
+            (
+                Some(Path::new("/run/g.sock")),
+                Some(Path::new("/c/it's.toml"))
+            ),
+            None
         ),
         r"'/a b/gatehouse' hook claude --socket /run/g.sock --config '/c/it'\''s.toml'"
     );
+    let remote = hook_command(
+        Path::new("/opt/gatehouse"),
+        "claude",
+        (None, None),
+        Some("build-box"),
+    );
+    assert_eq!(remote, "/opt/gatehouse hook claude --host build-box");
+    assert!(is_hook_of(&json!({ "command": remote }), "claude"));
     assert!(is_hook_of(
         &json!({"command": "'/a b/gatehouse' hook claude"}),
         "claude"

@@ -32,6 +32,7 @@ fn hook(stdin: &str) -> HookOutput {
             denied_commands: vec![Pattern::new("git push")],
             ..Rules::default()
         }),
+        host: None,
     };
     let dialect = REGISTRY.find("example").unwrap();
     hook::run(dialect, stdin.as_bytes(), &setup)
@@ -134,6 +135,7 @@ fn install_request(project: &Path) -> InstallRequest {
             exe: "/bin/gatehouse".into(),
             socket: None,
             config: None,
+            host: None,
         },
         timeout_secs: 600,
         dry_run: false,

@@ -106,6 +106,7 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
     Call {
         transcript_path: None,
         path_key: None,
+        remote: None,
         agent: Agent::new(AGENT),
         session: request.session_id.clone(),
         cwd: cwd.to_string(),

@@ -82,7 +82,11 @@ impl Shared {
         session: Vec<SessionAllow>,
     ) -> Assessment {
         let small = weight(&call) <= INLINE_BYTES;
-        if small && self.rules().policy.ready_for(&call.cwd) {
+        let ready = match &call.remote {
+            Some(remote) => self.rules().policy.ready_for_remote(remote),
+            None => self.rules().policy.ready_for(&call.cwd),
+        };
+        if small && ready {
             return assess_bounded(&call, &self.rules(), &session);
         }
         // A small call whose policy files must be read first goes to the blocking pool with

@@ -54,11 +54,14 @@ impl Shared {
         let kind = call.kind(&self.rules().internal_tools);
         let project = match scope {
             SavedScope::Everyone => None,
+            // A remote call's folder is not on this disk: it is in no project here.
+            SavedScope::Project if call.remote.is_some() => None,
             SavedScope::Project => self.rules().policy.in_force(&call.cwd).root,
         };
+        let host = call.remote.as_ref().map(|r| r.host.clone());
         let saved = match (scope, &project) {
             (SavedScope::Project, None) => Err("the call is in no project (no git root)".into()),
-            _ => match Rule::of_allow(&allow, &kind, project.clone()) {
+            _ => match Rule::of_allow(&allow, &kind, project.clone(), host) {
                 None => Err("an edit can only be allowed for the session".to_string()),
                 Some(mut rule) => {
                     rule.learned.call = Some(id.0);

@@ -373,6 +373,7 @@ impl<'a> Facts<'a> {
             time: audit::now_rfc3339(),
             id: self.id.0,
             agent: call.agent.to_string(),
+            host: call.remote.as_ref().map(|r| r.host.as_str()),
             session: &call.session,
             tool: &call.tool,
             subject: audit::subject(&call.subject()),

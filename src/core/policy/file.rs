@@ -50,6 +50,9 @@ pub struct RawRule {
     /// Only for calls under this project root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
+    /// Only for calls from this remote host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     #[serde(default, flatten)]
     pub learned: Learned,
 }
@@ -125,6 +128,7 @@ pub fn rules_of(
             learned: raw.learned,
             line: Some(line),
             project: raw.project,
+            host: raw.host.filter(|h| !h.trim().is_empty()),
         });
     }
     Ok(rules)
@@ -289,6 +293,7 @@ fn listed(
         learned: Learned::default(),
         line: Some(line),
         project: None,
+        host: None,
     })
 }
 
@@ -300,6 +305,7 @@ pub fn raw_of(rule: &Rule) -> RawRule {
         reason: rule.reason.clone(),
         learned: rule.learned.clone(),
         project: rule.project.clone(),
+        host: rule.host.clone(),
         ..RawRule::default()
     };
     let (key, value) = rule.matcher.key_and_value();

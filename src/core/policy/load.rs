@@ -231,15 +231,7 @@ impl Policy {
     /// that judging it reads and parses nothing and may run where calls arrive; false when one
     /// must be read first, which a large file makes slow (up to a second or more).
     pub fn ready_for(&self, cwd: &str) -> bool {
-        let kept = |cache: &Mutex<Option<(Stamp, Loaded)>>, path: &Path| {
-            let stamp = Stamp::of(path);
-            stamp.0.is_none() || lock(cache).as_ref().is_some_and(|(old, _)| *old == stamp)
-        };
-        let floor = self.paths.floor.as_deref();
-        let saved = self.paths.saved.as_deref();
-        if !floor.is_none_or(|path| kept(&self.floor_file, path))
-            || !saved.is_none_or(|path| kept(&self.saved, path))
-        {
+        if !self.base_ready() {
             return false;
         }
         if unplaced(cwd).is_some() {
@@ -262,20 +254,21 @@ impl Policy {
         })
     }
 
+    /// True when the floor and the saved rules are kept as they are on disk.
+    fn base_ready(&self) -> bool {
+        let kept = |cache: &Mutex<Option<(Stamp, Loaded)>>, path: &Path| {
+            let stamp = Stamp::of(path);
+            stamp.0.is_none() || lock(cache).as_ref().is_some_and(|(old, _)| *old == stamp)
+        };
+        let floor = self.paths.floor.as_deref();
+        let saved = self.paths.saved.as_deref();
+        floor.is_none_or(|path| kept(&self.floor_file, path))
+            && saved.is_none_or(|path| kept(&self.saved, path))
+    }
+
     /// The files that apply to a call made in `cwd`: floor, user, saved, then the project's.
     pub fn in_force(&self, cwd: &str) -> InForce {
-        let mut out = InForce::default();
-        match self.floor() {
-            Some(Ok(file)) => out.files.push(file),
-            Some(Err(err)) => out.broken = Some(err),
-            None => {}
-        }
-        out.files.extend(self.user.clone());
-        match self.saved() {
-            Some(Ok(file)) => out.files.push(file),
-            Some(Err(err)) => out.broken = out.broken.or(Some(err)),
-            None => {}
-        }
+        let mut out = self.base();
         if let Some(why) = unplaced(cwd) {
             out.unplaced = Some(why);
             return out;
@@ -291,6 +284,23 @@ impl Policy {
         out
     }
 
+    /// The files that apply to every call, wherever it was made: floor, user, saved.
+    fn base(&self) -> InForce {
+        let mut out = InForce::default();
+        match self.floor() {
+            Some(Ok(file)) => out.files.push(file),
+            Some(Err(err)) => out.broken = Some(err),
+            None => {}
+        }
+        out.files.extend(self.user.clone());
+        match self.saved() {
+            Some(Ok(file)) => out.files.push(file),
+            Some(Err(err)) => out.broken = out.broken.or(Some(err)),
+            None => {}
+        }
+        out
+    }
+
     /// Judges a call made in `cwd`; an unreadable project or saved-rules file is the error.
     pub fn judge(
         &self,
@@ -298,7 +308,15 @@ impl Policy {
         subject: Subject<'_>,
         commands: &[Command],
     ) -> Result<Judgement, PolicyError> {
-        let in_force = self.in_force(cwd);
+        Self::judge_in(self.in_force(cwd), subject, commands)
+    }
+
+    /// Judges a call under the files `in_force`; an unusable file among them is the error.
+    fn judge_in(
+        in_force: InForce,
+        subject: Subject<'_>,
+        commands: &[Command],
+    ) -> Result<Judgement, PolicyError> {
         if let Some(err) = in_force.broken {
             return Err(err);
         }
@@ -455,6 +473,9 @@ pub fn hash(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+#[path = "carried.rs"]
+mod carried;
 
 #[cfg(test)]
 #[path = "load_tests.rs"]

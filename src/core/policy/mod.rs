@@ -121,8 +121,14 @@ impl RuleFile {
         }
     }
 
-    fn first(&self, root: Option<&Path>, covers: impl Fn(&Rule) -> bool) -> Option<&Rule> {
-        self.rules.iter().find(|r| r.applies_in(root) && covers(r))
+    fn first(
+        &self,
+        (root, host): (Option<&Path>, Option<&str>),
+        covers: impl Fn(&Rule) -> bool,
+    ) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .find(|r| r.applies_in(root, host) && covers(r))
     }
 }
 
@@ -186,12 +192,12 @@ impl Judgement {
 /// Of the files' first matches, the strictest; ties go to the earlier file.
 fn strictest<'a>(
     files: &'a [&'a RuleFile],
-    root: Option<&Path>,
+    place: (Option<&Path>, Option<&str>),
     covers: impl Fn(&Rule, &RuleFile) -> bool,
 ) -> Option<(&'a RuleFile, &'a Rule)> {
     let mut best: Option<(&RuleFile, &Rule)> = None;
     for file in files {
-        if let Some(rule) = file.first(root, |r| covers(r, file))
+        if let Some(rule) = file.first(place, |r| covers(r, file))
             && best.is_none_or(|(_, b)| rule.ruling > b.ruling)
         {
             best = Some((file, rule));
@@ -202,7 +208,7 @@ fn strictest<'a>(
 
 /// Judges a call against `files`: `commands` are its shell commands (empty for other tools).
 pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -> Judgement {
-    let root = subject.root;
+    let place = (subject.root, subject.host);
     // A project file's relative globs start at its own folder, which for a project around a
     // nested repository is not the call's root.
     let covers_call = |r: &Rule, file: &RuleFile| {
@@ -212,10 +218,10 @@ pub fn judge(files: &[&RuleFile], subject: &Subject<'_>, commands: &[Command]) -
         };
         r.matcher.covers_call(&subject)
     };
-    let call = strictest(files, root, covers_call).map(|(f, r)| Hit::of(f, r));
+    let call = strictest(files, place, covers_call).map(|(f, r)| Hit::of(f, r));
     let commands = commands
         .iter()
-        .map(|c| strictest(files, root, |r, _| r.covers_command(c)).map(|(f, r)| Hit::of(f, r)))
+        .map(|c| strictest(files, place, |r, _| r.covers_command(c)).map(|(f, r)| Hit::of(f, r)))
         .collect();
     let ceilings = files
         .iter()

@@ -195,6 +195,7 @@ fn edit_globs_tighten_writes_below_the_project_root() {
         path: Some(Path::new(path)),
         root: Some(Path::new("/repo")),
         home: None,
+        host: None,
     };
     let hit = judge(&files, &subject("/repo/secrets/a/key.pem"), &[]);
     assert_eq!(hit.strictest().map(|h| h.rule.ruling), Some(Ruling::Deny));

@@ -92,8 +92,7 @@ impl App {
                 if let Some(open) = self.find(id) {
                     let line = LogLine {
                         time: clock(self.now.wall),
-                        agent: visible(registry::display_name(&open.dialog.call.agent))
-                            .into_owned(),
+                        agent: visible(&registry::caller(&open.dialog.call)).into_owned(),
                         tool: visible(&open.dialog.call.tool).into_owned(),
                         subject: open.short.clone(),
                         full: visible_lines(&open.dialog.call.subject()),
@@ -194,7 +193,7 @@ impl App {
         let call = &outcome.call;
         let line = LogLine {
             time: clock(self.now.wall),
-            agent: visible(registry::display_name(&call.agent)).into_owned(),
+            agent: visible(&registry::caller(call)).into_owned(),
             tool: visible(&call.tool).into_owned(),
             subject: Preview::short(call),
             full: visible_lines(&call.subject()),

@@ -134,7 +134,7 @@ fn draw_subject(frame: &mut Frame, area: Rect, app: &App, open: &Open) {
     let call = &open.dialog.call;
     let mut head = vec![Line::from(vec![
         Span::styled(
-            visible(registry::display_name(&call.agent)).into_owned(),
+            visible(&registry::caller(call)).into_owned(),
             theme::title(),
         ),
         Span::styled(

@@ -58,7 +58,7 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
             let text = format!(
                 "{} · {} {} {}",
                 open.short,
-                visible(registry::display_name(&call.agent)),
+                visible(&registry::caller(call)),
                 session_of(call),
                 visible(tool)
             );

@@ -1,7 +1,8 @@
 //! Snapshots of the console states that had none: the classifier failed, the classifier
 //! advised `writes` (which only annotates), the classifier set aside once the human claims a
 //! racing dialog, a race with no classifier set up, the classifier switched off by its breaker,
-//! the audit log failing, a dialog settled by someone else, and the empty rules panel.
+//! the audit log failing, a dialog settled by someone else, the empty rules panel, and a call
+//! from a remote host.
 
 use std::sync::Arc;
 
@@ -199,4 +200,27 @@ fn with_nothing_open_the_empty_screen_counts_the_live_sessions_and_names_this_pr
         screen.contains("gatehouse attach opencode http://127.0.0.1:4096"),
         "{screen}"
     );
+}
+
+#[test]
+fn a_call_from_a_remote_host_names_the_host_in_the_queue_and_the_dialog() {
+    use crate::core::origin::Remote;
+    use crate::tui::app::tests::{dialog, dialog_of};
+    let t = start();
+    let mut app = app(t);
+    let (local, _) = dialog(1, "Bash", json!({"command": "rm -rf build"}), t);
+    let mut call = (*local.call).clone();
+    call.remote = Some(Remote {
+        host: "build-box".into(),
+        projects: Vec::new(),
+    });
+    let (d, p) = dialog_of(1, call, t);
+    app.update(Msg::Opened(d, p), t);
+    let screen = draw(&app, 80, 20);
+    assert_eq!(
+        screen.matches("build-box › Claude Code").count(),
+        2,
+        "the queue's line and the dialog's head:\n{screen}"
+    );
+    insta::assert_snapshot!(screen);
 }

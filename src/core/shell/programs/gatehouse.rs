@@ -32,6 +32,8 @@ const AGENTS: &[&str] = &[
     "cursor",
     "gemini",
     "gemini-cli",
+    "grok",
+    "grok-build",
     "qwen",
     "qwen-code",
 ];
