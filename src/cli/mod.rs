@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+mod acp;
 mod agents;
 mod attach;
 mod eval;
@@ -119,6 +120,21 @@ enum Command {
         /// The agent whose hook dialect to speak.
         #[arg(value_parser = agent_names())]
         agent: String,
+        #[command(flatten)]
+        socket: SocketArg,
+    },
+    /// Run an ACP agent behind gatehouse: `gatehouse acp -- gemini --experimental-acp`. The
+    /// editor talks to gatehouse as to the agent; the agent's permission requests go to the
+    /// console, everything else passes unchanged.
+    Acp {
+        /// The agent's command and its arguments, after `--`.
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "AGENT"
+        )]
+        command: Vec<String>,
         #[command(flatten)]
         socket: SocketArg,
     },
@@ -380,6 +396,9 @@ fn run(cli: Cli) -> Result<()> {
             DevicesCommand::Revoke { name } => name,
         })),
         Command::Hook { agent, .. } => install::dialect(&agent).map(|_| ()),
+        Command::Acp { command, socket } => {
+            acp::acp(config, socket.socket.or(cli.socket), &command)
+        }
         Command::Install {
             agent,
             scope,

@@ -1,0 +1,64 @@
+//! `gatehouse acp -- AGENT ARGS...`: approve any agent an editor runs over the Agent Client
+//! Protocol (Zed, JetBrains, Neovim, Emacs with Gemini CLI, Qwen Code, Copilot CLI, OpenCode,
+//! Goose...). gatehouse runs the agent as its child and stands between it and the editor,
+//! forwarding all traffic both ways as it came ([`proxy`]), except the agent's
+//! `session/request_permission`, which it answers as the console would ([`gate`]):
+//!
+//! - proven read-only, or allowed by the console → the agent's allow-once option;
+//! - a rule, a denied command or the human denies → its reject-once option (`cancelled` when
+//!   it offers none: a deny never becomes the editor's question);
+//! - a human is needed → a dialog in the console or on the web page, then as they answer;
+//! - defer, or no console → the request goes to the editor unchanged, its own prompt;
+//!   without a console static analysis still allows what it proves read-only and rejects
+//!   what it denies, as the hook does.
+//!
+//! An option the agent did not offer is never chosen: an allow with no allow-once option goes
+//! to the editor. ACP carries no deny reason and no note to the model ([`permission::CAPS`]),
+//! so the console offers no note and says a reason is for the log only. The console exiting or
+//! crashing mid-request is the hook's lost console: a deny where static analysis denies, else
+//! the editor's prompt, never an allow.
+//!
+//! The ACP side is the official `agent-client-protocol` crate (protocol v1 types, its
+//! JSON-RPC connections and process transport); [`permission`] maps one request to a
+//! gatehouse call and a decision back to the reply, [`agent`] names the agent from its command.
+
+pub mod agent;
+pub mod gate;
+pub mod permission;
+pub mod proxy;
+
+use std::sync::Arc;
+
+use crate::agents::hook::HookSetup;
+use gate::{Gate, Sessions};
+
+/// Why the proxy stopped other than by either side closing.
+#[derive(Debug, thiserror::Error)]
+pub enum AcpError {
+    #[error(
+        "no agent command: run `gatehouse acp -- AGENT ARGS...`, e.g. `gatehouse acp -- gemini --experimental-acp`"
+    )]
+    NoCommand,
+    #[error("the ACP connection to `{program}` failed: {why}")]
+    Connection { program: String, why: String },
+}
+
+/// Runs `command` as an ACP agent behind gatehouse, serving the editor on stdin and stdout,
+/// and asking the console at `setup.socket`. Returns when the editor or the agent closes.
+pub async fn run(command: &[String], setup: HookSetup) -> Result<(), AcpError> {
+    let program = command.first().ok_or(AcpError::NoCommand)?.clone();
+    let gate = Gate {
+        agent: agent::agent_of(command),
+        setup: Arc::new(setup),
+        sessions: Sessions::default(),
+        cwd: std::env::current_dir()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| "/".into()),
+    };
+    proxy::run(command, gate)
+        .await
+        .map_err(|e| AcpError::Connection {
+            program,
+            why: e.to_string(),
+        })
+}
