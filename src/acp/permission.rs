@@ -5,8 +5,10 @@
 //! ACP names no tools: a tool call has a `kind` (`read`, `edit`, `delete`, `move`, `search`,
 //! `execute`, `think`, `fetch`, `switch_mode`, `other`), a title, the agent's own arguments
 //! (`rawInput`) and the files it touches (`locations`). The call's tool is the agent's name for
-//! it when the request says (`name`), else the ACP kind; its kind is the ACP kind's; a shell
-//! call's line is `rawInput.command` and nothing else (a title is prose, never judged); a file
+//! it when the request says (`name`, or `_meta.toolName` as Qwen Code sends it), else the ACP
+//! kind; its kind is the ACP kind's; a shell call's line is `rawInput.command` and nothing else
+//! (a title is prose, never judged: Gemini CLI 0.61.0 sends its shell calls with the command as
+//! the title and no `rawInput`, so they are never proven read-only and go to a human); a file
 //! call names its file under `rawInput`'s own path key, else the first location's path.
 //!
 //! What an answer can do over ACP ([`CAPS`]): an allow is the agent's allow-once option, so it
@@ -122,10 +124,16 @@ pub fn call_of(request: &RequestPermissionRequest, agent: &Agent, cwd: &str) -> 
     if let Some(title) = fields.title.as_ref().filter(|_| input.is_empty()) {
         input.insert("title".into(), Value::String(title.clone()));
     }
-    let tool = fields
-        .name
-        .clone()
-        .filter(|n| !n.is_empty())
+    // Qwen Code names the tool in the tool call's `_meta.toolName` (0.24.4).
+    let meta_name = request
+        .tool_call
+        .meta
+        .as_ref()
+        .and_then(|m| m.get("toolName"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let tool = (fields.name.clone().into_iter().chain(meta_name))
+        .find(|n| !n.is_empty())
         .unwrap_or_else(|| kind_word(acp_kind).to_string());
     Call {
         agent: agent.clone(),

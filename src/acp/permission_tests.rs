@@ -178,3 +178,24 @@ fn kinds_that_change_or_reach_out_are_never_read_only_and_the_agents_name_is_the
         assert_eq!(fallback(&call, &Rules::default()).name(), "defer", "{kind}");
     }
 }
+
+#[test]
+fn qwen_codes_meta_tool_name_is_the_tool_and_a_gemini_title_alone_proves_nothing() {
+    let qwen = json!({"toolCallId": "call_1", "title": "ls (list)", "kind": "execute",
+        "rawInput": {"command": "ls"}, "_meta": {"toolName": "run_shell_command"}});
+    let call = call_of(&request(qwen, all_options()), &Agent::new("qwen-code"), "/");
+    assert_eq!(call.tool, "run_shell_command");
+    assert_eq!(fallback(&call, &Rules::default()), Decision::allow());
+    // As Gemini CLI 0.61.0 asks: the command only in the title.
+    let gemini = json!({"toolCallId": "run_shell_command__1", "title": "ls", "kind": "execute",
+        "content": [{"type": "content", "content": {"type": "text", "text": "(list)"}}],
+        "locations": []});
+    let call = call_of(
+        &request(gemini, all_options()),
+        &Agent::new("gemini-cli"),
+        "/",
+    );
+    assert_eq!(call.shell_line(), None);
+    assert_eq!(call.input, json!({"title": "ls"}));
+    assert_eq!(fallback(&call, &Rules::default()).name(), "defer");
+}

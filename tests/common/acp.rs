@@ -32,14 +32,24 @@ pub struct Turn {
     pub text: String,
     /// The tool calls of the permission requests that reached the editor.
     pub asked: Vec<Value>,
+    /// Every session update of the turn, as JSON (tool calls and their updates included).
+    pub updates: Vec<Value>,
     /// The turn's stop reason, or the error it ended with.
     pub end: String,
+}
+
+impl Turn {
+    /// Whether a tool call of the turn was reported completed.
+    pub fn completed_a_tool(&self) -> bool {
+        self.updates.iter().any(|u| u["status"] == "completed")
+    }
 }
 
 #[derive(Default)]
 struct Seen {
     text: String,
     asked: Vec<Value>,
+    updates: Vec<Value>,
 }
 
 /// Runs `program args` with `envs` as the editor's agent in `cwd` and sends each prompt in
@@ -69,11 +79,13 @@ pub fn run(
                 .on_receive_notification(
                     async move |note: SessionNotification, _cx| {
                         let update = serde_json::to_value(&note.update).unwrap();
+                        let mut seen = on_text.lock().unwrap();
                         if update["sessionUpdate"] == "agent_message_chunk"
                             && let Some(text) = update["content"]["text"].as_str()
                         {
-                            on_text.lock().unwrap().text.push_str(text);
+                            seen.text.push_str(text);
                         }
+                        seen.updates.push(update);
                         Ok(())
                     },
                     agent_client_protocol::on_receive_notification!(),
@@ -116,6 +128,7 @@ pub fn run(
                         turns.push(Turn {
                             text: seen.text,
                             asked: seen.asked,
+                            updates: seen.updates,
                             end,
                         });
                     }

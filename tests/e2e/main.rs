@@ -11,6 +11,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod acp;
 mod claude;
 mod codex;
 mod copilot;
