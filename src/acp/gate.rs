@@ -7,32 +7,15 @@
 //! console lost mid-request → a deny where static analysis denies, else the editor's prompt.
 //! Never an allow the console did not give, and never an allow static analysis cannot prove.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::permission::{self, Reply};
+use super::sessions::Sessions;
 use crate::agents::hook::{self, HookSetup};
 use crate::core::call::Agent;
 use crate::core::decision::Decision;
-
-/// The folders the editor opened its sessions in, by session id (from `session/new`,
-/// `session/load` and `session/resume`): a call is judged in its session's folder.
-#[derive(Debug, Clone, Default)]
-pub struct Sessions(Arc<Mutex<HashMap<String, String>>>);
-
-impl Sessions {
-    pub fn remember(&self, session: &str, cwd: &str) {
-        if let Ok(mut map) = self.0.lock() {
-            map.insert(session.to_string(), cwd.to_string());
-        }
-    }
-
-    fn cwd(&self, session: &str) -> Option<String> {
-        self.0.lock().ok()?.get(session).cloned()
-    }
-}
 
 /// Answers permission requests for one agent.
 #[derive(Clone)]
@@ -74,7 +57,24 @@ impl Gate {
             .unwrap_or_else(|| self.cwd.clone());
         let call = permission::call_of(&request, &self.agent, &cwd);
         let (setup, prefix) = (self.setup.clone(), self.prefix());
-        let asked = tokio::task::spawn_blocking(move || hook::decide(&prefix, &call, &setup)).await;
+        let mut open = self.sessions.open(&session);
+        let asking = tokio::task::spawn_blocking(move || hook::decide(&prefix, &call, &setup));
+        // A cancelled turn is answered at once; the console's question stays until it is
+        // answered or times out, and that answer is dropped here.
+        let asked = tokio::select! {
+            asked = asking => asked,
+            Ok(()) = &mut open.cancelled => {
+                return Answered {
+                    reply: Reply::Cancel,
+                    decision: None,
+                    notes: vec![format!(
+                        "{} the editor cancelled the turn while the console was asked; \
+                         answered cancelled",
+                        self.prefix()
+                    )],
+                };
+            }
+        };
         let (decision, _, notes) = match asked {
             Ok(decided) => decided,
             // The asking thread failed (a panic): nothing was decided, the editor asks.

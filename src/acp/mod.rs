@@ -26,11 +26,13 @@ pub mod agent;
 pub mod gate;
 pub mod permission;
 pub mod proxy;
+pub mod sessions;
 
 use std::sync::Arc;
 
 use crate::agents::hook::HookSetup;
-use gate::{Gate, Sessions};
+use gate::Gate;
+use sessions::Sessions;
 
 /// Why the proxy stopped other than by either side closing.
 #[derive(Debug, thiserror::Error)]

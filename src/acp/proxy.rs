@@ -16,8 +16,12 @@ use agent_client_protocol::{
 use serde_json::Value;
 use tokio::sync::watch;
 
-use super::gate::{Gate, Sessions};
+use super::gate::Gate;
 use super::permission;
+use super::sessions::Sessions;
+
+/// The editor's notification that cancels a session's turn.
+const CANCEL: &str = "session/cancel";
 
 /// Runs `command` as the agent and serves the editor on stdin and stdout until either ends.
 pub async fn run(command: &[String], gate: Gate) -> Result<(), Error> {
@@ -80,14 +84,22 @@ async fn connected(
 }
 
 /// A message from the editor, on to the agent. A session's folder is remembered on the way
-/// (from `session/new`'s answer, or a request that names both a session and a folder).
+/// (from `session/new`'s answer, or a request that names both a session and a folder), and a
+/// `session/cancel` first answers the session's questions still open at the console.
 fn to_agent(
     child: &ConnectionTo<Agent>,
     message: Dispatch,
     sessions: &Sessions,
 ) -> Result<(), Error> {
-    let Dispatch::Request(request, responder) = message else {
-        return child.send_proxied_message(message);
+    let (request, responder) = match message {
+        Dispatch::Request(request, responder) => (request, responder),
+        Dispatch::Notification(note) if note.method() == CANCEL => {
+            if let Some(session) = note.params().get("sessionId").and_then(Value::as_str) {
+                sessions.cancel(session);
+            }
+            return child.send_proxied_message(Dispatch::<UntypedMessage, _>::Notification(note));
+        }
+        other => return child.send_proxied_message(other),
     };
     let cwd = request
         .params()

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, InitializeRequest, NewSessionRequest, PromptRequest, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome,
-    SessionNotification, TextContent,
+    CancelNotification, ContentBlock, InitializeRequest, NewSessionRequest, PromptRequest,
+    RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    SelectedPermissionOutcome, SessionNotification, TextContent,
 };
 use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client};
 use serde_json::Value;
@@ -61,6 +61,19 @@ pub fn run(
     cwd: &Path,
     prompts: &[String],
     answer: EditorAnswer,
+) -> Vec<Turn> {
+    run_cancelling(program, args, envs, cwd, prompts, answer, None)
+}
+
+/// [`run`], sending `session/cancel` for the session when `cancel` fires.
+pub fn run_cancelling(
+    program: &str,
+    args: &[String],
+    envs: &[(String, String)],
+    cwd: &Path,
+    prompts: &[String],
+    answer: EditorAnswer,
+    cancel: Option<tokio::sync::oneshot::Receiver<()>>,
 ) -> Vec<Turn> {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let seen = Arc::new(Mutex::new(Seen::default()));
@@ -113,6 +126,15 @@ pub fn run(
                         .block_task()
                         .await?
                         .session_id;
+                    if let Some(cancel) = cancel {
+                        let (cx, session) = (cx.clone(), session.clone());
+                        cx.clone().spawn(async move {
+                            if cancel.await.is_ok() {
+                                cx.send_notification(CancelNotification::new(session))?;
+                            }
+                            Ok(())
+                        })?;
+                    }
                     let mut turns = Vec::new();
                     for prompt in prompts {
                         let text = ContentBlock::Text(TextContent::new(prompt));

@@ -36,6 +36,16 @@ fn shell(command: &str, options: Value) -> String {
 
 /// Runs the prompts through `gatehouse acp -- python3 scripted_agent.py` of `place`.
 fn turns(place: &Place, prompts: &[String], answer: EditorAnswer) -> Vec<Turn> {
+    turns_cancelling(place, prompts, answer, None)
+}
+
+/// [`turns`], the editor cancelling its turn when `cancel` fires.
+fn turns_cancelling(
+    place: &Place,
+    prompts: &[String],
+    answer: EditorAnswer,
+    cancel: Option<tokio::sync::oneshot::Receiver<()>>,
+) -> Vec<Turn> {
     let args: Vec<String> = [
         "acp",
         "--config",
@@ -48,7 +58,7 @@ fn turns(place: &Place, prompts: &[String], answer: EditorAnswer) -> Vec<Turn> {
     ]
     .map(String::from)
     .to_vec();
-    acp::run(GATEHOUSE, &args, &[], place.path(), prompts, answer)
+    acp::run_cancelling(GATEHOUSE, &args, &[], place.path(), prompts, answer, cancel)
 }
 
 /// The option the agent was answered with in `turn`: an id, `cancelled`, or the error.
@@ -192,6 +202,32 @@ fn a_console_lost_mid_request_is_never_an_allow() {
     assert_eq!(outcome(&got[2]), "no", "{got:?}");
     stop(&place.socket());
     assert_eq!(console.join().unwrap(), 3);
+}
+
+#[test]
+fn the_editor_cancelling_its_turn_answers_a_question_open_at_the_console_cancelled() {
+    let place = Place::new("").without_api_keys();
+    let listener = place.fake_console();
+    let (asked, cancel) = tokio::sync::oneshot::channel();
+    // A console that takes the call and sits on it; the editor cancels once it has it.
+    let console = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut line = String::new();
+        BufReader::new(&stream).read_line(&mut line).unwrap();
+        let _ = asked.send(());
+        let mut rest = String::new();
+        let _ = BufReader::new(&stream).read_line(&mut rest);
+        line
+    });
+    let got = turns_cancelling(
+        &place,
+        &[shell("touch made.txt", all_options())],
+        EditorAnswer::Choose("once".into()),
+        Some(cancel),
+    );
+    assert_eq!(outcome(&got[0]), "cancelled", "{got:?}");
+    assert!(got[0].asked.is_empty(), "{got:?}");
+    assert!(console.join().unwrap().contains("touch made.txt"));
 }
 
 fn stop(socket: &Path) {
