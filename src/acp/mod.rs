@@ -41,6 +41,11 @@ pub enum AcpError {
         "no agent command: run `gatehouse acp -- AGENT ARGS...`, e.g. `gatehouse acp -- gemini --experimental-acp`"
     )]
     NoCommand,
+    #[error(
+        "cannot run the agent `{program}`: {why}; give its command after `--` as you would run \
+         it, e.g. `gatehouse acp -- gemini --experimental-acp`"
+    )]
+    NoProgram { program: String, why: String },
     #[error("the ACP connection to `{program}` failed: {why}")]
     Connection { program: String, why: String },
 }
@@ -49,6 +54,10 @@ pub enum AcpError {
 /// and asking the console at `setup.socket`. Returns when the editor or the agent closes.
 pub async fn run(command: &[String], setup: HookSetup) -> Result<(), AcpError> {
     let program = command.first().ok_or(AcpError::NoCommand)?.clone();
+    runnable(&program).map_err(|why| AcpError::NoProgram {
+        program: program.clone(),
+        why,
+    })?;
     let gate = Gate {
         agent: agent::agent_of(command),
         setup: Arc::new(setup),
@@ -63,4 +72,27 @@ pub async fn run(command: &[String], setup: HookSetup) -> Result<(), AcpError> {
             program,
             why: e.to_string(),
         })
+}
+
+/// Whether `program` names a file that can be run: a path as it is, a bare name on `PATH`.
+/// Checked before the editor is served, so a wrong command is said plainly.
+fn runnable(program: &str) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &std::path::Path| {
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return match std::path::Path::new(program).metadata() {
+            Err(e) => Err(e.to_string()),
+            Ok(_) if executable(std::path::Path::new(program)) => Ok(()),
+            Ok(_) => Err("it is not an executable file".into()),
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| executable(&dir.join(program))) {
+        Ok(())
+    } else {
+        Err("no such program on PATH".into())
+    }
 }

@@ -294,3 +294,26 @@ fn a_human_answers_in_a_dialog_that_offers_no_note_and_no_reason_for_the_model()
         assert_eq!(caps.note, gatehouse::core::caps::NoteEffect::None);
     }
 }
+
+#[test]
+fn an_agent_command_that_cannot_run_is_said_plainly_and_nothing_reaches_the_editor() {
+    let place = Place::new("").without_api_keys();
+    let plain = place.path().join("notes.txt");
+    std::fs::write(&plain, "not a program").unwrap();
+    for (program, why) in [
+        ("/nonexistent/agent", "No such file"),
+        ("gatehouse-no-such-agent", "no such program on PATH"),
+        (plain.to_str().unwrap(), "not an executable file"),
+    ] {
+        let out = place
+            .command(&["acp", "--", program, "--acp"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(out.stdout.is_empty(), "the editor's stream stays clean");
+        assert!(stderr.contains(program) && stderr.contains(why), "{stderr}");
+        assert!(stderr.contains("after `--`"), "{stderr}");
+    }
+}
