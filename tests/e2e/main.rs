@@ -13,6 +13,7 @@ mod common;
 
 mod acp;
 mod claude;
+mod claude_fail_closed;
 mod codex;
 mod copilot;
 mod gemini;
