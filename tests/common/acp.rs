@@ -53,20 +53,8 @@ struct Seen {
 }
 
 /// Runs `program args` with `envs` as the editor's agent in `cwd` and sends each prompt in
-/// one session; returns a turn per prompt.
+/// one session, sending `session/cancel` for it when `cancel` fires; returns a turn per prompt.
 pub fn run(
-    program: &str,
-    args: &[String],
-    envs: &[(String, String)],
-    cwd: &Path,
-    prompts: &[String],
-    answer: EditorAnswer,
-) -> Vec<Turn> {
-    run_cancelling(program, args, envs, cwd, prompts, answer, None)
-}
-
-/// [`run`], sending `session/cancel` for the session when `cancel` fires.
-pub fn run_cancelling(
     program: &str,
     args: &[String],
     envs: &[(String, String)],

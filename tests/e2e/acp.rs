@@ -169,7 +169,7 @@ impl Rig {
         }
         let env = self.env(port.trim());
         let prompt = ["do the task".to_string()];
-        let turns = acp::run("sh", &args, &env, &self.at.project(), &prompt, answer);
+        let turns = acp::run("sh", &args, &env, &self.at.project(), &prompt, answer, None);
         drop(model.stdin.take());
         let _ = model.wait();
         eprintln!("{command} -> {:?}", turns[0]);

@@ -52,22 +52,12 @@ fn run_with_gatehouse_gone(at: &AgentHome, claude: &str, keep_on_failure: bool) 
     at.drive("claude_e2e.py", &flags, &tool, &[])
 }
 
+/// `gatehouse install claude --scope local` with `path`; what it printed.
 fn install(at: &AgentHome, path: &str) -> String {
-    let out = at
-        .gatehouse(&["install", "claude", "--scope", "local"])
-        .current_dir(at.project())
-        .env("PATH", path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    e2e::succeed(
+        at.gatehouse(&["install", "claude", "--scope", "local"])
+            .current_dir(at.project())
+            .env("PATH", path),
     )
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::common::acp::{self, EditorAnswer, Turn};
-use crate::common::e2e::GATEHOUSE;
+use crate::common::e2e::{GATEHOUSE, ScriptedConsole};
 use crate::common::place::Place;
 
 fn agent_script() -> String {
@@ -58,7 +58,7 @@ fn turns_cancelling(
     ]
     .map(String::from)
     .to_vec();
-    acp::run_cancelling(GATEHOUSE, &args, &[], place.path(), prompts, answer, cancel)
+    acp::run(GATEHOUSE, &args, &[], place.path(), prompts, answer, cancel)
 }
 
 /// The option the agent was answered with in `turn`: an id, `cancelled`, or the error.
@@ -238,42 +238,19 @@ fn stop(socket: &Path) {
 
 #[test]
 fn a_human_answers_in_a_dialog_that_offers_no_note_and_no_reason_for_the_model() {
-    use gatehouse::core::audit::Audit;
     use gatehouse::core::barrier::HumanAnswer;
-    use gatehouse::core::barrier::{Barrier, Settings};
-    use gatehouse::core::event::Event;
     let place = Place::new("").without_api_keys();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let socket = place.socket();
-    let audit = place.path().join("audit-human.jsonl");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (caps_tx, mut caps_rx) = tokio::sync::mpsc::unbounded_channel();
-    let server = runtime.spawn(async move {
-        let (barrier, mut prompter) =
-            Barrier::new(Settings::default(), Audit::open(&audit).unwrap(), None);
-        let bound = gatehouse::server::bind(&socket).unwrap();
-        let human = tokio::spawn(async move {
-            while let Some(event) = prompter.next_event().await {
-                if let Event::Opened(dialog) = event {
-                    let _ = caps_tx.send(dialog.call.caps);
-                    let answer = if dialog.call.subject().starts_with("touch") {
-                        HumanAnswer::Allow { note: None }
-                    } else {
-                        HumanAnswer::Deny {
-                            reason: String::new(),
-                        }
-                    };
-                    prompter.answer(dialog.id, answer);
-                }
+    let (caps_tx, caps_rx) = std::sync::mpsc::channel();
+    let console = ScriptedConsole::answering(place.path(), move |call| {
+        let _ = caps_tx.send(call.caps);
+        if call.subject().starts_with("touch") {
+            HumanAnswer::Allow { note: None }
+        } else {
+            HumanAnswer::Deny {
+                reason: String::new(),
             }
-        });
-        gatehouse::server::run(bound.listener, barrier, async {
-            let _ = stopped.await;
-        })
-        .await;
-        human.abort();
+        }
     });
-    crate::common::e2e::wait_for_socket(place.path());
     let got = turns(
         &place,
         &[
@@ -282,8 +259,8 @@ fn a_human_answers_in_a_dialog_that_offers_no_note_and_no_reason_for_the_model()
         ],
         EditorAnswer::Cancel,
     );
-    let _ = stop.send(());
-    let _ = runtime.block_on(server);
+    assert_eq!(console.dialogs(), 2);
+    drop(console);
     assert_eq!(outcome(&got[0]), "once", "{got:?}");
     assert_eq!(outcome(&got[1]), "no", "{got:?}");
     assert!(got.iter().all(|t| t.asked.is_empty()), "{got:?}");
