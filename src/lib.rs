@@ -47,6 +47,12 @@
 //! serve`, reads its event stream and answers its permission requests over HTTP, submitting
 //! each to the barrier as the server does.
 //!
+//! `acp` is `gatehouse acp -- AGENT ARGS...`, the Agent Client Protocol proxy: it runs an ACP
+//! agent as its child, forwards the editor's and the agent's traffic as it came, and answers
+//! the agent's permission requests the way the hook does (`agents::hook`'s flow and static
+//! fallback), choosing only among the options the agent offered. It speaks ACP through the
+//! official crate and the console through the hook's client.
+//!
 //! `tui` is the console's screen, in the Elm architecture: the model and its `update`
 //! (`tui::app`), the key table, the previews prepared when a dialog opens, the view that only
 //! draws, and the runner, the one place that touches the terminal. It talks to the core through
@@ -73,6 +79,7 @@
 //! The command line itself (`src/main.rs` and `src/cli/`) only parses arguments, loads
 //! the config and calls into these modules.
 
+pub mod acp;
 pub mod agents;
 pub mod classifier;
 pub mod config;

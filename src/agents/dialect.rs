@@ -156,6 +156,12 @@ pub trait Dialect: Sync {
         hook_file::uninstall(self.table(), request)
     }
 
+    /// What happens to a call when the installed hook in the file at `path` fails (crashes, is
+    /// missing), where the agent lets gatehouse choose; `None`: the agent does not say.
+    fn on_failure(&self, _path: &Path) -> Option<String> {
+        None
+    }
+
     /// Where the hook would be, in each scope, and whether it is there and active.
     fn hook_places(&self, project: &Path) -> Vec<HookPlace> {
         hook_file::places(self.table(), project)

@@ -131,7 +131,10 @@ fn hooks(out: &mut String, dialect: &dyn Dialect, project: &Path) {
     }
     for place in places {
         let state = match &place.state {
-            HookState::Active => "installed, active".to_string(),
+            HookState::Active => match dialect.on_failure(&place.path) {
+                Some(failure) => format!("installed, active, {failure}"),
+                None => "installed, active".to_string(),
+            },
             HookState::Inactive(why) => format!("installed, NOT active: {why}"),
             HookState::Absent => continue,
         };
@@ -157,7 +160,7 @@ pub fn on_path(program: &str) -> Option<PathBuf> {
 }
 
 /// The first line `program --version` prints within a few seconds, if any.
-fn version(program: &Path) -> Option<String> {
+pub fn version(program: &Path) -> Option<String> {
     let mut child = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())

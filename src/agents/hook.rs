@@ -101,7 +101,7 @@ fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOu
             stderr: Vec::new(),
         },
         Stage::Question | Stage::PermissionFirst => {
-            let (decision, why_allowed, stderr) = decide(dialect, &parsed.call, setup);
+            let (decision, why_allowed, stderr) = decide(&prefix(dialect), &parsed.call, setup);
             HookOutput {
                 stdout: dialect.render(parsed.event, &decision, &why_allowed),
                 stderr,
@@ -134,14 +134,10 @@ fn kept_note(call: &Call, setup: &HookSetup) -> Option<Decision> {
 }
 
 /// Asks the console, or falls back; returns the decision, the user-facing reason for an
-/// allow, and any stderr lines. A console that refuses the request (too long, malformed, not
-/// ours to use) is no answer: the static fallback decides, so a denied call stays denied.
-fn decide(
-    dialect: &dyn Dialect,
-    call: &Call,
-    setup: &HookSetup,
-) -> (Decision, String, Vec<String>) {
-    let prefix = prefix(dialect);
+/// allow, and any stderr lines (each starting with `prefix`). A console that refuses the
+/// request (too long, malformed, not ours to use) is no answer: the static fallback decides,
+/// so a denied call stays denied. The ACP proxy asks the same way (`acp::ask`).
+pub fn decide(prefix: &str, call: &Call, setup: &HookSetup) -> (Decision, String, Vec<String>) {
     let line = protocol::request_line(call);
     if line.len() > protocol::MAX_LINE + 1 {
         let decision = static_decision(call, setup, Without::TooLong);

@@ -190,14 +190,25 @@ pub fn install_events(
     request: &InstallRequest,
     events: &[&'static str],
 ) -> Result<Installed, InstallError> {
+    install_events_with(table, request, events, &Map::new())
+}
+
+/// [`install_events`], with `extra` keys in gatehouse's hook entry (Claude Code's
+/// `onFailure`).
+pub fn install_events_with(
+    table: &Table,
+    request: &InstallRequest,
+    events: &[&'static str],
+    extra: &Map<String, Value>,
+) -> Result<Installed, InstallError> {
     let path = path(table, request.scope, &request.project)?;
     let command = request.command.for_agent(table.names.cli);
-    let report = add(
+    let report = add_with(
         table,
         &path,
-        events,
-        &command,
+        (events, &command),
         request.timeout_secs,
+        extra,
         request.dry_run,
     )?;
     Ok(Installed {
@@ -274,7 +285,30 @@ pub fn add(
     timeout_secs: u64,
     dry_run: bool,
 ) -> Result<Report, InstallError> {
-    let (word, entry) = (table.names.cli, (table.hooks.entry)(command, timeout_secs));
+    add_with(
+        table,
+        path,
+        (events, command),
+        timeout_secs,
+        &Map::new(),
+        dry_run,
+    )
+}
+
+/// [`add`], with `extra` keys in gatehouse's hook entry.
+fn add_with(
+    table: &Table,
+    path: &Path,
+    (events, command): (&[&'static str], &str),
+    timeout_secs: u64,
+    extra: &Map<String, Value>,
+    dry_run: bool,
+) -> Result<Report, InstallError> {
+    let mut entry = (table.hooks.entry)(command, timeout_secs);
+    if let Some(map) = entry.as_object_mut() {
+        map.extend(extra.clone());
+    }
+    let word = table.names.cli;
     match table.hooks.layout {
         Layout::Groups => {
             // One event is described in the report; more are the file's change.

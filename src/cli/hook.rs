@@ -14,7 +14,7 @@ use gatehouse::wire::MAX_STDIN;
 use gatehouse::wire::socket::socket_path;
 
 /// How much longer than the ask timeout the hook waits for the console's answer.
-const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
+pub(super) const HOOK_WAIT_MARGIN: Duration = Duration::from_secs(5);
 
 /// The arguments of a hook run, read without the full command line: `hook <agent>` with
 /// `--config`/`--socket`/`--host` (either form, before or after) and nothing else.

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+mod acp;
 mod agent_arg;
 mod agents;
 mod attach;
@@ -127,6 +128,21 @@ enum Command {
         /// $GATEHOUSE_HOST; `gatehouse remote add` installs hooks with it).
         #[arg(long, value_name = "NAME")]
         host: Option<String>,
+    },
+    /// Run an ACP agent behind gatehouse: `gatehouse acp -- gemini --experimental-acp`. The
+    /// editor talks to gatehouse as to the agent; the agent's permission requests go to the
+    /// console, everything else passes unchanged.
+    Acp {
+        /// The agent's command and its arguments, after `--`.
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "AGENT"
+        )]
+        command: Vec<String>,
+        #[command(flatten)]
+        socket: SocketArg,
     },
     /// Add gatehouse's hook to an agent's settings (backed up; installing twice changes
     /// nothing).
@@ -377,6 +393,9 @@ fn run(cli: Cli) -> Result<()> {
             DevicesCommand::Revoke { name } => name,
         })),
         Command::Hook { agent, .. } => install::dialect(&agent).map(|_| ()),
+        Command::Acp { command, socket } => {
+            acp::acp(config, socket.socket.or(cli.socket), &command)
+        }
         Command::Install {
             agent,
             scope,

@@ -233,6 +233,16 @@ pub struct ScriptedConsole {
 
 impl ScriptedConsole {
     pub fn start(dir: &Path, answer: gatehouse::core::prompter::HumanAnswer) -> ScriptedConsole {
+        ScriptedConsole::answering(dir, move |_| answer.clone())
+    }
+
+    /// As [`ScriptedConsole::start`], the human giving each dialog's call what `answer` says.
+    pub fn answering(
+        dir: &Path,
+        answer: impl Fn(&gatehouse::core::call::Call) -> gatehouse::core::prompter::HumanAnswer
+        + Send
+        + 'static,
+    ) -> ScriptedConsole {
         use gatehouse::core::audit::Audit;
         use gatehouse::core::barrier::{Barrier, Settings};
         use gatehouse::core::event::Event;
@@ -260,7 +270,7 @@ impl ScriptedConsole {
             while let Some(event) = prompter.next_event().await {
                 if let Event::Opened(dialog) = event {
                     counted.fetch_add(1, Ordering::SeqCst);
-                    prompter.answer(dialog.id, answer.clone());
+                    prompter.answer(dialog.id, answer(&dialog.call));
                 }
             }
         });

@@ -2,6 +2,7 @@
 //! recorded fixtures.
 #![allow(dead_code)]
 
+pub mod acp;
 pub mod e2e;
 pub mod place;
 pub mod rig;

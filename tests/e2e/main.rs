@@ -11,7 +11,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod acp;
 mod claude;
+mod claude_fail_closed;
 mod codex;
 mod copilot;
 mod gemini;

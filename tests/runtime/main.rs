@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod acp;
 mod audit_order;
 mod auto_e2e;
 mod barrier;

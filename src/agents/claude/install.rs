@@ -10,9 +10,11 @@
 //! file that is not valid JSON is left untouched. A hook entry is ours when its command runs a
 //! program named `gatehouse` with `hook claude`; uninstall removes those and nothing else.
 //! All of it is [`hook_file`]'s, over the table's hooks file; only the choice of event is
-//! Claude Code's own.
+//! Claude Code's own, and `onFailure: "block"` where the installed Claude Code takes it
+//! ([`fail_closed`]).
 
 use super::TABLE;
+use super::fail_closed::{self, OnFailure};
 use crate::agents::dialect::{InstallRequest, Installed};
 use crate::agents::hook_file;
 use crate::agents::install_file::InstallError;
@@ -35,7 +37,20 @@ pub fn install_for(request: &InstallRequest) -> Result<Installed, InstallError> 
             )));
         }
     };
-    hook_file::install_events(&TABLE, request, &[event])
+    let on_failure = OnFailure::for_version(fail_closed::installed_version().as_deref());
+    install_with(request, event, &on_failure)
+}
+
+/// The hook for `event`, failing closed as `on_failure` says, which the notes tell.
+pub fn install_with(
+    request: &InstallRequest,
+    event: &'static str,
+    on_failure: &OnFailure,
+) -> Result<Installed, InstallError> {
+    let extra = on_failure.entry_keys();
+    let mut installed = hook_file::install_events_with(&TABLE, request, &[event], &extra)?;
+    installed.notes.push(on_failure.note());
+    Ok(installed)
 }
 
 #[cfg(test)]

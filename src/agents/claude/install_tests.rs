@@ -220,3 +220,54 @@ fn commands_quote_paths_that_need_it() {
         "claude"
     ));
 }
+
+#[test]
+fn a_claude_code_that_takes_on_failure_gets_block_and_the_doctor_says_it_fails_closed() {
+    use crate::agents::claude::fail_closed::{OnFailure, describe};
+    use crate::agents::dialect::HookCommand;
+    let dir = tempfile::tempdir().unwrap();
+    let request = InstallRequest {
+        scope: Scope::Project,
+        project: dir.path().to_path_buf(),
+        command: HookCommand {
+            exe: "/opt/bin/gatehouse".into(),
+            socket: None,
+            config: None,
+            host: None,
+        },
+        timeout_secs: 600,
+        dry_run: false,
+        event: None,
+        keep_reviewer: false,
+    };
+    let path = dir.path().join(".claude/settings.json");
+    let old = OnFailure::for_version(Some("2.1.200 (Claude Code)"));
+    let installed = install_with(&request, "PreToolUse", &old).unwrap();
+    assert!(
+        installed
+            .notes
+            .iter()
+            .any(|n| n.contains("older than 2.1.295"))
+    );
+    let entry = &read(&path)["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert!(entry.get("onFailure").is_none(), "{entry}");
+    assert!(describe(&path).starts_with("fails open"));
+
+    let new = OnFailure::for_version(Some("2.1.328 (Claude Code)"));
+    let installed = install_with(&request, "PreToolUse", &new).unwrap();
+    assert!(
+        installed
+            .notes
+            .iter()
+            .any(|n| n.contains("set to \"block\""))
+    );
+    let hooks = read(&path)["hooks"]["PreToolUse"].clone();
+    assert_eq!(
+        hooks.as_array().unwrap().len(),
+        1,
+        "replaced, not added: {hooks}"
+    );
+    assert_eq!(hooks[0]["hooks"][0]["onFailure"], "block");
+    assert!(is_hook_of(&hooks[0]["hooks"][0], "claude"));
+    assert_eq!(describe(&path), "fails closed (onFailure: block)");
+}

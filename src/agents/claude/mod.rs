@@ -8,6 +8,8 @@
 //! channel to the model, so its note is shown to the user as a `systemMessage`. `defer` prints
 //! nothing, which leaves the call to Claude's own permission flow.
 
+use std::path::Path;
+
 use serde_json::json;
 
 use super::dialect::{
@@ -21,6 +23,7 @@ use crate::core::call::{SubAgent, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
+pub mod fail_closed;
 pub mod install;
 
 pub use super::input::StdinError;
@@ -99,6 +102,11 @@ pub fn kind_of(name: &str) -> ToolKind {
 impl Dialect for Claude {
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    /// Whether gatehouse's entry there carries `onFailure: "block"`.
+    fn on_failure(&self, path: &Path) -> Option<String> {
+        Some(fail_closed::describe(path))
     }
 
     /// The table's plain shape, and the sub-agent that made the call (`agent_id`,
