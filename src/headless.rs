@@ -213,6 +213,13 @@ fn handle(
         Event::Audit(AuditHealth::Recovered) => {
             "gatehouse serve: the audit log is written again".into()
         }
+        Event::SessionEnded { agent, session } => {
+            format!(
+                "gatehouse serve: {} session {} ended",
+                escape(agent.as_str()),
+                escape(&session)
+            )
+        }
         Event::Rerouted { .. } => return,
     };
     let _ = writeln!(log, "{line}");

@@ -55,6 +55,11 @@ fn row(agent: &str, source: Source, event: &EventSpec) -> Vec<String> {
             "",
             "",
         ),
+        Stage::SessionEnd => (
+            "not a question: tells the console the session ended",
+            "",
+            "",
+        ),
         Stage::Question | Stage::PermissionFirst => (
             match event.caps.allow {
                 AllowEffect::Grant => "grants: the call runs, skipping the agent's prompt",
@@ -79,7 +84,10 @@ fn row(agent: &str, source: Source, event: &EventSpec) -> Vec<String> {
         allow.to_string(),
         reason.to_string(),
         note.to_string(),
-        event.fail.words().to_string(),
+        match event.stage {
+            Stage::SessionEnd => "nothing: the session is forgotten after it is idle".to_string(),
+            _ => event.fail.words().to_string(),
+        },
         checked,
     ]
 }

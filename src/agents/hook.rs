@@ -100,6 +100,11 @@ fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOu
                 .and_then(|d| dialect.render(parsed.event, &d, "")),
             stderr: Vec::new(),
         },
+        // Told to the console if one runs; the agent reads nothing back.
+        Stage::SessionEnd => {
+            let _ = client::ask(&setup.socket, &parsed.call, setup.timeouts);
+            HookOutput::default()
+        }
         Stage::Question | Stage::PermissionFirst => {
             let (decision, why_allowed, stderr) = decide(&prefix(dialect), &parsed.call, setup);
             HookOutput {

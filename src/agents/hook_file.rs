@@ -311,15 +311,11 @@ fn add_with(
     let word = table.names.cli;
     match table.hooks.layout {
         Layout::Groups => {
-            // One event is described in the report; more are the file's change.
-            let spec = match events {
-                &[event] => Some(HookSpec {
-                    event,
-                    command: command.to_string(),
-                    timeout_secs,
-                }),
-                _ => None,
-            };
+            let spec = Some(HookSpec {
+                events: events.to_vec(),
+                command: command.to_string(),
+                timeout_secs,
+            });
             let group = json!({"matcher": "*", "hooks": [entry]});
             install_file::edit(path, dry_run, spec.as_ref(), |settings| {
                 install_file::add_group_to_each(settings, events, &group, word)

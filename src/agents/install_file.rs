@@ -15,8 +15,8 @@ use serde_json::{Map, Value, json};
 /// One hook entry to install in a `hooks.<event>[].hooks[]` settings file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookSpec {
-    /// The agent's own name for the event: `PreToolUse`.
-    pub event: &'static str,
+    /// The agent's own names for the events, in order: `PreToolUse`, `SessionEnd`.
+    pub events: Vec<&'static str>,
     /// The shell command the agent runs.
     pub command: String,
     /// The agent's hook timeout, in seconds.
@@ -143,9 +143,13 @@ impl fmt::Display for Report {
         let path = self.path.display();
         let would = if self.dry_run { "would have " } else { "" };
         let hook = |spec: &HookSpec| {
+            let hooks = match &spec.events[..] {
+                [one] => format!("a {one} hook"),
+                many => format!("{} hooks", many.join(" and ")),
+            };
             format!(
-                "a {} hook `{}` (matcher *, timeout {} s)",
-                spec.event, spec.command, spec.timeout_secs
+                "{hooks} `{}` (matcher *, timeout {} s)",
+                spec.command, spec.timeout_secs
             )
         };
         match (&self.change, &self.spec) {

@@ -146,7 +146,9 @@ fn every_question_of_every_agent_prints_a_deny_with_its_reason_where_the_caps_sa
     let deny = crate::core::decision::Decision::deny("use make clean");
     for dialect in all() {
         let questions = dialect.table().events.iter();
-        for event in questions.filter(|e| e.stage != Stage::AfterTool) {
+        let questions =
+            questions.filter(|e| matches!(e.stage, Stage::Question | Stage::PermissionFirst));
+        for event in questions {
             let said = dialect.render(event, &deny, "");
             let said = said.unwrap_or_else(|| panic!("{} {}", dialect.names().cli, event.name));
             assert_eq!(

@@ -109,6 +109,14 @@ impl EventSpec {
             ..EventSpec::question(name, Caps::FULL, FailMode::Open)
         }
     }
+
+    /// The agent's word that a session ended ([`Stage::SessionEnd`]): nothing to decide.
+    pub const fn session_end(name: &'static str) -> EventSpec {
+        EventSpec {
+            stage: Stage::SessionEnd,
+            ..EventSpec::question(name, Caps::FULL, FailMode::Open)
+        }
+    }
 }
 
 /// What a question's decisions can do where its deny reason reaches the model.

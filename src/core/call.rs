@@ -109,6 +109,9 @@ pub enum Stage {
     /// After the tool ran (Gemini CLI's and Qwen Code's `AfterTool`): not a question; the answer
     /// carries the note kept for the call it follows, where the model reads it.
     AfterTool,
+    /// The agent says its session ended (Claude Code's `SessionEnd`): not a question; the
+    /// console stops counting the session as live. Nothing is decided or audited.
+    SessionEnd,
 }
 
 impl Stage {

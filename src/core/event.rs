@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::advice::Advice;
-use super::call::{Call, CallId};
+use super::call::{Agent, Call, CallId};
 use super::classify::Assessment;
 use super::decision::{Decider, Decision};
 use super::mode::Mode;
@@ -100,6 +100,11 @@ pub enum Event {
         mode: Mode,
         resolved: usize,
         refusing: usize,
+    },
+    /// The agent said this session ended: it is no longer live.
+    SessionEnded {
+        agent: Agent,
+        session: String,
     },
     /// Whether the audit log is being written: sent on every record that could not be
     /// written (whose allow became a deny), and once when records go through again.

@@ -416,6 +416,15 @@ fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
     );
     app.update(Msg::Tick, later(t0, 51 * 60_000));
     assert_eq!(app.sessions.len(), 1);
+    // The agent says the last one ended: it is no longer live, at once.
+    app.update(
+        Msg::Barrier(Event::SessionEnded {
+            agent: crate::core::call::Agent::new("claude-code"),
+            session: "b".into(),
+        }),
+        later(t0, 52 * 60_000),
+    );
+    assert!(app.sessions.is_empty(), "{:?}", app.sessions);
 }
 
 #[test]

@@ -229,6 +229,7 @@ pub struct ScriptedConsole {
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     served: Option<tokio::task::JoinHandle<()>>,
     opened: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    ended: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl ScriptedConsole {
@@ -266,11 +267,19 @@ impl ScriptedConsole {
         });
         let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let counted = opened.clone();
+        let ended = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let told = ended.clone();
         runtime.spawn(async move {
             while let Some(event) = prompter.next_event().await {
-                if let Event::Opened(dialog) = event {
-                    counted.fetch_add(1, Ordering::SeqCst);
-                    prompter.answer(dialog.id, answer(&dialog.call));
+                match event {
+                    Event::Opened(dialog) => {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        prompter.answer(dialog.id, answer(&dialog.call));
+                    }
+                    Event::SessionEnded { agent, session } => {
+                        told.lock().unwrap().push(format!("{agent}:{session}"));
+                    }
+                    _ => {}
                 }
             }
         });
@@ -279,7 +288,13 @@ impl ScriptedConsole {
             stop: Some(stop),
             served: Some(served),
             opened,
+            ended,
         }
+    }
+
+    /// The sessions (`agent:session`) whose agent said they ended, in order.
+    pub fn ended(&self) -> Vec<String> {
+        self.ended.lock().unwrap().clone()
     }
 
     /// How many dialogs the human has been shown so far.

@@ -39,7 +39,10 @@ fn install_writes_a_hook_that_outlasts_the_ask_timeout_into_the_user_settings() 
         String::from_utf8_lossy(&out.stderr)
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("added a PreToolUse hook"), "{stdout}");
+    assert!(
+        stdout.contains("added PreToolUse and SessionEnd hooks"),
+        "{stdout}"
+    );
     let settings = read(&claude_dir.join("settings.json"));
     let hook = &settings["hooks"]["PreToolUse"][0];
     assert_eq!(hook["matcher"], "*");
@@ -126,7 +129,7 @@ fn uninstall_after_install_restores_the_users_settings() {
     assert!(
         String::from_utf8(out.stdout)
             .unwrap()
-            .contains("removed 1 gatehouse hook")
+            .contains("removed 2 gatehouse hook")
     );
     let expected: Value = serde_json::from_str(original).unwrap();
     assert_eq!(read(&claude_dir.join("settings.json")), expected);

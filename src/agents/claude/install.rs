@@ -48,7 +48,9 @@ pub fn install_with(
     on_failure: &OnFailure,
 ) -> Result<Installed, InstallError> {
     let extra = on_failure.entry_keys();
-    let mut installed = hook_file::install_events_with(&TABLE, request, &[event], &extra)?;
+    // SessionEnd tells the console the session is over, so it stops counting it as live.
+    let events = [event, "SessionEnd"];
+    let mut installed = hook_file::install_events_with(&TABLE, request, &events, &extra)?;
     installed.notes.push(on_failure.note());
     Ok(installed)
 }

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::dialect::{
     Dialect, EventSpec, FailMode, InstallRequest, Installed, Names, Parsed, Scope, Source, Table,
@@ -19,7 +19,7 @@ use super::hook_file::{Home, HookFile};
 use super::install_file::InstallError;
 use super::table::{Keys, caps};
 use super::tools::Tools;
-use crate::core::call::{SubAgent, ToolKind};
+use crate::core::call::{Stage, SubAgent, ToolKind};
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::decision::Decision;
 
@@ -48,6 +48,7 @@ pub static TABLE: Table = Table {
             caps(AllowEffect::Grant, NoteEffect::User),
             FailMode::ToAgent,
         ),
+        EventSpec::session_end("SessionEnd"),
     ],
     keys: Keys::CLAUDE_CODE,
     tools: Tools {
@@ -113,6 +114,10 @@ impl Dialect for Claude {
     /// `agent_type`), which the console shows under its parent session.
     fn parse(&self, stdin: &[u8]) -> Result<Parsed, StdinError> {
         let hook = TABLE.read(stdin)?;
+        if hook.event.stage == Stage::SessionEnd {
+            // No tool: the call only names the session that ended.
+            return Ok(hook.call(hook.event.name.to_string(), Value::Null));
+        }
         let mut parsed = hook.call(hook.tool()?, hook.tool_input());
         let present = |key| hook.string(key).filter(|s| !s.is_empty());
         parsed.call.subagent = present("agent_id").map(|id| SubAgent {
@@ -122,11 +127,11 @@ impl Dialect for Claude {
         Ok(parsed)
     }
 
-    /// Nothing on a defer. `why_allowed` is shown to the user (not the model) on a
-    /// `PreToolUse` allow.
+    /// Nothing on a defer or at a session's end. `why_allowed` is shown to the user (not the
+    /// model) on a `PreToolUse` allow.
     fn render(&self, event: &EventSpec, decision: &Decision, why_allowed: &str) -> Option<String> {
         let output = match (event.name, decision) {
-            (_, Decision::Defer { .. }) => return None,
+            (_, Decision::Defer { .. }) | ("SessionEnd", _) => return None,
             ("PreToolUse", Decision::Allow { note }) => {
                 let mut out = json!({
                     "hookEventName": "PreToolUse",

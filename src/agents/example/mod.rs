@@ -86,7 +86,7 @@ impl Dialect for Example {
             (Stage::AfterTool, Decision::Allow { note }) => {
                 json!({"note": note.as_deref().filter(|n| !n.is_empty())?})
             }
-            (Stage::AfterTool, Decision::Deny { .. }) => return None,
+            (Stage::AfterTool, Decision::Deny { .. }) | (Stage::SessionEnd, _) => return None,
         };
         Some(output.to_string())
     }

@@ -139,6 +139,7 @@ impl Dialect for Qwen {
             }),
             // The tool has run; a refusal cannot undo it.
             (Stage::AfterTool, Decision::Deny { .. }) => return None,
+            (Stage::SessionEnd, _) => return None,
         };
         Some(json!({ "hookSpecificOutput": output }).to_string())
     }

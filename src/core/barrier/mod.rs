@@ -180,6 +180,9 @@ impl Barrier {
         if call.stage == Stage::AfterTool {
             return self.shared.report_after_tool(call);
         }
+        if call.stage == Stage::SessionEnd {
+            return self.shared.session_ended(call);
+        }
         if let Some(answer) = self.shared.take_grant(&call) {
             return answer;
         }
@@ -342,6 +345,23 @@ impl Shared {
     fn fresh_id(&self) -> (CallId, Mode) {
         let mut state = self.lock();
         (state.next_id(), state.mode)
+    }
+
+    /// The agent's word that a session ended: the console is told, and nothing is decided,
+    /// kept or audited (the answer, a defer, is not shown to the agent).
+    fn session_ended(&self, call: Call) -> Answer {
+        let (id, _) = self.fresh_id();
+        self.emit(Event::SessionEnded {
+            agent: call.agent,
+            session: call.session,
+        });
+        Answer {
+            id,
+            decision: Decision::defer("gatehouse noted that the session ended"),
+            decider: Decider::Mode,
+            class: Class::ReadOnly,
+            route: Route::Allow,
+        }
     }
 
     fn emit(&self, event: Event) {

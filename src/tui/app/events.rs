@@ -114,6 +114,10 @@ impl App {
             // its last key asked for: an event can lag behind several quick presses, so it
             // only reports what a change settled.
             Event::ModeChanged { mode, refusing, .. } => self.mode_changed(mode, refusing),
+            // The agent said so: the session is no longer live.
+            Event::SessionEnded { agent, session } => {
+                self.sessions.remove(&format!("{agent}:{session}"));
+            }
             Event::Audit(health) => self.notify(match health {
                 AuditHealth::Failing(why) => {
                     format!("AUDIT FAILING: {why}; allows are refused until it works again")

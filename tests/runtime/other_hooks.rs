@@ -1,6 +1,7 @@
-//! Grok Build runs Claude Code's hook: the real `gatehouse hook claude`, fed Grok's envelope
-//! with a real `serve`, audits the call as Grok Build's and answers as Grok honours (a deny
-//! with its reason; nothing for an allow, which Grok reads only as "no objection").
+//! Hooks that are not Claude Code's questions, through the real `gatehouse hook claude` and a real
+//! `serve`: Grok Build running Claude Code's hook, answered as Grok honours (a deny with its
+//! reason; nothing for an allow, which Grok reads only as "no objection"), and Claude Code's own
+//! `SessionEnd`, which only tells the console the session ended.
 
 use crate::common;
 
@@ -48,4 +49,24 @@ fn grok_s_call_through_the_claude_hook_is_audited_as_grok_and_answered_as_grok_h
         assert_eq!(record["session"], "grok-7", "{record}");
     }
     assert_eq!(audit[1]["decision"], "allow", "{}", audit[1]);
+}
+
+#[test]
+fn claude_s_session_end_reaches_serve_and_prints_nothing_for_claude() {
+    let place = Place::new("");
+    let serve = place.serve(&[]);
+    let end = json!({
+        "hook_event_name": "SessionEnd",
+        "session_id": "c-42",
+        "cwd": place.path(),
+        "reason": "other",
+    });
+    let (out, err) = place.hook(end.to_string().as_bytes());
+    assert_eq!(out, Value::Null, "{err}");
+    let (_, log) = serve.stop();
+    assert!(log.contains("claude-code session c-42 ended"), "{log}");
+    assert!(
+        place.audit().is_empty(),
+        "a session's end is not a decision"
+    );
 }
