@@ -285,6 +285,7 @@ mod tests {
             latency: Duration::ZERO,
             device: None,
             rule: None,
+            edited: None,
         }
     }
 

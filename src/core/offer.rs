@@ -136,6 +136,9 @@ pub struct Offer {
     /// The call's project root, where an allow-always saved "for this project" applies;
     /// `None`: the call is in no project, and that scope is not offered.
     pub project: Option<std::path::PathBuf>,
+    /// The shell line a human may edit before approving (a shell call's); `None`: no edit is
+    /// offered.
+    pub edit: Option<String>,
 }
 
 impl Offer {
@@ -145,6 +148,10 @@ impl Offer {
             always: Always::of(call, assessment),
             arming: ARMING,
             project: assessment.project.clone(),
+            edit: match assessment.kind {
+                ToolKind::Shell => call.shell_line().map(str::to_string),
+                _ => None,
+            },
         }
     }
 

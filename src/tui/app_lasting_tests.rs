@@ -112,6 +112,7 @@ fn a_saved_allow_always_says_where_it_went() {
         latency: std::time::Duration::ZERO,
         device: None,
         rule: Some("saved rule allow-make in /cfg/rules.toml for /repo: make lint".into()),
+        edited: None,
     };
     app.update(
         Msg::Barrier(crate::core::event::Event::Resolved(Arc::new(outcome))),
@@ -189,6 +190,7 @@ fn answered(id: u64, line: &str, decider: Decider) -> Msg {
         latency: Duration::ZERO,
         device: None,
         rule: None,
+        edited: None,
     })))
 }
 

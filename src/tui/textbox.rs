@@ -1,10 +1,11 @@
-//! The dialog's text boxes (deny reason, allow note, allow-always pattern), on
+//! The dialog's text boxes (deny reason, allow note, allow-always pattern, edited line), on
 //! ratatui-textarea. What an "allow always" suggests, and which patterns are broad, the core
 //! worked out on the dialog ([`crate::core::offer`]).
 
 use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{TextArea, WrapMode};
 
+use crate::core::barrier::{EditEnd, EditJudged};
 use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::offer::{AllowKind, Always};
@@ -20,6 +21,8 @@ pub enum BoxKind {
     Note,
     /// Allow always: the pattern to remember, as a shell prefix, a tool name or a file path.
     Pattern(AllowKind),
+    /// The shell line edited before approving: allowed once as typed, judged afresh.
+    Line,
 }
 
 /// What pressing Enter in a box does.
@@ -64,6 +67,7 @@ impl BoxKind {
                 format!(" {always}: every call of the tool (Tab: where it lasts) ")
             }
             BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
+            BoxKind::Line => format!(" edit the command, then {allow} the edited line once "),
         }
     }
 
@@ -81,6 +85,7 @@ impl BoxKind {
                 NoteEffect::None => "nothing carries a note here",
             },
             BoxKind::Pattern(_) => "what to allow always",
+            BoxKind::Line => "the command to run instead",
         }
     }
 }
@@ -139,6 +144,8 @@ pub struct TextBox {
     pub scope: Scope,
     /// The call's project root, shown; `None`: no project scope is offered.
     pub project: Option<String>,
+    /// For an edited line: the console's judgement of it, once it has come.
+    pub judged: Option<EditJudged>,
 }
 
 impl TextBox {
@@ -158,6 +165,7 @@ impl TextBox {
             confirming: None,
             scope: Scope::Session,
             project: None,
+            judged: None,
         }
     }
 
@@ -180,8 +188,10 @@ impl TextBox {
 
     /// For a pattern box, what its text will match, in words; a warning when it is broad.
     pub fn meaning(&self) -> Option<String> {
-        if !matches!(self.kind, BoxKind::Pattern(_)) {
-            return None;
+        match self.kind {
+            BoxKind::Pattern(_) => {}
+            BoxKind::Line => return Some(self.line_meaning()),
+            BoxKind::Reason | BoxKind::Note => return None,
         }
         Some(match self.allow() {
             None => " matches nothing: type a pattern ".to_string(),
@@ -198,6 +208,27 @@ impl TextBox {
         })
     }
 
+    /// For an edited line: its class and what Enter does, or that it is being judged.
+    fn line_meaning(&self) -> String {
+        let text = self.text();
+        match &self.judged {
+            _ if text.trim().is_empty() => " type the command to run instead ".to_string(),
+            Some(judged) if judged.line == text.trim() => {
+                let refused = match judged.end {
+                    EditEnd::Refused => "REFUSED ",
+                    EditEnd::RunsInstead | EditEnd::DeniedWithLine => "",
+                };
+                format!(
+                    " {refused}{}: {} — {} ",
+                    judged.class.name(),
+                    judged.explanation,
+                    judged.end.words()
+                )
+            }
+            _ => " judging the edited line… ".to_string(),
+        }
+    }
+
     /// The text changed: a warning given about a broad pattern no longer stands.
     pub fn edited(&mut self) {
         self.confirming = None;
@@ -208,6 +239,12 @@ impl TextBox {
         let Some(answer) = self.answer() else {
             return Submit::Nothing;
         };
+        // An edited line is sent only once the human has seen its judgement.
+        if self.kind == BoxKind::Line
+            && self.judged.as_ref().map(|j| j.line.as_str()) != Some(self.text().trim())
+        {
+            return Submit::Nothing;
+        }
         let allow = match &answer {
             HumanAnswer::AllowAlways { allow, .. } | HumanAnswer::AllowSaved { allow, .. } => {
                 Some(allow)
@@ -247,6 +284,9 @@ impl TextBox {
             }),
             BoxKind::Note => Some(HumanAnswer::Allow {
                 note: (!trimmed.is_empty()).then(|| trimmed.to_string()),
+            }),
+            BoxKind::Line => (!trimmed.is_empty()).then(|| HumanAnswer::AllowEdited {
+                line: trimmed.to_string(),
             }),
             BoxKind::Pattern(_) => self.allow().map(|allow| match self.scope {
                 Scope::Session => HumanAnswer::AllowAlways { allow, note: None },

@@ -106,6 +106,7 @@ fn responses_carry_reason_or_note_in_the_wire_shape() {
     let allow = Response::decided(
         &Decision::Allow {
             note: Some("careful".into()),
+            input: None,
         },
         Some(Decider::Rule),
     );
@@ -125,6 +126,7 @@ fn a_client_reads_every_decision_back_and_never_allows_what_it_cannot_read() {
         Decision::allow(),
         Decision::Allow {
             note: Some("n".into()),
+            input: None,
         },
         Decision::deny("r"),
         Decision::defer("d"),
@@ -157,6 +159,7 @@ fn an_answer_round_trips_typed_and_an_unknown_decider_is_no_decider() {
         Answer::Decided {
             decision: Decision::Allow {
                 note: Some("careful".into()),
+                input: None,
             },
             decider: None,
         },
@@ -187,4 +190,22 @@ fn a_call_from_an_older_hook_leaves_its_kind_to_the_server() {
         panic!("a call");
     };
     assert_eq!(call.kind, None);
+}
+
+#[test]
+fn an_edited_allow_travels_under_its_own_word_and_never_arrives_without_its_input() {
+    let edited = Decision::Allow {
+        note: None,
+        input: Some(serde_json::json!({"command": "ls"})),
+    };
+    let response = Response::decided(&edited, Some(Decider::Human));
+    assert_eq!(response.decision.as_deref(), Some(ALLOW_EDITED));
+    let line: Response = serde_json::from_slice(&response.to_line()).unwrap();
+    assert_eq!(line.decision(), edited);
+    // Its input lost on the way: refused, not an allow of the original.
+    let bare = Response {
+        input: None,
+        ..line
+    };
+    assert!(matches!(bare.decision(), Decision::Deny { .. }));
 }

@@ -12,6 +12,7 @@ mod barrier_known_risk;
 mod barrier_race;
 mod boundaries;
 mod cli;
+mod edited;
 mod guarded;
 mod headless;
 mod hook;
