@@ -13,6 +13,7 @@ mod barrier_race;
 mod boundaries;
 mod cli;
 mod edited;
+mod expiring_rules;
 mod guarded;
 mod headless;
 mod hook;

@@ -46,6 +46,9 @@ pub struct RawRule {
     /// Only for calls under this project root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
+    /// When the rule stops matching, RFC 3339 (`2026-12-03T12:00:00Z`); absent: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
     #[serde(default, flatten)]
     pub learned: Learned,
 }
@@ -113,6 +116,19 @@ pub fn rules_of(
                  always\" in the console for one session",
             ));
         }
+        let expires = match raw.expires.as_deref().map(humantime::parse_rfc3339_weak) {
+            None => None,
+            Some(Ok(at)) => Some(at),
+            Some(Err(err)) => {
+                return Err(error(
+                    format!(
+                        "rule {id:?} expires at {:?}, which is not a time ({err})",
+                        raw.expires.unwrap_or_default()
+                    ),
+                    "write `expires` as an RFC 3339 time such as \"2026-12-03T12:00:00Z\", or leave it out for a rule that lasts",
+                ));
+            }
+        };
         rules.push(Rule {
             id,
             matcher,
@@ -121,6 +137,7 @@ pub fn rules_of(
             learned: raw.learned,
             line: Some(line),
             project: raw.project,
+            expires,
         });
     }
     Ok(rules)
@@ -278,6 +295,7 @@ fn listed(
         learned: Learned::default(),
         line: Some(line),
         project: None,
+        expires: None,
     })
 }
 
@@ -289,6 +307,9 @@ pub fn raw_of(rule: &Rule) -> RawRule {
         reason: rule.reason.clone(),
         learned: rule.learned.clone(),
         project: rule.project.clone(),
+        expires: rule
+            .expires
+            .map(|at| humantime::format_rfc3339_seconds(at).to_string()),
         ..RawRule::default()
     };
     let (key, value) = rule.matcher.key_and_value();

@@ -3,7 +3,7 @@
 //! the nearest key the table takes is offered.
 
 /// The keys a `[[rule]]` table takes, and the keys at the top of a rules file, as written.
-const RULE_KEYS: &str = "id tool prefix command edit mcp verdict reason project learned";
+const RULE_KEYS: &str = "id tool prefix command edit mcp verdict reason project expires learned";
 const FILE_KEYS: &str = "mode_ceiling denied_commands safe_commands sensitive_paths rule";
 
 /// For a parse error `message` at byte `at` of `text` that names an unknown field: the line the
