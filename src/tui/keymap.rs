@@ -376,6 +376,8 @@ pub enum BoxKey {
     Leave,
     /// Tab: in an allow-always box, the next scope (session, project, everyone).
     Scope,
+    /// Ctrl+T: in an allow-always box saved as a rule, how long it lasts.
+    Lasts,
     /// Anything else: the text box handles it.
     Edit,
 }
@@ -427,6 +429,7 @@ pub fn box_key(key: &KeyEvent) -> BoxKey {
         KeyCode::Enter => BoxKey::Submit,
         KeyCode::Esc => BoxKey::Leave,
         KeyCode::Tab => BoxKey::Scope,
+        KeyCode::Char('t') if key.modifiers.contains(KeyModifiers::CONTROL) => BoxKey::Lasts,
         _ => BoxKey::Edit,
     }
 }

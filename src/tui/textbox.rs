@@ -61,10 +61,10 @@ impl BoxKind {
                 NoteEffect::None => format!(" {allow}: note (nothing carries it) "),
             },
             BoxKind::Pattern(AllowKind::Shell) => {
-                format!(" {always} (Tab: where it lasts; * ends a prefix) ")
+                format!(" {always} (Tab: where; ^T: how long; * prefix) ")
             }
             BoxKind::Pattern(AllowKind::Tool) => {
-                format!(" {always}: every call of the tool (Tab: where it lasts) ")
+                format!(" {always}: every call of the tool (Tab: where; ^T: how long) ")
             }
             BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
             BoxKind::Line => format!(" edit the command, then {allow} the edited line once "),
@@ -128,6 +128,43 @@ impl Scope {
     }
 }
 
+/// How long a saved allow-always lasts, chosen with Ctrl+T once it is saved (a session's
+/// lasts while the console runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lasts {
+    #[default]
+    Always,
+    Hour,
+    Quarter,
+}
+
+impl Lasts {
+    /// The duration, `None` for always.
+    pub fn duration(self) -> Option<std::time::Duration> {
+        match self {
+            Lasts::Always => None,
+            Lasts::Hour => Some(std::time::Duration::from_secs(3600)),
+            Lasts::Quarter => Some(std::time::Duration::from_secs(15 * 60)),
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Lasts::Always => "",
+            Lasts::Hour => ", for 1 h",
+            Lasts::Quarter => ", for 15 min",
+        }
+    }
+
+    fn next(self) -> Lasts {
+        match self {
+            Lasts::Always => Lasts::Quarter,
+            Lasts::Quarter => Lasts::Hour,
+            Lasts::Hour => Lasts::Always,
+        }
+    }
+}
+
 /// A text box open on one dialog.
 pub struct TextBox {
     pub id: CallId,
@@ -142,6 +179,8 @@ pub struct TextBox {
     confirming: Option<String>,
     /// Where an allow-always lasts.
     pub scope: Scope,
+    /// How long a saved one lasts.
+    pub lasts: Lasts,
     /// The call's project root, shown; `None`: no project scope is offered.
     pub project: Option<String>,
     /// For an edited line: the console's judgement of it, once it has come.
@@ -164,6 +203,7 @@ impl TextBox {
             always: None,
             confirming: None,
             scope: Scope::Session,
+            lasts: Lasts::Always,
             project: None,
             judged: None,
         }
@@ -175,6 +215,21 @@ impl TextBox {
             BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool) => {
                 self.scope = self.scope.next(self.project.is_some());
                 self.confirming = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ctrl+T: how long a saved pattern lasts (15 min, 1 h, always); a session's lasts while
+    /// the console runs, so there it does nothing. Returns whether it applied.
+    pub fn next_lasts(&mut self) -> bool {
+        match (self.kind, self.scope) {
+            (
+                BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool),
+                Scope::Project | Scope::Everyone,
+            ) => {
+                self.lasts = self.lasts.next();
                 true
             }
             _ => false,
@@ -201,9 +256,13 @@ impl TextBox {
                 self.scope.words(self.project.as_deref())
             ),
             Some(allow) => format!(
-                " will allow {} — {} ",
+                " will allow {} — {}{} ",
                 allow.describe(),
-                self.scope.words(self.project.as_deref())
+                self.scope.words(self.project.as_deref()),
+                match self.scope {
+                    Scope::Session => "",
+                    Scope::Project | Scope::Everyone => self.lasts.words(),
+                }
             ),
         })
     }
@@ -294,11 +353,13 @@ impl TextBox {
                     allow,
                     scope: SavedScope::Project,
                     note: None,
+                    lasts: self.lasts.duration(),
                 },
                 Scope::Everyone => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Everyone,
                     note: None,
+                    lasts: self.lasts.duration(),
                 },
             }),
         }

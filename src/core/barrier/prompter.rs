@@ -32,6 +32,8 @@ pub enum HumanAnswer {
         allow: SessionAllow,
         scope: SavedScope,
         note: Option<String>,
+        /// How long the saved rule lasts from now (written as its `expires`); `None`: always.
+        lasts: Option<std::time::Duration>,
     },
     /// Deny; an empty reason becomes "denied by user".
     Deny { reason: String },

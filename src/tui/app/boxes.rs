@@ -107,6 +107,10 @@ impl App {
                 b.edited();
                 Self::rejudge(b)
             }
+            BoxKey::Lasts => {
+                b.next_lasts();
+                vec![]
+            }
             BoxKey::Edit => {
                 b.area.input(key);
                 b.edited();
