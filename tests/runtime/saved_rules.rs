@@ -154,9 +154,11 @@ async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_t
     let config = tempfile::tempdir().unwrap();
     let mut rig = rig_saving_in(config.path());
     let here = tempfile::tempdir().unwrap();
-    let b = rig.barrier.clone();
     let call = bash_in("s1", here.path(), "make lint");
-    let first = tokio::spawn(async move { b.submit(call).await });
+    let first = tokio::spawn({
+        let b = rig.barrier.clone();
+        async move { b.submit(call).await }
+    });
     let id = rig.opened().await;
     let quarter = std::time::Duration::from_secs(15 * 60);
     let answer = HumanAnswer::AllowSaved {
