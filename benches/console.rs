@@ -89,6 +89,7 @@ fn full_console(open: u64) -> App {
             latency: Duration::from_micros(20),
             device: None,
             rule: None,
+            edited: None,
         };
         app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
     }
@@ -176,6 +177,7 @@ fn ten_thousand_resolved_events(bencher: divan::Bencher) {
                         latency: Duration::ZERO,
                         device: None,
                         rule: None,
+                        edited: None,
                     })))
                 })
                 .collect();

@@ -296,6 +296,7 @@ mod tests {
             latency: Duration::ZERO,
             device: None,
             rule: None,
+            edited: None,
         }
     }
 

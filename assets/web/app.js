@@ -11,7 +11,7 @@ let state = null;        // the last snapshot
 let received = 0;        // when it came, for the ages
 let focused = null;      // the id of the call shown
 let armedAt = 0;         // answers are taken from this time on
-let boxKind = null;      // "note", "always", "deny" or null
+let boxKind = null;      // "note", "always", "deny", "edit" or null
 let confirmed = false;   // a broad pattern was shown and sent again
 let answered = [];       // this device's last answers, newest first
 
@@ -212,12 +212,13 @@ function renderCall() {
   $("assessment").textContent = d.classifier ? "classifier: " + d.classifier : "";
   $("allow").textContent = d.caps.grant ? "Allow" : "Allow (the agent may still ask)";
   $("note").hidden = d.caps.note === "none";
+  $("edit").hidden = !d.edit;
   renderButtons();
 }
 
 function renderButtons() {
   const armed = Date.now() >= armedAt;
-  for (const id of ["allow", "note", "always", "deny", "send"]) $(id).disabled = !armed;
+  for (const id of ["allow", "note", "always", "deny", "edit", "send"]) $(id).disabled = !armed;
 }
 
 function openBox(kind) {
@@ -239,6 +240,11 @@ function openBox(kind) {
     text.value = "";
     $("send").textContent = "Allow with note";
     api("/api/claim", { id: d.id });
+  } else if (kind === "edit") {
+    $("box-label").textContent = "Edit the command, then allow the edited line once";
+    text.value = d.edit;
+    $("send").textContent = "Allow edited";
+    api("/api/claim", { id: d.id });
   } else {
     $("box-label").textContent = "Always allow, for this agent session (" + d.always.kind + ")";
     text.value = d.always.pattern;
@@ -249,7 +255,21 @@ function openBox(kind) {
   $("box-hint").textContent = kind === "always" && d.always.matches
     ? "As proposed it allows " + d.always.matches + " for this session; an edit is checked again when sent."
     : "";
+  if (kind === "edit") judgeEdit();
   text.focus();
+}
+
+// The edited line judged afresh: its class and what sending it will do.
+let judging = 0;
+async function judgeEdit() {
+  const d = current();
+  if (!d || boxKind !== "edit") return;
+  const asked = ++judging;
+  const reply = await api("/api/judge", { id: d.id, text: $("text").value });
+  if (asked !== judging || boxKind !== "edit") return;
+  $("box-hint").textContent = reply.ok
+    ? (reply.data.refused ? "REFUSED " : "") + reply.data.class + ": " + reply.data.why + " — " + reply.data.end
+    : (reply.data.error || "");
 }
 
 function closeBox() {
@@ -261,7 +281,7 @@ function closeBox() {
 
 // What this device answered, newest first: a confirmation and a short history.
 function remember(answer, d) {
-  const word = { allow: "allowed", note: "allowed with a note", always: "always allowed", deny: "denied" }[answer];
+  const word = { allow: "allowed", note: "allowed with a note", always: "always allowed", deny: "denied", edit: "allowed edited" }[answer];
   answered.unshift(word + " #" + d.id + " · " + d.agent + " · " + firstLine(d));
   answered = answered.slice(0, 5);
   $("history-title").hidden = false;
@@ -286,8 +306,13 @@ function wire() {
   $("note").addEventListener("click", () => openBox("note"));
   $("always").addEventListener("click", () => openBox("always"));
   $("deny").addEventListener("click", () => openBox("deny"));
+  $("edit").addEventListener("click", () => openBox("edit"));
   $("cancel").addEventListener("click", closeBox);
-  $("text").addEventListener("input", () => { confirmed = false; $("box-hint").textContent = ""; });
+  $("text").addEventListener("input", () => {
+    confirmed = false;
+    $("box-hint").textContent = "";
+    if (boxKind === "edit") judgeEdit();
+  });
   $("box").addEventListener("submit", (e) => { e.preventDefault(); if (boxKind) send(boxKind, $("text").value); });
   $("confirm-allow-all").addEventListener("click", () => setMode("allow-all", true));
   $("cancel-allow-all").addEventListener("click", () => { $("confirm-mode").hidden = true; });

@@ -24,7 +24,7 @@ use agent_client_protocol::v1::schema::{
 };
 
 use crate::core::call::{Agent, Call, PATH_KEYS, Stage, ToolKind};
-use crate::core::caps::{AllowEffect, Caps, NoteEffect};
+use crate::core::caps::{AllowEffect, Caps, InputEffect, NoteEffect};
 use crate::core::decision::Decision;
 
 /// The JSON-RPC method of a permission request, the one message the proxy answers itself.
@@ -35,6 +35,8 @@ pub const CAPS: Caps = Caps {
     allow: AllowEffect::Grant,
     note: NoteEffect::None,
     reason: false,
+    // Nothing carries an edited line to the agent, so no edit is offered.
+    input: InputEffect::Fixed,
 };
 
 /// How the proxy answers one permission request.

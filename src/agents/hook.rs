@@ -25,6 +25,7 @@ use super::client::{self, AskError, Timeouts};
 use super::dialect::{Dialect, StdinError, prefix};
 use crate::core::barrier::assess_bounded;
 use crate::core::call::{Call, Stage};
+use crate::core::caps::{Caps, InputEffect};
 use crate::core::decision::Decision;
 use crate::core::origin::Remote;
 use crate::core::route::Class;
@@ -107,11 +108,25 @@ fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOu
         }
         Stage::Question | Stage::PermissionFirst => {
             let (decision, why_allowed, stderr) = decide(&prefix(dialect), &parsed.call, setup);
+            let decision = deliverable(decision, parsed.call.caps);
             HookOutput {
                 stdout: dialect.render(parsed.event, &decision, &why_allowed),
                 stderr,
             }
         }
+    }
+}
+
+/// An allow carrying an edited input where this event cannot deliver one becomes a deny: the
+/// agent would run the original, which nobody approved. (The console words such an answer as
+/// a deny itself; this holds even against a console that did not.)
+pub(crate) fn deliverable(decision: Decision, caps: Caps) -> Decision {
+    match (&decision, caps.input) {
+        (Decision::Allow { input: Some(_), .. }, InputEffect::Fixed) => Decision::deny(
+            "gatehouse: the human approved an edited command, which this agent cannot run in \
+             place of the one it asked about; the original was not approved",
+        ),
+        _ => decision,
     }
 }
 

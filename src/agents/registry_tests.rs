@@ -1,6 +1,8 @@
 use super::*;
+use crate::agents::dialect::EventSpec;
 use crate::core::call::Stage;
 use crate::core::caps::{AllowEffect, NoteEffect};
+use crate::core::decision::Decision;
 
 #[test]
 fn every_agent_has_its_own_names() {
@@ -160,4 +162,51 @@ fn every_question_of_every_agent_prints_a_deny_with_its_reason_where_the_caps_sa
             );
         }
     }
+}
+
+/// An allow carrying an edited input, as each event would print it (after the hook's check
+/// that the event can carry one).
+fn edited_output(dialect: &dyn Dialect, event: &EventSpec) -> Option<String> {
+    let decision = Decision::Allow {
+        note: None,
+        input: Some(serde_json::json!({"command": "rm -rf dist"})),
+    };
+    let decision = crate::agents::hook::deliverable(decision, event.caps);
+    dialect.render(event, &decision, "")
+}
+
+#[test]
+fn an_edited_command_is_printed_only_where_the_event_runs_it_and_refused_elsewhere() {
+    use crate::core::caps::InputEffect;
+    let mut taking = Vec::new();
+    for dialect in all() {
+        for event in dialect.table().events {
+            if event.stage != Stage::Question {
+                continue;
+            }
+            let out = edited_output(*dialect, event).unwrap_or_default();
+            let name = format!("{} {}", dialect.names().cli, event.name);
+            match event.caps.input {
+                InputEffect::Replaced => {
+                    assert!(out.contains("rm -rf dist"), "{name}: {out}");
+                    taking.push(name);
+                }
+                // Refused, never an allow the agent would read as the original's.
+                InputEffect::Fixed => {
+                    assert!(out.contains("deny"), "{name}: {out}");
+                    assert!(!out.contains("rm -rf dist"), "{name}: {out}");
+                }
+            }
+        }
+    }
+    assert_eq!(
+        taking,
+        [
+            "claude PreToolUse",
+            "codex PreToolUse",
+            "gemini BeforeTool",
+            "crush PreToolUse",
+            "copilot preToolUse"
+        ]
+    );
 }

@@ -125,6 +125,7 @@ pub const fn caps(allow: AllowEffect, note: NoteEffect) -> Caps {
         allow,
         note,
         reason: true,
+        input: crate::core::caps::InputEffect::Fixed,
     }
 }
 

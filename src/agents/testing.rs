@@ -24,6 +24,7 @@ pub fn decisions() -> Vec<Decision> {
         Decision::allow(),
         Decision::Allow {
             note: Some("run the tests after".into()),
+            input: None,
         },
         Decision::deny("use make clean"),
         Decision::defer("no console"),

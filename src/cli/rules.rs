@@ -234,6 +234,7 @@ fn new_rule(
         line: None,
         project: None,
         host: None,
+        expires: None,
     };
     // The file's own checks (no allow for a writer, a sane id) say what is wrong, with a fix.
     let text = gatehouse::core::policy::file::render(std::slice::from_ref(&rule));
@@ -347,14 +348,16 @@ fn write_file(file: &RuleFile, hits: &Hits, out: &mut impl Write) -> Result<()> 
     if let Some(ceiling) = file.ceiling {
         writeln!(out, "  mode_ceiling     {ceiling}")?;
     }
+    let now = std::time::SystemTime::now();
     for rule in &file.rules {
         let hits = hits.get(&file.origin(), &rule.id);
         let line = rule.line.map(|l| format!("  line {l}")).unwrap_or_default();
         writeln!(
             out,
-            "  {:<16} {}{line}  hits {hits}",
+            "  {:<16} {}{}{line}  hits {hits}",
             rule.id,
-            rule.summary()
+            rule.summary(),
+            rule.expiry_words(now)
         )?;
     }
     for rule in &file.ignored {

@@ -72,6 +72,9 @@ pub struct Record<'a> {
     /// For a human's answer from a paired web device: the device's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<&'a str>,
+    /// The shell line as the human edited it before answering (the subject is the original).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edited: Option<String>,
     /// For a human's answer, the normalised shape of the call that rules are learned from
     /// (`core::learn`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -24,6 +24,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         risk: None,
         agreed: None,
         device: None,
+        edited: None,
         shape: None,
         kind: None,
     }

@@ -35,6 +35,20 @@ pub enum NoteEffect {
     None,
 }
 
+/// What the agent does with a changed input sent beside an `allow` (the human edited the
+/// command before approving it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputEffect {
+    /// The agent runs the input the answer carries instead of the one it asked about.
+    Replaced,
+    /// The agent can only run what it asked about: an edit reaches the model as a deny
+    /// reason naming the edited command. The default where a hook does not say, since an
+    /// agent that ignored a changed input would run the original.
+    #[default]
+    Fixed,
+}
+
 /// What the decisions on one call can do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Caps {
@@ -45,6 +59,9 @@ pub struct Caps {
     /// Whether a deny's reason reaches the model (false: the model only learns it was blocked).
     #[serde(default = "yes")]
     pub reason: bool,
+    /// Whether an allow can carry an edited input.
+    #[serde(default)]
+    pub input: InputEffect,
 }
 
 fn yes() -> bool {
@@ -57,7 +74,16 @@ impl Caps {
         allow: AllowEffect::Grant,
         note: NoteEffect::Model,
         reason: true,
+        input: InputEffect::Replaced,
     };
+
+    /// The same, where the agent runs an allow's changed input.
+    pub const fn taking_input(self) -> Caps {
+        Caps {
+            input: InputEffect::Replaced,
+            ..self
+        }
+    }
 
     /// True for [`Caps::FULL`], which the wire leaves out.
     pub fn is_full(&self) -> bool {
@@ -78,8 +104,16 @@ mod tests {
     #[test]
     fn absent_caps_mean_claude_codes_full_set() {
         assert_eq!(Caps::default(), Caps::FULL);
+        // Caps sent without their fields: each of Claude Code's, but a changed input, which
+        // only a hook that says so can carry.
         let caps: Caps = serde_json::from_str("{}").unwrap();
-        assert_eq!(caps, Caps::FULL);
+        assert_eq!(
+            caps,
+            Caps {
+                input: InputEffect::Fixed,
+                ..Caps::FULL
+            }
+        );
     }
 
     #[test]
@@ -88,12 +122,22 @@ mod tests {
             allow: AllowEffect::Pass,
             note: NoteEffect::AfterTool,
             reason: true,
+            input: InputEffect::Fixed,
         };
         let json = serde_json::to_value(caps).unwrap();
         assert_eq!(
             json,
-            serde_json::json!({"allow": "pass", "note": "after-tool", "reason": true})
+            serde_json::json!({"allow": "pass", "note": "after-tool", "reason": true,
+                               "input": "fixed"})
         );
         assert_eq!(serde_json::from_value::<Caps>(json).unwrap(), caps);
+    }
+
+    #[test]
+    fn caps_from_a_hook_that_does_not_say_take_no_changed_input() {
+        let caps: Caps =
+            serde_json::from_str(r#"{"allow":"grant","note":"model","reason":true}"#).unwrap();
+        assert_eq!(caps.input, InputEffect::Fixed);
+        assert_eq!(Caps::FULL.input, InputEffect::Replaced);
     }
 }

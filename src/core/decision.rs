@@ -12,6 +12,11 @@ pub enum Decision {
     Allow {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         note: Option<String>,
+        /// The whole input to run instead of the one the agent asked about: the human edited
+        /// it before approving. Only sent where the call's caps say the agent runs it
+        /// ([`InputEffect::Replaced`](crate::core::caps::InputEffect)).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input: Option<serde_json::Value>,
     },
     /// Do not run it; the reason reaches the model so it can adapt.
     Deny { reason: String },
@@ -24,7 +29,15 @@ pub enum Decision {
 
 impl Decision {
     pub fn allow() -> Decision {
-        Decision::Allow { note: None }
+        Decision::Allow {
+            note: None,
+            input: None,
+        }
+    }
+
+    /// Allow, with a note for the model if any.
+    pub fn allow_noting(note: Option<String>) -> Decision {
+        Decision::Allow { note, input: None }
     }
 
     pub fn deny(reason: impl Into<String>) -> Decision {
@@ -51,7 +64,7 @@ impl Decision {
     /// The reason or note, whichever this decision carries.
     pub fn text(&self) -> Option<&str> {
         match self {
-            Decision::Allow { note } => note.as_deref(),
+            Decision::Allow { note, .. } => note.as_deref(),
             Decision::Deny { reason } => Some(reason),
             Decision::Defer { reason } => reason.as_deref(),
         }

@@ -64,6 +64,8 @@ pub struct Outcome {
     /// always" made (`#3 rm -rf build`), a saved one (`saved rule …`), the rules a session
     /// allow used, or the lasting rule that settled it.
     pub rule: Option<String>,
+    /// The shell line the human edited the call's to before answering, if they did.
+    pub edited: Option<String>,
 }
 
 /// Where a racing classifier is with one dialog.

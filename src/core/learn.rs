@@ -192,6 +192,7 @@ fn suggest_for(answers: &[Answered], shape: &str, n: usize) -> Option<Suggestion
             line: None,
             project: None,
             host: None,
+            expires: None,
         },
         shape: shape.to_string(),
         answers: same.len(),

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use super::call::{Call, ToolKind};
-use super::caps::{Caps, NoteEffect};
+use super::caps::{Caps, InputEffect, NoteEffect};
 use super::classify::Assessment;
 use super::rules::{Pattern, SessionAllow};
 use super::shell::{Command, Safety};
@@ -136,6 +136,9 @@ pub struct Offer {
     /// The call's project root, where an allow-always saved "for this project" applies;
     /// `None`: the call is in no project, and that scope is not offered.
     pub project: Option<std::path::PathBuf>,
+    /// The shell line a human may edit before approving (a shell call's); `None`: no edit is
+    /// offered, as where neither a changed input nor a deny reason can reach the agent (ACP).
+    pub edit: Option<String>,
 }
 
 impl Offer {
@@ -145,6 +148,12 @@ impl Offer {
             always: Always::of(call, assessment),
             arming: ARMING,
             project: assessment.project.clone(),
+            edit: match assessment.kind {
+                ToolKind::Shell if call.caps.input == InputEffect::Replaced || call.caps.reason => {
+                    call.shell_line().map(str::to_string)
+                }
+                _ => None,
+            },
         }
     }
 

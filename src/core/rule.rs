@@ -214,6 +214,8 @@ pub struct Rule {
     pub project: Option<std::path::PathBuf>,
     /// Only for calls from this remote host (`host = "build-box"`); never a local call.
     pub host: Option<String>,
+    /// When it stops matching (`expires` in the file, RFC 3339); `None`: never.
+    pub expires: Option<std::time::SystemTime>,
 }
 
 impl Rule {
@@ -241,6 +243,30 @@ impl Rule {
             (Match::Network(pattern), Ruling::Allow) => reach::hosts(command)
                 .is_some_and(|hosts| hosts.iter().all(|h| reach::host_covers(pattern, h))),
             (matcher, _) => matcher.covers_command(command),
+        }
+    }
+
+    /// True while the rule still matches at `now`: it has no expiry, or it is not yet due.
+    pub fn live_at(&self, now: std::time::SystemTime) -> bool {
+        self.expires.is_none_or(|at| now < at)
+    }
+
+    /// How long the rule has left at `now`, for those that expire: `Some(ZERO)` once expired.
+    pub fn left_at(&self, now: std::time::SystemTime) -> Option<std::time::Duration> {
+        self.expires
+            .map(|at| at.duration_since(now).unwrap_or_default())
+    }
+
+    /// How long it lasts at `now`, in words (`, expires in 14m 5s`, `, expired`); empty for a
+    /// rule that never expires.
+    pub fn expiry_words(&self, now: std::time::SystemTime) -> String {
+        match self.left_at(now) {
+            None => String::new(),
+            Some(left) if left.is_zero() => ", expired".into(),
+            Some(left) => {
+                let secs = std::time::Duration::from_secs(left.as_secs().max(1));
+                format!(", expires in {}", humantime::format_duration(secs))
+            }
         }
     }
 
@@ -282,6 +308,7 @@ impl Rule {
             line: None,
             project,
             host,
+            expires: None,
         })
     }
 }
@@ -340,6 +367,29 @@ fn name_matches(glob: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_that_expires_matches_until_it_is_due_and_says_what_it_has_left() {
+        use std::time::{Duration, SystemTime};
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let mut rule = Rule::of_allow(
+            &crate::core::rules::SessionAllow::shell("make lint").unwrap(),
+            &ToolKind::Shell,
+            None,
+            None,
+        )
+        .unwrap();
+        assert!(rule.live_at(at) && rule.expiry_words(at).is_empty());
+        rule.expires = Some(at);
+        let before = at - Duration::from_secs(15 * 60);
+        assert!(rule.live_at(before));
+        assert_eq!(rule.expiry_words(before), ", expires in 15m");
+        assert!(!rule.live_at(at));
+        assert_eq!(rule.expiry_words(at + Duration::from_secs(5)), ", expired");
+        // Saved and read back, the expiry is kept to the second.
+        let raw = super::super::policy::file::raw_of(&rule);
+        assert_eq!(raw.expires.as_deref(), Some("1970-01-12T13:46:40Z"));
+    }
 
     #[test]
     fn the_strictest_ruling_is_the_greatest() {

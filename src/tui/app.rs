@@ -53,6 +53,8 @@ pub enum Msg {
     Lasting(Lasting),
     /// Something the runner learned that the human should read (the config was read again).
     Notice(String),
+    /// The console's judgement of an edited line (`Effect::Judge`).
+    Judged(CallId, crate::core::barrier::EditJudged),
 }
 
 /// What `update` asks the runner to do.
@@ -66,6 +68,8 @@ pub enum Effect {
     RearmClassifier,
     /// Ask the classifier for advice on this dialog (it only resolves a dialog that races).
     AskAdvice(CallId),
+    /// Judge this line as the dialog's shell line edited (`Msg::Judged` answers).
+    Judge(CallId, String),
     /// Read the session rules (the runner answers with `Msg::Rules`).
     ListRules,
     /// Forget a session rule (the runner answers with `Msg::Rules`).
@@ -261,17 +265,7 @@ impl App {
     fn on_msg(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Key(key) => self.on_key(key),
-            Msg::Paste(text) => {
-                if let DialogState::Writing(b) = &mut self.state {
-                    let clean: String = text
-                        .chars()
-                        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
-                        .collect();
-                    b.area.insert_str(clean);
-                    b.edited();
-                }
-                vec![]
-            }
+            Msg::Paste(text) => self.paste(&text),
             // The open panel keeps its hit counts fresh.
             Msg::Tick => {
                 self.forget_idle_sessions();
@@ -317,6 +311,7 @@ impl App {
                 self.notify(text);
                 vec![]
             }
+            Msg::Judged(id, judged) => self.judged(id, judged),
         }
     }
 
@@ -363,9 +358,10 @@ impl App {
         if intent.decides() {
             // A key the focused dialog's agent cannot honour does nothing, like one pressed
             // while the dialog arms.
-            let offered = self
-                .focused()
-                .is_some_and(|o| keymap::honours(&o.dialog.call.caps, intent));
+            let offered = self.focused().is_some_and(|o| {
+                keymap::honours(&o.dialog.call.caps, intent)
+                    && (intent != Intent::Edit || o.dialog.offer.edit.is_some())
+            });
             if !offered || self.arming() {
                 return vec![];
             }
@@ -375,7 +371,9 @@ impl App {
                 let id = self.dialogs[self.focus].dialog.id;
                 self.answered(id, HumanAnswer::Allow { note: None })
             }
-            Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny => self.open_box(intent),
+            Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny | Intent::Edit => {
+                self.open_box(intent)
+            }
             Intent::CycleMode => self.step_mode(Step::Forward),
             Intent::CycleModeBack => self.step_mode(Step::Back),
             Intent::Next | Intent::Previous => {

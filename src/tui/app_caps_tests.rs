@@ -47,6 +47,7 @@ fn the_boxes_say_who_reads_what_where_the_agent_limits_it() {
         allow: AllowEffect::Pass,
         note: NoteEffect::User,
         reason: false,
+        input: crate::core::caps::InputEffect::Fixed,
     };
     let (d, p) = dialog_of(1, call, t0);
     app.update(Msg::Opened(d, p), t0);

@@ -63,6 +63,42 @@ fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_fol
     assert_eq!(*scope, SavedScope::Everyone);
 }
 
+#[test]
+fn ctrl_t_sets_how_long_a_saved_allow_lasts_and_does_nothing_for_a_session() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
+    app.update(Msg::Opened(d, p), t0);
+    let ctrl_t = || code(KeyCode::Char('t'), KeyModifiers::CONTROL);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    app.update(ctrl_t(), t);
+    assert!(
+        meaning(&app).ends_with("for this session "),
+        "{}",
+        meaning(&app)
+    );
+    app.update(tab(), t);
+    app.update(tab(), t);
+    app.update(ctrl_t(), t);
+    assert!(
+        meaning(&app).ends_with("everywhere, saved, for 15 min "),
+        "{}",
+        meaning(&app)
+    );
+    app.update(ctrl_t(), t);
+    assert!(
+        meaning(&app).ends_with("everywhere, saved, for 1 h "),
+        "{}",
+        meaning(&app)
+    );
+    let effects = app.update(enter(), t);
+    let [Effect::Answer(_, HumanAnswer::AllowSaved { lasts, .. })] = effects.as_slice() else {
+        panic!("an allow saved for everyone: {effects:?}")
+    };
+    assert_eq!(*lasts, Some(std::time::Duration::from_secs(3600)));
+}
+
 /// The dialog as it is for a call made inside a project.
 fn in_project((d, p): (Arc<Dialog>, Preview)) -> (Arc<Dialog>, Preview) {
     let mut offer = d.offer.clone();
@@ -112,6 +148,7 @@ fn a_saved_allow_always_says_where_it_went() {
         latency: std::time::Duration::ZERO,
         device: None,
         rule: Some("saved rule allow-make in /cfg/rules.toml for /repo: make lint".into()),
+        edited: None,
     };
     app.update(
         Msg::Barrier(crate::core::event::Event::Resolved(Arc::new(outcome))),
@@ -189,6 +226,7 @@ fn answered(id: u64, line: &str, decider: Decider) -> Msg {
         latency: Duration::ZERO,
         device: None,
         rule: None,
+        edited: None,
     })))
 }
 

@@ -34,6 +34,7 @@ fn settled_by_mode(app: &App, id: u64, mode: Mode) -> Msg {
         latency: Duration::ZERO,
         device: None,
         rule: None,
+        edited: None,
     })))
 }
 

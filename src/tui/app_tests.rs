@@ -304,6 +304,7 @@ fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
         latency: Duration::ZERO,
         device: None,
         rule: None,
+        edited: None,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
     assert!(app.dialogs.is_empty());
@@ -338,6 +339,7 @@ fn a_classifier_allow_of_a_queued_dialog_leaves_a_notice_but_a_humans_answer_doe
         latency: Duration::ZERO,
         device: None,
         rule: None,
+        edited: None,
     };
     let by_model = settled(2, Decider::Classifier);
     app.update(Msg::Barrier(Event::Resolved(Arc::new(by_model))), t0);
@@ -371,6 +373,7 @@ fn the_log_keeps_the_newest_ten_thousand_lines() {
             latency: Duration::ZERO,
             device: None,
             rule: None,
+            edited: None,
         };
         app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), t0);
     }
@@ -399,6 +402,7 @@ fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
             latency: Duration::ZERO,
             device: None,
             rule: None,
+            edited: None,
         })))
     };
     app.update(passed(call("a")), t0);

@@ -54,6 +54,7 @@ fn a_call_answered_on_the_web_is_said_so_in_the_console() {
         latency: Duration::ZERO,
         device: Some("phone".into()),
         rule: None,
+        edited: None,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t0);
     assert!(app.dialogs.is_empty());
@@ -82,6 +83,7 @@ fn the_log_tells_an_allow_always_from_an_allow_once_and_names_the_device() {
         latency: std::time::Duration::ZERO,
         device: Some("phone".into()),
         rule: rule.map(str::to_string),
+        edited: None,
     };
     let (once, always) = (outcome(1, None), outcome(2, Some("#3 rm -rf build")));
     for outcome in [once, always] {

@@ -6,6 +6,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
+use crate::core::offer::Offer;
 
 /// What a key asks for, before the model decides whether it applies now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +15,7 @@ pub enum Intent {
     AllowAlways,
     AllowWithNote,
     Deny,
+    Edit,
     CycleMode,
     CycleModeBack,
     Next,
@@ -38,7 +40,11 @@ impl Intent {
     pub fn decides(self) -> bool {
         matches!(
             self,
-            Intent::AllowOnce | Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny
+            Intent::AllowOnce
+                | Intent::AllowAlways
+                | Intent::AllowWithNote
+                | Intent::Deny
+                | Intent::Edit
         )
     }
 }
@@ -97,6 +103,14 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::Deny,
         needs_dialog: true,
         matches: |k| plain(k, 'n') || plain(k, '3'),
+    },
+    Binding {
+        keys: "E",
+        hint: "edit",
+        help: "edit the command, then allow the edited line once (judged afresh; never always)",
+        intent: Intent::Edit,
+        needs_dialog: true,
+        matches: |k| plain(k, 'E'),
     },
     Binding {
         keys: "⇧Tab",
@@ -336,6 +350,16 @@ pub fn offered(caps: Option<&Caps>) -> Vec<Binding> {
         .collect()
 }
 
+/// The key table as the focused dialog `offer` offers it: [`offered`] for its caps, and `E`
+/// only where there is a shell line to edit.
+pub fn offered_on(offer: Option<&Offer>) -> Vec<Binding> {
+    let mut keys = offered(offer.map(|o| &o.caps));
+    if offer.is_some_and(|o| o.edit.is_none()) {
+        keys.retain(|b| b.intent != Intent::Edit);
+    }
+    keys
+}
+
 /// The intent of a key outside text boxes, if it has one.
 pub fn intent_of(key: &KeyEvent) -> Option<Intent> {
     KEYMAP.iter().find(|b| (b.matches)(key)).map(|b| b.intent)
@@ -352,6 +376,8 @@ pub enum BoxKey {
     Leave,
     /// Tab: in an allow-always box, the next scope (session, project, everyone).
     Scope,
+    /// Ctrl+T: in an allow-always box saved as a rule, how long it lasts.
+    Lasts,
     /// Anything else: the text box handles it.
     Edit,
 }
@@ -403,6 +429,7 @@ pub fn box_key(key: &KeyEvent) -> BoxKey {
         KeyCode::Enter => BoxKey::Submit,
         KeyCode::Esc => BoxKey::Leave,
         KeyCode::Tab => BoxKey::Scope,
+        KeyCode::Char('t') if key.modifiers.contains(KeyModifiers::CONTROL) => BoxKey::Lasts,
         _ => BoxKey::Edit,
     }
 }

@@ -77,6 +77,7 @@ fn where_allow_only_passes_the_allow_keys_say_so() {
         allow: AllowEffect::Pass,
         note: NoteEffect::AfterTool,
         reason: true,
+        input: crate::core::caps::InputEffect::Fixed,
     };
     let keys = offered(Some(&caps));
     assert_eq!(hint(&keys, Intent::AllowOnce), Some("pass"));
@@ -96,6 +97,7 @@ fn a_note_only_the_user_sees_and_a_reason_that_does_not_travel_are_labelled() {
         allow: AllowEffect::Grant,
         note: NoteEffect::User,
         reason: false,
+        input: crate::core::caps::InputEffect::Fixed,
     };
     let keys = offered(Some(&caps));
     assert_eq!(

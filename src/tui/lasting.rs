@@ -40,11 +40,13 @@ fn file_line(file: &RuleFile) -> String {
 }
 
 fn push_rules(out: &mut Vec<LastingRule>, file: &RuleFile, hits: &Hits) {
+    // Read when the panel asks (the runner, on opening it and each tick while it is open).
+    let now = std::time::SystemTime::now();
     let row = |rule: &crate::core::rule::Rule, ignored: bool| LastingRule {
         layer: file.layer,
         file: file.origin(),
         id: rule.id.clone(),
-        summary: rule.summary(),
+        summary: format!("{}{}", rule.summary(), rule.expiry_words(now)),
         hits: hits.get(&file.origin(), &rule.id),
         ignored,
     };

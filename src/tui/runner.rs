@@ -219,6 +219,11 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
         Effect::AskAdvice(id) => {
             prompter.ask_advice(id);
         }
+        Effect::Judge(id, line) => {
+            if let Some(judged) = prompter.judge_edit(id, &line) {
+                return Ok(Applied::Replies(vec![Msg::Judged(id, judged)]));
+            }
+        }
         Effect::SetMode(mode) => {
             prompter.set_mode(mode);
         }

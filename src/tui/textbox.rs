@@ -1,10 +1,11 @@
-//! The dialog's text boxes (deny reason, allow note, allow-always pattern), on
+//! The dialog's text boxes (deny reason, allow note, allow-always pattern, edited line), on
 //! ratatui-textarea. What an "allow always" suggests, and which patterns are broad, the core
 //! worked out on the dialog ([`crate::core::offer`]).
 
 use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{TextArea, WrapMode};
 
+use crate::core::barrier::{EditEnd, EditJudged};
 use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::offer::{AllowKind, Always};
@@ -20,6 +21,8 @@ pub enum BoxKind {
     Note,
     /// Allow always: the pattern to remember, as a shell prefix, a tool name or a file path.
     Pattern(AllowKind),
+    /// The shell line edited before approving: allowed once as typed, judged afresh.
+    Line,
 }
 
 /// What pressing Enter in a box does.
@@ -58,12 +61,13 @@ impl BoxKind {
                 NoteEffect::None => format!(" {allow}: note (nothing carries it) "),
             },
             BoxKind::Pattern(AllowKind::Shell) => {
-                format!(" {always} (Tab: where it lasts; * ends a prefix) ")
+                format!(" {always} (Tab: where; ^T: how long; * prefix) ")
             }
             BoxKind::Pattern(AllowKind::Tool) => {
-                format!(" {always}: every call of the tool (Tab: where it lasts) ")
+                format!(" {always}: every call of the tool (Tab: where; ^T: how long) ")
             }
             BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
+            BoxKind::Line => format!(" edit the command, then {allow} the edited line once "),
         }
     }
 
@@ -81,6 +85,7 @@ impl BoxKind {
                 NoteEffect::None => "nothing carries a note here",
             },
             BoxKind::Pattern(_) => "what to allow always",
+            BoxKind::Line => "the command to run instead",
         }
     }
 }
@@ -123,6 +128,43 @@ impl Scope {
     }
 }
 
+/// How long a saved allow-always lasts, chosen with Ctrl+T once it is saved (a session's
+/// lasts while the console runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lasts {
+    #[default]
+    Always,
+    Hour,
+    Quarter,
+}
+
+impl Lasts {
+    /// The duration, `None` for always.
+    pub fn duration(self) -> Option<std::time::Duration> {
+        match self {
+            Lasts::Always => None,
+            Lasts::Hour => Some(std::time::Duration::from_secs(3600)),
+            Lasts::Quarter => Some(std::time::Duration::from_secs(15 * 60)),
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Lasts::Always => "",
+            Lasts::Hour => ", for 1 h",
+            Lasts::Quarter => ", for 15 min",
+        }
+    }
+
+    fn next(self) -> Lasts {
+        match self {
+            Lasts::Always => Lasts::Quarter,
+            Lasts::Quarter => Lasts::Hour,
+            Lasts::Hour => Lasts::Always,
+        }
+    }
+}
+
 /// A text box open on one dialog.
 pub struct TextBox {
     pub id: CallId,
@@ -137,8 +179,12 @@ pub struct TextBox {
     confirming: Option<String>,
     /// Where an allow-always lasts.
     pub scope: Scope,
+    /// How long a saved one lasts.
+    pub lasts: Lasts,
     /// The call's project root, shown; `None`: no project scope is offered.
     pub project: Option<String>,
+    /// For an edited line: the console's judgement of it, once it has come.
+    pub judged: Option<EditJudged>,
 }
 
 impl TextBox {
@@ -157,7 +203,9 @@ impl TextBox {
             always: None,
             confirming: None,
             scope: Scope::Session,
+            lasts: Lasts::Always,
             project: None,
+            judged: None,
         }
     }
 
@@ -173,6 +221,21 @@ impl TextBox {
         }
     }
 
+    /// Ctrl+T: how long a saved pattern lasts (15 min, 1 h, always); a session's lasts while
+    /// the console runs, so there it does nothing. Returns whether it applied.
+    pub fn next_lasts(&mut self) -> bool {
+        match (self.kind, self.scope) {
+            (
+                BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool),
+                Scope::Project | Scope::Everyone,
+            ) => {
+                self.lasts = self.lasts.next();
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The session allow the box's text means, for a pattern box.
     pub fn allow(&self) -> Option<SessionAllow> {
         self.always.as_ref()?.allow(&self.text())
@@ -180,8 +243,10 @@ impl TextBox {
 
     /// For a pattern box, what its text will match, in words; a warning when it is broad.
     pub fn meaning(&self) -> Option<String> {
-        if !matches!(self.kind, BoxKind::Pattern(_)) {
-            return None;
+        match self.kind {
+            BoxKind::Pattern(_) => {}
+            BoxKind::Line => return Some(self.line_meaning()),
+            BoxKind::Reason | BoxKind::Note => return None,
         }
         Some(match self.allow() {
             None => " matches nothing: type a pattern ".to_string(),
@@ -191,11 +256,36 @@ impl TextBox {
                 self.scope.words(self.project.as_deref())
             ),
             Some(allow) => format!(
-                " will allow {} — {} ",
+                " will allow {} — {}{} ",
                 allow.describe(),
-                self.scope.words(self.project.as_deref())
+                self.scope.words(self.project.as_deref()),
+                match self.scope {
+                    Scope::Session => "",
+                    Scope::Project | Scope::Everyone => self.lasts.words(),
+                }
             ),
         })
+    }
+
+    /// For an edited line: its class and what Enter does, or that it is being judged.
+    fn line_meaning(&self) -> String {
+        let text = self.text();
+        match &self.judged {
+            _ if text.trim().is_empty() => " type the command to run instead ".to_string(),
+            Some(judged) if judged.line == text.trim() => {
+                let refused = match judged.end {
+                    EditEnd::Refused => "REFUSED ",
+                    EditEnd::RunsInstead | EditEnd::DeniedWithLine => "",
+                };
+                format!(
+                    " {refused}{}: {} — {} ",
+                    judged.class.name(),
+                    judged.explanation,
+                    judged.end.words()
+                )
+            }
+            _ => " judging the edited line… ".to_string(),
+        }
     }
 
     /// The text changed: a warning given about a broad pattern no longer stands.
@@ -208,6 +298,12 @@ impl TextBox {
         let Some(answer) = self.answer() else {
             return Submit::Nothing;
         };
+        // An edited line is sent only once the human has seen its judgement.
+        if self.kind == BoxKind::Line
+            && self.judged.as_ref().map(|j| j.line.as_str()) != Some(self.text().trim())
+        {
+            return Submit::Nothing;
+        }
         let allow = match &answer {
             HumanAnswer::AllowAlways { allow, .. } | HumanAnswer::AllowSaved { allow, .. } => {
                 Some(allow)
@@ -248,17 +344,22 @@ impl TextBox {
             BoxKind::Note => Some(HumanAnswer::Allow {
                 note: (!trimmed.is_empty()).then(|| trimmed.to_string()),
             }),
+            BoxKind::Line => (!trimmed.is_empty()).then(|| HumanAnswer::AllowEdited {
+                line: trimmed.to_string(),
+            }),
             BoxKind::Pattern(_) => self.allow().map(|allow| match self.scope {
                 Scope::Session => HumanAnswer::AllowAlways { allow, note: None },
                 Scope::Project => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Project,
                     note: None,
+                    lasts: self.lasts.duration(),
                 },
                 Scope::Everyone => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Everyone,
                     note: None,
+                    lasts: self.lasts.duration(),
                 },
             }),
         }

@@ -53,6 +53,7 @@ pub fn router(hub: Arc<Hub>, request: Duration) -> Router {
         .route("/api/events", get(events))
         .route("/api/answer", post(answer))
         .route("/api/claim", post(claim))
+        .route("/api/judge", post(super::judge::judge))
         .route("/api/mode", post(mode))
         .layer(middleware::from_fn_with_state(
             (hub.clone(), request),
@@ -110,7 +111,7 @@ async fn guard(
     response
 }
 
-fn refusal(status: StatusCode, why: &str) -> Response {
+pub(super) fn refusal(status: StatusCode, why: &str) -> Response {
     (status, Json(json!({ "error": why }))).into_response()
 }
 
@@ -131,7 +132,7 @@ async fn style() -> Response {
 }
 
 /// The device a request's bearer token belongs to, or the refusal (audited) to send back.
-fn device(
+pub(super) fn device(
     hub: &Hub,
     headers: &HeaderMap,
     path: &str,
@@ -154,7 +155,7 @@ fn device(
 }
 
 /// The answer to a request without a valid device token (already audited).
-struct Unpaired;
+pub(super) struct Unpaired;
 
 impl IntoResponse for Unpaired {
     fn into_response(self) -> Response {
@@ -314,6 +315,8 @@ enum AnswerKind {
     Note,
     Always,
     Deny,
+    /// Allow the shell line as edited in `text`, once.
+    Edit,
 }
 
 #[derive(Deserialize)]
@@ -370,6 +373,16 @@ async fn answer(
             }
         }
         AnswerKind::Deny => HumanAnswer::Deny { reason: text },
+        AnswerKind::Edit if dialog.offer.edit.is_none() => {
+            return refuse(StatusCode::BAD_REQUEST, "this call has no command to edit");
+        }
+        AnswerKind::Edit if text.is_empty() => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                "the edited command is empty: type the command to run instead",
+            );
+        }
+        AnswerKind::Edit => HumanAnswer::AllowEdited { line: text },
         AnswerKind::Always => {
             let always = &dialog.offer.always;
             let Some(allow) = always.allow(&text) else {

@@ -15,6 +15,7 @@
 pub mod devices;
 pub mod hosts;
 pub mod http;
+mod judge;
 pub mod listen;
 pub mod notify;
 pub mod pairing;

@@ -120,6 +120,8 @@ fn dialog(
             },
             "reason": caps.reason,
         },
+        // The shell line an edit starts from; absent: the call offers no edit.
+        "edit": dialog.offer.edit.as_deref().map(text),
         "always": {
             "kind": always.kind.name(),
             "pattern": text(&always.pattern),

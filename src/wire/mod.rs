@@ -275,20 +275,32 @@ pub struct Response {
     pub decider: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// With the decision `allow-edited`: the whole input the agent is to run instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<serde_json::Value>,
 }
+
+/// The decision word of an allow that carries an edited input. A hook too old to know it
+/// reads an unknown decision and defers, so it can never run the original by mistake.
+pub const ALLOW_EDITED: &str = "allow-edited";
 
 impl Response {
     /// The response for a binding decision. `decider` is `None` where no barrier decided (a
     /// console too busy to take the call).
     pub fn decided(decision: &Decision, decider: Option<Decider>) -> Response {
-        let (reason, note) = match decision {
-            Decision::Allow { note } => (None, note.clone()),
-            Decision::Deny { reason } => (Some(reason.clone()), None),
-            Decision::Defer { reason } => (reason.clone(), None),
+        let (reason, note, input) = match decision {
+            Decision::Allow { note, input } => (None, note.clone(), input.clone()),
+            Decision::Deny { reason } => (Some(reason.clone()), None, None),
+            Decision::Defer { reason } => (reason.clone(), None, None),
+        };
+        let name = match input {
+            Some(_) => ALLOW_EDITED,
+            None => decision.name(),
         };
         Response {
             v: VERSION,
-            decision: Some(decision.name().to_string()),
+            decision: Some(name.to_string()),
+            input,
             reason,
             note,
             decider: decider.map(|d| d.name().to_string()),
@@ -326,6 +338,18 @@ impl Response {
         match self.decision.as_deref() {
             Some("allow") => Decision::Allow {
                 note: self.note.clone().filter(|n| !n.is_empty()),
+                input: None,
+            },
+            // An edited allow without its input would run the original: refused instead.
+            Some(ALLOW_EDITED) => match &self.input {
+                Some(input) if input.is_object() => Decision::Allow {
+                    note: self.note.clone().filter(|n| !n.is_empty()),
+                    input: Some(input.clone()),
+                },
+                _ => Decision::deny(
+                    "gatehouse console allowed an edited call but sent no edited input, so \
+                     the call was refused",
+                ),
             },
             Some("deny") => Decision::deny(
                 self.reason

@@ -107,6 +107,7 @@ fn responses_carry_reason_or_note_in_the_wire_shape() {
     let allow = Response::decided(
         &Decision::Allow {
             note: Some("careful".into()),
+            input: None,
         },
         Some(Decider::Rule),
     );
@@ -126,6 +127,7 @@ fn a_client_reads_every_decision_back_and_never_allows_what_it_cannot_read() {
         Decision::allow(),
         Decision::Allow {
             note: Some("n".into()),
+            input: None,
         },
         Decision::deny("r"),
         Decision::defer("d"),
@@ -158,6 +160,7 @@ fn an_answer_round_trips_typed_and_an_unknown_decider_is_no_decider() {
         Answer::Decided {
             decision: Decision::Allow {
                 note: Some("careful".into()),
+                input: None,
             },
             decider: None,
         },
@@ -221,4 +224,22 @@ fn a_remote_call_carries_its_host_and_project_files_and_an_older_line_has_neithe
     let line = request_line(&spoof);
     let refused = parse_request(&line[..line.len() - 1]).unwrap_err();
     assert!(matches!(refused, ProtocolError::BadCall(_)), "{refused}");
+}
+
+#[test]
+fn an_edited_allow_travels_under_its_own_word_and_never_arrives_without_its_input() {
+    let edited = Decision::Allow {
+        note: None,
+        input: Some(serde_json::json!({"command": "ls"})),
+    };
+    let response = Response::decided(&edited, Some(Decider::Human));
+    assert_eq!(response.decision.as_deref(), Some(ALLOW_EDITED));
+    let line: Response = serde_json::from_slice(&response.to_line()).unwrap();
+    assert_eq!(line.decision(), edited);
+    // Its input lost on the way: refused, not an allow of the original.
+    let bare = Response {
+        input: None,
+        ..line
+    };
+    assert!(matches!(bare.decision(), Decision::Deny { .. }));
 }

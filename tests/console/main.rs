@@ -10,3 +10,4 @@ mod stderr;
 mod stop;
 mod tmux;
 mod web_chromium;
+mod web_edit;

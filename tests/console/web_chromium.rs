@@ -24,7 +24,7 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A process killed when dropped.
-struct Killed(Child);
+pub(crate) struct Killed(Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -34,14 +34,14 @@ impl Drop for Killed {
 }
 
 /// One browser session on a chromedriver.
-struct Browser {
+pub(crate) struct Browser {
     http: reqwest::Client,
     base: String,
 }
 
 impl Browser {
     /// A fresh headless Chromium the size of a phone, with its own empty profile.
-    async fn open(driver: &str, profile: &Path) -> Browser {
+    pub(crate) async fn open(driver: &str, profile: &Path) -> Browser {
         let http = gatehouse::plumbing::http::client();
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -71,7 +71,7 @@ impl Browser {
         }
     }
 
-    async fn call(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
+    pub(crate) async fn call(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         if !body.is_null() {
             request = request.json(&body);
@@ -83,19 +83,19 @@ impl Browser {
         reply["value"].clone()
     }
 
-    async fn go(&self, url: &str) {
+    pub(crate) async fn go(&self, url: &str) {
         self.call(reqwest::Method::POST, "/url", json!({ "url": url }))
             .await;
     }
 
-    async fn script(&self, script: &str) -> Value {
+    pub(crate) async fn script(&self, script: &str) -> Value {
         let body = json!({ "script": script, "args": [] });
         self.call(reqwest::Method::POST, "/execute/sync", body)
             .await
     }
 
     /// Waits (up to 15 s) until `script` returns true in the page.
-    async fn until(&self, what: &str, script: &str) {
+    pub(crate) async fn until(&self, what: &str, script: &str) {
         let started = Instant::now();
         loop {
             if self.script(script).await == Value::Bool(true) {
@@ -110,28 +110,28 @@ impl Browser {
         }
     }
 
-    async fn element(&self, css: &str) -> String {
+    pub(crate) async fn element(&self, css: &str) -> String {
         let body = json!({ "using": "css selector", "value": css });
         let found = self.call(reqwest::Method::POST, "/element", body).await;
         found[ELEMENT].as_str().unwrap().to_string()
     }
 
     /// Clicks `css` as a person would (WebDriver's pointer click).
-    async fn click(&self, css: &str) {
+    pub(crate) async fn click(&self, css: &str) {
         let id = self.element(css).await;
         let path = format!("/element/{id}/click");
         self.call(reqwest::Method::POST, &path, json!({})).await;
     }
 
     /// Types `text` into `css` as key presses.
-    async fn type_into(&self, css: &str, text: &str) {
+    pub(crate) async fn type_into(&self, css: &str, text: &str) {
         let id = self.element(css).await;
         let path = format!("/element/{id}/value");
         self.call(reqwest::Method::POST, &path, json!({ "text": text }))
             .await;
     }
 
-    async fn screenshot(&self) -> Vec<u8> {
+    pub(crate) async fn screenshot(&self) -> Vec<u8> {
         use base64::Engine;
         let png = self
             .call(reqwest::Method::GET, "/screenshot", Value::Null)
@@ -141,14 +141,14 @@ impl Browser {
             .unwrap()
     }
 
-    async fn close(self) {
+    pub(crate) async fn close(self) {
         let _ = self.http.delete(&self.base).send().await;
     }
 }
 
 /// chromedriver on a free port, once it says it is ready; `None` (after a SKIP line) when
 /// it is not installed outside CI.
-async fn chromedriver() -> Option<(Killed, String)> {
+pub(crate) async fn chromedriver() -> Option<(Killed, String)> {
     if Command::new(CHROMEDRIVER)
         .arg("--version")
         .output()
@@ -193,35 +193,75 @@ async fn chromedriver() -> Option<(Killed, String)> {
     }
 }
 
+/// `gatehouse serve` with its web console on a free loopback port, in a place of its own.
+pub(crate) struct Web {
+    pub(crate) place: Place,
+    pub(crate) base: String,
+    _serve: Killed,
+}
+
+impl Web {
+    pub(crate) fn serve() -> Web {
+        let port = common::free_port();
+        let place = Place::new(&format!("[web]\nlisten = \"127.0.0.1:{port}\"")).without_api_keys();
+        let mut serve = place.command(&["serve"]);
+        serve.env("XDG_STATE_HOME", place.path().join("state"));
+        let mut serve = serve
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // serve says where the web console is once it listens.
+        let mut said = BufReader::new(serve.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("web console on") {
+            line.clear();
+            assert!(said.read_line(&mut line).unwrap() > 0, "serve stopped");
+        }
+        std::thread::spawn(move || std::io::copy(&mut said, &mut std::io::sink()));
+        let base = format!("http://127.0.0.1:{port}");
+        assert!(line.contains(&base), "{line}");
+        Web {
+            place,
+            base,
+            _serve: Killed(serve),
+        }
+    }
+
+    /// `command` with the serve's state folder, where its devices are kept.
+    pub(crate) fn with_state(&self, mut command: Command) -> Command {
+        command.env("XDG_STATE_HOME", self.place.path().join("state"));
+        command
+    }
+
+    /// The pairing link `gatehouse pair` prints last.
+    pub(crate) fn pair_link(&self) -> String {
+        let pair = self
+            .with_state(self.place.command(&["pair"]))
+            .output()
+            .unwrap();
+        assert!(
+            pair.status.success(),
+            "{}",
+            String::from_utf8_lossy(&pair.stderr)
+        );
+        let printed = String::from_utf8(pair.stdout).unwrap();
+        let link = printed.lines().last().unwrap().to_string();
+        assert!(
+            link.starts_with(&format!("{}/#pair=", self.base)),
+            "{printed}"
+        );
+        link
+    }
+}
+
 #[tokio::test]
 async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason() {
     let Some((_driver, driver)) = chromedriver().await else {
         return;
     };
-    let port = common::free_port();
-    let place = Place::new(&format!("[web]\nlisten = \"127.0.0.1:{port}\"")).without_api_keys();
-    let state = place.path().join("state");
-    let with_state = |mut command: Command| {
-        command.env("XDG_STATE_HOME", &state);
-        command
-    };
-    let mut serve = with_state(place.command(&["serve"]));
-    let mut serve = serve
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // serve says where the web console is once it listens.
-    let mut said = BufReader::new(serve.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("web console on") {
-        line.clear();
-        assert!(said.read_line(&mut line).unwrap() > 0, "serve stopped");
-    }
-    std::thread::spawn(move || std::io::copy(&mut said, &mut std::io::sink()));
-    let _serve = Killed(serve);
-    let base = format!("http://127.0.0.1:{port}");
-    assert!(line.contains(&base), "{line}");
+    let web = Web::serve();
+    let (place, base) = (&web.place, web.base.clone());
 
     // A real hook's call, which in allow-read needs a human.
     let payload = json!({
@@ -253,15 +293,7 @@ async fn a_phone_pairs_by_link_and_denies_a_real_hooks_call_with_a_typed_reason(
     );
 
     // Pair with the link `gatehouse pair` prints last.
-    let pair = with_state(place.command(&["pair"])).output().unwrap();
-    assert!(
-        pair.status.success(),
-        "{}",
-        String::from_utf8_lossy(&pair.stderr)
-    );
-    let printed = String::from_utf8(pair.stdout).unwrap();
-    let link = printed.lines().last().unwrap().to_string();
-    assert!(link.starts_with(&format!("{base}/#pair=")), "{printed}");
+    let link = web.pair_link();
     // Pasted into the tab already on the page: only the hash changes, nothing reloads.
     browser.script("window.stayed = true; return true").await;
     browser.go(&link).await;

@@ -299,6 +299,25 @@ fn on_permission_request_a_humans_allow_lets_the_call_run() {
     assert!(project.path().join("new.txt").exists(), "{summary}");
 }
 
+#[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
+fn a_command_the_human_edited_runs_in_place_of_the_original() {
+    let Some(claude) = claude() else { return };
+    let project = Project::new(claude, "");
+    let line = "echo edited-ran | tee edited.txt";
+    let _console = ScriptedConsole::start(&project, HumanAnswer::AllowEdited { line: line.into() });
+    let summary = project.run(rm_build());
+    // The edited line ran, and its output is the tool result the model read; the original
+    // did not: build/ is still there.
+    assert!(project.path().join("edited.txt").exists(), "{summary}");
+    assert!(result_text(&summary).contains("edited-ran"), "{summary}");
+    assert!(project.path().join("build").is_dir(), "{summary}");
+    let audit = common::audit_records(&project.at.path().join("audit.jsonl"));
+    let record = audit.last().unwrap();
+    assert_eq!(record["edited"], line, "{record}");
+    assert_eq!(record["subject"], "rm -rf build", "{record}");
+}
+
 /// The whole path a user takes: the real console in a real terminal, the real Claude Code
 /// asking through the installed hook, and a human typing a deny reason that the model reads.
 #[test]

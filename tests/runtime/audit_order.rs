@@ -116,7 +116,8 @@ async fn contract_6_the_answer_is_not_released_while_its_audit_record_is_being_w
         (answer.decision, answer.decider),
         (
             Decision::Allow {
-                note: Some("careful".into())
+                note: Some("careful".into()),
+                input: None,
             },
             Decider::Human
         )

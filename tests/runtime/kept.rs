@@ -22,6 +22,7 @@ fn qwen(stage: Stage, allow: AllowEffect, line: &str) -> Call {
             allow,
             note: NoteEffect::AfterTool,
             reason: true,
+            input: gatehouse::core::caps::InputEffect::Fixed,
         },
         ..call("Bash", json!({ "command": line }))
     }
@@ -116,7 +117,8 @@ async fn an_after_tool_report_takes_the_note_kept_for_its_call_once() {
         (answer.decision, answer.decider),
         (
             Decision::Allow {
-                note: Some("mind the warnings".into())
+                note: Some("mind the warnings".into()),
+                input: None,
             },
             Decider::Note
         )

@@ -13,6 +13,8 @@ mod barrier_known_risk;
 mod barrier_race;
 mod boundaries;
 mod cli;
+mod edited;
+mod expiring_rules;
 mod guarded;
 mod headless;
 mod hook;

@@ -77,6 +77,7 @@ fn a_save_never_writes_through_a_link_planted_at_its_temporary_or_backup_name() 
         line: None,
         project: None,
         host: None,
+        expires: None,
     };
     let saved = policy.save(rule);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");

@@ -61,6 +61,7 @@ async fn a_rule_saved_for_everyone_settles_open_dialogs_of_other_sessions_and_la
         allow,
         scope: SavedScope::Everyone,
         note: None,
+        lasts: None,
     };
     assert!(rig.prompter.answer(id, answer));
     assert_eq!(first.await.unwrap().decider, Decider::Human);
@@ -131,6 +132,7 @@ async fn a_rule_saved_for_a_project_applies_only_under_that_project() {
         allow: SessionAllow::shell("make lint").unwrap(),
         scope: SavedScope::Project,
         note: None,
+        lasts: None,
     };
     assert!(rig.prompter.answer(id, answer));
     first.await.unwrap();
@@ -145,4 +147,48 @@ async fn a_rule_saved_for_a_project_applies_only_under_that_project() {
     let outside = tokio::spawn(async move { b.submit(call).await });
     rig.opened().await;
     outside.abort();
+}
+
+#[tokio::test]
+async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_then() {
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let here = tempfile::tempdir().unwrap();
+    let call = bash_in("s1", here.path(), "make lint");
+    let first = tokio::spawn({
+        let b = rig.barrier.clone();
+        async move { b.submit(call).await }
+    });
+    let id = rig.opened().await;
+    let quarter = std::time::Duration::from_secs(15 * 60);
+    let answer = HumanAnswer::AllowSaved {
+        allow: SessionAllow::shell("make lint").unwrap(),
+        scope: SavedScope::Everyone,
+        note: None,
+        lasts: Some(quarter),
+    };
+    let before = std::time::SystemTime::now();
+    assert!(rig.prompter.answer(id, answer));
+    first.await.unwrap();
+    let file = std::fs::read_to_string(config.path().join("rules.toml")).unwrap();
+    let expires = file
+        .lines()
+        .find_map(|l| l.strip_prefix("expires = "))
+        .unwrap_or_else(|| panic!("no expiry in {file}"));
+    let at = humantime::parse_rfc3339(expires.trim_matches('"')).unwrap();
+    let from = before
+        .checked_sub(std::time::Duration::from_secs(1))
+        .unwrap();
+    assert!(at >= from + quarter && at <= from + quarter + std::time::Duration::from_secs(60));
+    let later = rig
+        .barrier
+        .submit(bash_in("s2", here.path(), "make lint"))
+        .await;
+    assert_eq!(later.decider, Decider::Rule);
+    let audit = rig.audit();
+    let saved = audit.iter().find(|r| r["decider"] == "human").unwrap();
+    assert!(
+        saved["rule"].as_str().unwrap().contains("for 15m"),
+        "{saved}"
+    );
 }

@@ -2,7 +2,8 @@
 //! becomes the exact JSON Claude Code reads on stdout for that event.
 //!
 //! `PreToolUse` fires before every tool call: `allow` may carry `additionalContext` (a note the
-//! model reads after the tool's result), `deny` carries `permissionDecisionReason` (the model
+//! model reads after the tool's result) and `updatedInput` (the command the human edited, run
+//! in place of the one asked about), `deny` carries `permissionDecisionReason` (the model
 //! reads it as the tool result). `PermissionRequest` fires only where Claude would prompt:
 //! `decision.behavior` allow or deny, and a deny `message` reaches the model; an allow has no
 //! channel to the model, so its note is shown to the user as a `systemMessage`. `defer` prints
@@ -132,7 +133,7 @@ impl Dialect for Claude {
     fn render(&self, event: &EventSpec, decision: &Decision, why_allowed: &str) -> Option<String> {
         let output = match (event.name, decision) {
             (_, Decision::Defer { .. }) | ("SessionEnd", _) => return None,
-            ("PreToolUse", Decision::Allow { note }) => {
+            ("PreToolUse", Decision::Allow { note, input }) => {
                 let mut out = json!({
                     "hookEventName": "PreToolUse",
                     "permissionDecision": "allow",
@@ -140,6 +141,10 @@ impl Dialect for Claude {
                 });
                 if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
                     out["additionalContext"] = json!(note);
+                }
+                // The whole input, which Claude Code runs in place of the one it asked about.
+                if let Some(input) = input {
+                    out["updatedInput"] = input.clone();
                 }
                 out
             }
@@ -149,7 +154,7 @@ impl Dialect for Claude {
                 "permissionDecisionReason": reason,
             }),
             // The other event, PermissionRequest.
-            (_, Decision::Allow { note }) => {
+            (_, Decision::Allow { note, .. }) => {
                 let output = json!({
                     "hookEventName": "PermissionRequest",
                     "decision": {"behavior": "allow"},

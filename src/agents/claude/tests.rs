@@ -84,7 +84,8 @@ fn pre_tool_use_decisions_print_claude_codes_exact_shape() {
         output(
             PRE_TOOL_USE,
             Decision::Allow {
-                note: Some("tests are slow".into())
+                note: Some("tests are slow".into()),
+                input: None,
             }
         ),
         Some(json!({"hookSpecificOutput": {
@@ -117,7 +118,8 @@ fn permission_request_decisions_print_claude_codes_exact_shape() {
         output(
             PERMISSION_REQUEST,
             Decision::Allow {
-                note: Some("n".into())
+                note: Some("n".into()),
+                input: None,
             }
         ),
         Some(json!({

@@ -55,7 +55,7 @@ pub static TABLE: Table = Table {
     events: &[
         EventSpec::question(
             "PreToolUse",
-            caps(AllowEffect::Pass, NoteEffect::Model),
+            caps(AllowEffect::Pass, NoteEffect::Model).taking_input(),
             FailMode::Open,
         ),
         EventSpec::question(
@@ -109,7 +109,26 @@ impl Dialect for Codex {
     fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
         let output = match (event.name, decision) {
             (_, Decision::Defer { .. }) => return None,
-            ("PreToolUse", Decision::Allow { note }) => {
+            // An edited command runs in place of the original; Codex's own approvals still
+            // apply to it.
+            (
+                "PreToolUse",
+                Decision::Allow {
+                    note,
+                    input: Some(input),
+                },
+            ) => {
+                let mut out = json!({"hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "updatedInput": input,
+                }});
+                if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
+                    out["hookSpecificOutput"]["additionalContext"] = json!(note);
+                }
+                out
+            }
+            ("PreToolUse", Decision::Allow { note, input: None }) => {
                 let note = note.as_deref().filter(|n| !n.is_empty())?;
                 json!({"hookSpecificOutput": {
                     "hookEventName": "PreToolUse",
@@ -122,7 +141,7 @@ impl Dialect for Codex {
                 "permissionDecisionReason": reason,
             }}),
             // The other event, PermissionRequest.
-            (_, Decision::Allow { note }) => {
+            (_, Decision::Allow { note, .. }) => {
                 let mut out = json!({"hookSpecificOutput": {
                     "hookEventName": "PermissionRequest",
                     "decision": {"behavior": "allow"},

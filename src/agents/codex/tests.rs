@@ -128,6 +128,7 @@ fn pre_tool_use_blocks_with_the_reason_and_never_claims_to_grant() {
     assert_eq!(render(PRE_TOOL_USE, &Decision::allow()), None);
     let noted = Decision::Allow {
         note: Some("mind the tests".into()),
+        input: None,
     };
     let value: Value = serde_json::from_str(&render(PRE_TOOL_USE, &noted).unwrap()).unwrap();
     assert_eq!(
@@ -153,6 +154,7 @@ fn permission_request_grants_and_refuses_with_a_message_and_sends_no_note_to_the
     );
     let noted = Decision::Allow {
         note: Some("n".into()),
+        input: None,
     };
     let value: Value = serde_json::from_str(&render(PERMISSION_REQUEST, &noted).unwrap()).unwrap();
     assert_eq!(value["systemMessage"], "gatehouse note: n");

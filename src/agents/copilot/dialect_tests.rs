@@ -75,6 +75,7 @@ fn a_deny_is_always_printed_in_the_fields_its_event_reads() {
 fn pre_tool_use_grants_with_the_note_as_additional_context() {
     let note = Decision::Allow {
         note: Some("run the tests after".into()),
+        input: None,
     };
     let pre: Value = serde_json::from_str(&render(PRE_TOOL_USE, &note).unwrap()).unwrap();
     assert_eq!(
@@ -94,6 +95,7 @@ fn pre_tool_use_grants_with_the_note_as_additional_context() {
 fn permission_request_grants_flat_and_offers_no_note() {
     let note = Decision::Allow {
         note: Some("dropped".into()),
+        input: None,
     };
     assert_eq!(
         render(PERMISSION_REQUEST, &note).unwrap(),

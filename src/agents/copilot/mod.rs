@@ -158,10 +158,15 @@ impl Dialect for Copilot {
     fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
         let output = match (event.name, decision) {
             (_, Decision::Defer { .. }) => return None,
-            ("preToolUse", Decision::Allow { note }) => {
+            ("preToolUse", Decision::Allow { note, input }) => {
                 let mut out = json!({"permissionDecision": "allow"});
                 if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
                     out["additionalContext"] = json!(note);
+                }
+                // Copilot runs `modifiedArgs` in place of the arguments it asked about (a
+                // shell call's arguments are not renamed by `parse`).
+                if let Some(input) = input {
+                    out["modifiedArgs"] = input.clone();
                 }
                 out
             }

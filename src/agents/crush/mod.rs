@@ -10,7 +10,8 @@
 //!
 //! Output: `{"decision":"allow"|"deny","reason":R,"context":N}`. `allow` pre-approves (no
 //! prompt); `deny` gives the model `Tool call blocked by hook. Reason: R`; `context` is appended
-//! to the tool's output, so a note reaches the model. Any other exit, output Crush cannot read,
+//! to the tool's output, so a note reaches the model; `updated_input` is merged over the
+//! call's input, which carries a command the human edited. Any other exit, output Crush cannot read,
 //! or a timeout is no opinion: the call goes on to Crush's own permission flow, so `defer`
 //! prints nothing.
 //!
@@ -88,10 +89,18 @@ impl Dialect for Crush {
     fn render(&self, _event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
         let output = match decision {
             Decision::Defer { .. } => return None,
-            Decision::Allow { note } => match note.as_deref().filter(|n| !n.is_empty()) {
-                Some(note) => json!({"decision": "allow", "context": note}),
-                None => json!({"decision": "allow"}),
-            },
+            Decision::Allow { note, input } => {
+                let mut out = json!({"decision": "allow"});
+                if let Some(note) = note.as_deref().filter(|n| !n.is_empty()) {
+                    out["context"] = json!(note);
+                }
+                // Crush merges `updated_input` over the call's input (documented, not run
+                // here): the edited command replaces the original's.
+                if let Some(input) = input {
+                    out["updated_input"] = input.clone();
+                }
+                out
+            }
             Decision::Deny { reason } => json!({"decision": "deny", "reason": reason}),
         };
         Some(output.to_string())

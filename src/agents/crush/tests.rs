@@ -71,7 +71,8 @@ fn decisions_print_crushs_documented_shape_and_defer_prints_nothing() {
     );
     assert_eq!(
         output(Decision::Allow {
-            note: Some("careful".into())
+            note: Some("careful".into()),
+            input: None,
         }),
         Some(json!({"decision": "allow", "context": "careful"}))
     );

@@ -83,7 +83,7 @@ impl Dialect for Example {
             (Stage::Question | Stage::PermissionFirst, Decision::Deny { reason }) => {
                 json!({"verdict": "deny", "message": reason})
             }
-            (Stage::AfterTool, Decision::Allow { note }) => {
+            (Stage::AfterTool, Decision::Allow { note, .. }) => {
                 json!({"note": note.as_deref().filter(|n| !n.is_empty())?})
             }
             (Stage::AfterTool, Decision::Deny { .. }) | (Stage::SessionEnd, _) => return None,

@@ -55,7 +55,7 @@ pub static TABLE: Table = Table {
     events: &[
         EventSpec::question(
             "BeforeTool",
-            caps(AllowEffect::Pass, NoteEffect::AfterTool),
+            caps(AllowEffect::Pass, NoteEffect::AfterTool).taking_input(),
             FailMode::Open,
         ),
         EventSpec::after_tool("AfterTool"),
@@ -108,7 +108,7 @@ impl Dialect for Gemini {
     /// On `BeforeTool` always an answer (see the module docs); on `AfterTool`, only a note.
     fn render(&self, event: &EventSpec, decision: &Decision, _why: &str) -> Option<String> {
         let output = match (event.stage, decision) {
-            (Stage::AfterTool, Decision::Allow { note }) => {
+            (Stage::AfterTool, Decision::Allow { note, .. }) => {
                 let note = note.as_deref().filter(|n| !n.is_empty())?;
                 json!({"hookSpecificOutput": {
                     "hookEventName": "AfterTool",
@@ -116,7 +116,17 @@ impl Dialect for Gemini {
                 }})
             }
             (Stage::AfterTool, _) => return None,
-            (_, Decision::Allow { .. }) => json!({"decision": "allow"}),
+            (_, Decision::Allow { input: None, .. }) => json!({"decision": "allow"}),
+            // Gemini merges `tool_input` into the call's arguments: the edited command runs.
+            (
+                _,
+                Decision::Allow {
+                    input: Some(input), ..
+                },
+            ) => json!({
+                "decision": "allow",
+                "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input},
+            }),
             (_, Decision::Deny { reason }) => json!({"decision": "deny", "reason": reason}),
             (_, Decision::Defer { reason }) => json!({
                 "decision": "deny",

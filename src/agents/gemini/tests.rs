@@ -114,6 +114,7 @@ fn before_tool_allows_and_denies_with_the_reason_the_model_reads() {
         BEFORE_TOOL,
         &Decision::Allow {
             note: Some("kept for AfterTool".into()),
+            input: None,
         },
     ));
     assert_eq!(allow, json!({"decision": "allow"}));
@@ -146,6 +147,7 @@ fn a_defer_on_before_tool_is_a_deny_because_nothing_else_stops_the_call() {
 fn after_tool_prints_only_a_kept_note_as_additional_context() {
     let note = Decision::Allow {
         note: Some("run the tests next".into()),
+        input: None,
     };
     let out: Value = serde_json::from_str(&render(AFTER_TOOL, &note).unwrap()).unwrap();
     assert_eq!(

@@ -28,6 +28,7 @@ pub const CAPS: Caps = Caps {
     allow: AllowEffect::Grant,
     note: NoteEffect::None,
     reason: true,
+    input: crate::core::caps::InputEffect::Fixed,
 };
 
 /// The reply sent to OpenCode for one request.

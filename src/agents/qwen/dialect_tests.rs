@@ -217,6 +217,7 @@ fn defer_prints_nothing_so_qwens_own_approval_decides() {
 fn a_note_is_printed_only_by_post_tool_use_where_the_model_reads_it() {
     let note = Decision::Allow {
         note: Some("run the tests after".into()),
+        input: None,
     };
     let after: Value = serde_json::from_str(&render(POST_TOOL_USE, &note).unwrap()).unwrap();
     assert_eq!(

@@ -133,7 +133,7 @@ impl Dialect for Qwen {
                 "hookEventName": "PermissionRequest",
                 "decision": {"behavior": "deny", "message": reason},
             }),
-            (Stage::AfterTool, Decision::Allow { note }) => json!({
+            (Stage::AfterTool, Decision::Allow { note, .. }) => json!({
                 "hookEventName": "PostToolUse",
                 "additionalContext": note.as_deref().filter(|n| !n.is_empty())?,
             }),

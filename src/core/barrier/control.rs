@@ -31,11 +31,18 @@ impl Shared {
         device: Option<Arc<str>>,
     ) -> bool {
         let (decision, remember) = match answer {
-            HumanAnswer::Allow { note } => (Decision::Allow { note }, None),
-            HumanAnswer::AllowAlways { allow, note } => (Decision::Allow { note }, Some(allow)),
-            HumanAnswer::AllowSaved { allow, scope, note } => {
-                return self.answer_saving(id, allow, scope, Decision::Allow { note }, device);
+            HumanAnswer::Allow { note } => (Decision::allow_noting(note), None),
+            HumanAnswer::AllowAlways { allow, note } => (Decision::allow_noting(note), Some(allow)),
+            HumanAnswer::AllowSaved {
+                allow,
+                scope,
+                note,
+                lasts,
+            } => {
+                let saving = (allow, scope, lasts);
+                return self.answer_saving(id, saving, Decision::allow_noting(note), device);
             }
+            HumanAnswer::AllowEdited { line } => return self.answer_edited(id, line, device),
             HumanAnswer::Deny { reason } => {
                 let reason = if reason.trim().is_empty() {
                     "denied by user".to_string()

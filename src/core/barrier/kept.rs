@@ -130,7 +130,7 @@ fn may_take_a_grant(call: &Call) -> bool {
 impl Shared {
     /// Keeps what an allow leaves behind for the call that follows.
     pub(super) fn keep(&self, leaves: Leaves, decision: &Decision) {
-        let Decision::Allow { note } = decision else {
+        let Decision::Allow { note, .. } = decision else {
             return;
         };
         let now = Instant::now();
@@ -155,11 +155,12 @@ impl Shared {
             class: Class::ReadOnly,
             route: Route::Allow,
             mode,
-            decision: Decision::Allow { note },
+            decision: Decision::allow_noting(note),
             decider: Decider::Note,
             latency: started.elapsed(),
             device: None,
             rule: None,
+            edited: None,
         };
         self.conclude(outcome, None, Reply::Quiet)
     }
@@ -197,6 +198,7 @@ mod tests {
                 allow,
                 note: NoteEffect::AfterTool,
                 reason: true,
+                input: crate::core::caps::InputEffect::Fixed,
             },
             ..test_call("run_shell_command", json!({"command": command}))
         }

@@ -11,6 +11,7 @@
 //! - `race`: the classifier's race and the advice the human asks for;
 //! - `review`: allow-all's opt-in review, which can only turn an allow into a dialog;
 //! - `control`: the human's answers and mode changes;
+//! - `edited`: a shell line the human edited before approving, judged afresh;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
 //! - `kept`: the notes and grants an answer leaves for the hook call that follows it, and the
@@ -37,6 +38,7 @@ use super::rules::{Rules, SessionAllows};
 
 pub use self::analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
 pub use self::control::REFUSAL_GRACE;
+pub use self::edited::{EditEnd, EditJudged};
 pub use self::prompter::{HumanAnswer, Prompter};
 
 /// How long a dialog waits for an answer unless `ask_timeout_secs` says otherwise (nine
@@ -394,6 +396,7 @@ impl Drop for WithdrawOnDrop {
 
 mod analysis;
 mod control;
+mod edited;
 mod kept;
 mod pending;
 pub mod prompter;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use tokio::sync::{broadcast, mpsc};
 
+use super::edited::EditJudged;
 use super::{Fallback, Shared};
 use crate::core::call::CallId;
 use crate::core::event::{Dialog, Event};
@@ -31,9 +32,15 @@ pub enum HumanAnswer {
         allow: SessionAllow,
         scope: SavedScope,
         note: Option<String>,
+        /// How long the saved rule lasts from now (written as its `expires`); `None`: always.
+        lasts: Option<std::time::Duration>,
     },
     /// Deny; an empty reason becomes "denied by user".
     Deny { reason: String },
+    /// Allow the shell line as the human edited it, once ([`super::edited`]): judged afresh,
+    /// refused if the rules refuse it, else run in place of the original where the agent
+    /// can, or handed to the model in a deny of the original where it cannot.
+    AllowEdited { line: String },
 }
 
 /// Where an "allow always" beyond the session is kept.
@@ -129,6 +136,12 @@ impl Prompter {
         self.shared.claim(id)
     }
 
+    /// Judges `line` as dialog `id`'s shell line edited: its class, and what approving it
+    /// would do. `None` when the dialog is gone or offers no edit.
+    pub fn judge_edit(&self, id: CallId, line: &str) -> Option<EditJudged> {
+        self.shared.judge_edit(id, line)
+    }
+
     /// Changes the live mode; returns how many open dialogs the change settled.
     pub fn set_mode(&self, mode: Mode) -> usize {
         self.shared.set_mode(mode)
@@ -213,6 +226,11 @@ impl Responder {
     /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.
     pub fn claim(&self, id: CallId) -> bool {
         self.shared.claim(id)
+    }
+
+    /// As [`Prompter::judge_edit`].
+    pub fn judge_edit(&self, id: CallId, line: &str) -> Option<EditJudged> {
+        self.shared.judge_edit(id, line)
     }
 
     /// Changes the live mode; returns how many open dialogs the change settled.

@@ -43,8 +43,7 @@ impl Shared {
     pub(super) fn answer_saving(
         self: &Arc<Self>,
         id: CallId,
-        allow: SessionAllow,
-        scope: SavedScope,
+        (allow, scope, lasts): (SessionAllow, SavedScope, Option<std::time::Duration>),
         decision: Decision,
         device: Option<Arc<str>>,
     ) -> bool {
@@ -65,6 +64,7 @@ impl Shared {
                 None => Err("an edit can only be allowed for the session".to_string()),
                 Some(mut rule) => {
                     rule.learned.call = Some(id.0);
+                    rule.expires = lasts.map(|d| std::time::SystemTime::now() + d);
                     self.rules().policy.save(rule).map_err(|e| e.to_string())
                 }
             },
@@ -76,7 +76,12 @@ impl Shared {
             (_, None) => String::new(),
         };
         let note = match &saved {
-            Ok(rule) => format!("saved rule {rule}{place}: {}", allow.text()),
+            Ok(rule) => {
+                let lasting = lasts
+                    .map(|d| format!(" for {}", humantime::format_duration(d)))
+                    .unwrap_or_default();
+                format!("saved rule {rule}{place}{lasting}: {}", allow.text())
+            }
             Err(why) => format!("not saved ({why}): {}", allow.text()),
         };
         let won = self.resolve(

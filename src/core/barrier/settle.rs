@@ -31,6 +31,8 @@ pub(super) struct Settle {
     pub(super) quiet: bool,
     /// The classifier's advice that settled it, for the audit.
     pub(super) advice: Option<Gist>,
+    /// The shell line the human edited the call's to, for the audit.
+    pub(super) edited: Option<String>,
 }
 
 impl Settle {
@@ -42,6 +44,15 @@ impl Settle {
             device: None,
             quiet: false,
             advice: None,
+            edited: None,
+        }
+    }
+
+    /// The same, answering the call with its shell line edited to `line`.
+    pub(super) fn editing(self, line: String) -> Settle {
+        Settle {
+            edited: Some(line),
+            ..self
         }
     }
 
@@ -163,6 +174,7 @@ impl Shared {
             latency: started.elapsed(),
             device: settle.device,
             rule: settle.rule,
+            edited: settle.edited,
         };
         self.conclude(outcome, None, reply)
     }
@@ -190,6 +202,7 @@ impl Shared {
             latency: pending.started.elapsed(),
             device: settle.device,
             rule: settle.rule,
+            edited: settle.edited,
         };
         self.conclude(
             outcome,
@@ -345,6 +358,7 @@ fn record_of(outcome: &Outcome, advised: Option<Gist>) -> Record<'_> {
         },
         agreed,
         device: outcome.device.as_deref(),
+        edited: outcome.edited.as_deref().map(audit::subject),
         shape: match outcome.decider {
             Decider::Human => crate::core::learn::shape_of_call(&outcome.call),
             _ => None,
@@ -390,6 +404,7 @@ impl<'a> Facts<'a> {
             risk: self.advised.and_then(|g| g.risk),
             agreed: None,
             device: None,
+            edited: None,
             shape: None,
             kind: call.kind.clone(),
         }

@@ -53,6 +53,9 @@ pub struct RawRule {
     /// Only for calls from this remote host.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// When the rule stops matching, RFC 3339 (`2026-12-03T12:00:00Z`); absent: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
     #[serde(default, flatten)]
     pub learned: Learned,
 }
@@ -120,6 +123,19 @@ pub fn rules_of(
                  always\" in the console for one session",
             ));
         }
+        let expires = match raw.expires.as_deref().map(humantime::parse_rfc3339_weak) {
+            None => None,
+            Some(Ok(at)) => Some(at),
+            Some(Err(err)) => {
+                return Err(error(
+                    format!(
+                        "rule {id:?} expires at {:?}, which is not a time ({err})",
+                        raw.expires.unwrap_or_default()
+                    ),
+                    "write `expires` as an RFC 3339 time such as \"2026-12-03T12:00:00Z\", or leave it out for a rule that lasts",
+                ));
+            }
+        };
         rules.push(Rule {
             id,
             matcher,
@@ -129,6 +145,7 @@ pub fn rules_of(
             line: Some(line),
             project: raw.project,
             host: raw.host.filter(|h| !h.trim().is_empty()),
+            expires,
         });
     }
     Ok(rules)
@@ -294,6 +311,7 @@ fn listed(
         line: Some(line),
         project: None,
         host: None,
+        expires: None,
     })
 }
 
@@ -306,6 +324,9 @@ pub fn raw_of(rule: &Rule) -> RawRule {
         learned: rule.learned.clone(),
         project: rule.project.clone(),
         host: rule.host.clone(),
+        expires: rule
+            .expires
+            .map(|at| humantime::format_rfc3339_seconds(at).to_string()),
         ..RawRule::default()
     };
     let (key, value) = rule.matcher.key_and_value();

@@ -154,6 +154,7 @@ fn saved_rules_are_written_atomically_with_a_backup_and_read_back_when_changed()
         line: None,
         project: None,
         host: None,
+        expires: None,
     };
     assert_eq!(policy.save(rule("no-curl", "curl")).unwrap(), "no-curl");
     assert_eq!(policy.save(rule("no-curl", "wget")).unwrap(), "no-curl-2");

@@ -196,8 +196,10 @@ fn strictest<'a>(
     covers: impl Fn(&Rule, &RuleFile) -> bool,
 ) -> Option<(&'a RuleFile, &'a Rule)> {
     let mut best: Option<(&RuleFile, &Rule)> = None;
+    // An expired rule no longer matches: the next one in its file may.
+    let now = std::time::SystemTime::now();
     for file in files {
-        if let Some(rule) = file.first(place, |r| covers(r, file))
+        if let Some(rule) = file.first(place, |r| r.live_at(now) && covers(r, file))
             && best.is_none_or(|(_, b)| rule.ruling > b.ruling)
         {
             best = Some((file, rule));

@@ -4,7 +4,7 @@
 
 /// The keys a `[[rule]]` table takes, and the keys at the top of a rules file, as written.
 const RULE_KEYS: &str =
-    "id tool prefix command edit mcp read network verdict reason project host learned";
+    "id tool prefix command edit mcp read network verdict reason project host expires learned";
 const FILE_KEYS: &str = "mode_ceiling denied_commands safe_commands sensitive_paths rule";
 
 /// For a parse error `message` at byte `at` of `text` that names an unknown field: the line the

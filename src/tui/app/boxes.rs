@@ -12,6 +12,10 @@ impl App {
         let (kind, initial, always) = match intent {
             Intent::Deny => (BoxKind::Reason, String::new(), None),
             Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
+            Intent::Edit => {
+                let line = offer.edit.as_deref().unwrap_or_default();
+                (BoxKind::Line, visible(line).into_owned(), None)
+            }
             _ => {
                 let always = offer.always.clone();
                 let initial = visible(&always.pattern).into_owned();
@@ -24,13 +28,52 @@ impl App {
             .project
             .as_ref()
             .map(|root| visible(&root.display().to_string()).into_owned());
+        let judge =
+            (kind == BoxKind::Line).then(|| Effect::Judge(id, text_box.text().trim().to_string()));
         self.state = DialogState::Writing(Box::new(text_box));
         open.claimed = true;
         // The claim cancels a request in flight.
         if open.classifier == Some(ClassifierState::Asking) {
             open.classifier = None;
         }
-        vec![Effect::Claim(id)]
+        std::iter::once(Effect::Claim(id)).chain(judge).collect()
+    }
+
+    /// The console judged an edited line: the box shows it if it is still open on that call.
+    pub(super) fn judged(
+        &mut self,
+        id: CallId,
+        judged: crate::core::barrier::EditJudged,
+    ) -> Vec<Effect> {
+        if let DialogState::Writing(b) = &mut self.state
+            && b.id == id
+            && b.kind == BoxKind::Line
+        {
+            b.judged = Some(judged);
+        }
+        vec![]
+    }
+
+    /// Text pasted into the open box, control characters but newlines and tabs left out.
+    pub(super) fn paste(&mut self, text: &str) -> Vec<Effect> {
+        let DialogState::Writing(b) = &mut self.state else {
+            return vec![];
+        };
+        let clean: String = text
+            .chars()
+            .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+            .collect();
+        b.area.insert_str(clean);
+        b.edited();
+        Self::rejudge(b)
+    }
+
+    /// After an edit of an edited line's box: ask for its judgement.
+    pub(super) fn rejudge(b: &TextBox) -> Vec<Effect> {
+        match b.kind {
+            BoxKind::Line => vec![Effect::Judge(b.id, b.text().trim().to_string())],
+            _ => vec![],
+        }
     }
 
     /// A key while a text box is open on the focused dialog: `None` when no box is open.
@@ -50,23 +93,28 @@ impl App {
             BoxKey::Newline => {
                 b.area.insert_newline();
                 b.edited();
-                vec![]
+                Self::rejudge(b)
             }
             BoxKey::Leave => {
                 self.state = DialogState::Choosing;
                 vec![]
             }
             BoxKey::Scope => {
-                if !b.next_scope() {
-                    b.area.input(key);
-                    b.edited();
+                if b.next_scope() {
+                    return Some(vec![]);
                 }
+                b.area.input(key);
+                b.edited();
+                Self::rejudge(b)
+            }
+            BoxKey::Lasts => {
+                b.next_lasts();
                 vec![]
             }
             BoxKey::Edit => {
                 b.area.input(key);
                 b.edited();
-                vec![]
+                Self::rejudge(b)
             }
         })
     }

@@ -85,7 +85,7 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
         if let Some(meaning) = b.meaning()
             && inner.height >= 2
         {
-            let style = if meaning.starts_with(" BROAD") {
+            let style = if meaning.starts_with(" BROAD") || meaning.starts_with(" REFUSED") {
                 theme::notice()
             } else {
                 Style::default().fg(Color::Cyan)

@@ -80,3 +80,7 @@ mod snapshot_guard_tests;
 #[cfg(test)]
 #[path = "snapshot_box_tests.rs"]
 mod snapshot_box_tests;
+
+#[cfg(test)]
+#[path = "snapshot_edit_tests.rs"]
+mod snapshot_edit_tests;

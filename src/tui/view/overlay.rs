@@ -92,7 +92,7 @@ pub(super) fn rows_of(lines: &[Line<'static>], inner: usize) -> usize {
 pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
     let inner = usize::from(box_width(area, 78).saturating_sub(2)).max(1);
     let mut lines = vec![Line::styled("Keys", theme::title())];
-    for b in keymap::offered(app.focused().map(|o| &o.dialog.call.caps)) {
+    for b in keymap::offered_on(app.focused().map(|o| &o.dialog.offer)) {
         lines.extend(hanging(b.keys, b.help, 6, inner));
     }
     lines.push(Line::raw(""));

@@ -48,6 +48,7 @@ fn a_deny_whose_reason_cannot_reach_the_model_asks_for_one_for_the_log() {
         allow: AllowEffect::Grant,
         note: NoteEffect::None,
         reason: false,
+        input: crate::core::caps::InputEffect::Fixed,
     };
     let (d, p) = dialog_of(1, call, t);
     app.update(Msg::Opened(d, p), t);

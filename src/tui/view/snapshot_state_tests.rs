@@ -162,6 +162,7 @@ fn a_dialog_settled_by_the_timeout_leaves_the_queue_and_says_so() {
         latency: std::time::Duration::from_secs(540),
         device: None,
         rule: None,
+        edited: None,
     };
     app.update(Msg::Barrier(Event::Resolved(Arc::new(outcome))), t);
     let screen = draw(&app, 100, 20);

@@ -63,6 +63,7 @@ pub(super) fn passed(
         latency: std::time::Duration::ZERO,
         device: None,
         rule: None,
+        edited: None,
     };
     app.update(Msg::Barrier(Event::Passed(Arc::new(outcome))), now);
 }

@@ -76,7 +76,7 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         .or(app.notice.as_ref())
         .map(|(text, _)| text);
     let writing = matches!(app.state, DialogState::Writing(_));
-    let caps = app.focused().map(|o| &o.dialog.call.caps);
+    let offer = app.focused().map(|o| &o.dialog.offer);
     let boxed = match app.screen {
         Screen::Main => None,
         Screen::Help => Some(HELP_KEYS),
@@ -91,9 +91,9 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
     } else if writing {
         BOX_KEYS.to_vec()
     } else {
-        keymap::offered(caps)
+        keymap::offered_on(offer)
             .iter()
-            .filter(|b| !b.hint.is_empty() && (!b.needs_dialog || caps.is_some()))
+            .filter(|b| !b.hint.is_empty() && (!b.needs_dialog || offer.is_some()))
             .map(|b| (b.keys, b.hint))
             .collect()
     };
