@@ -10,7 +10,7 @@ use super::call::{Call, ToolKind};
 use super::caps::{Caps, InputEffect, NoteEffect};
 use super::classify::Assessment;
 use super::rules::{Pattern, SessionAllow};
-use super::shell::{Command, Safety};
+use super::shell::{Command, Safety, ShellAnalysis, reach};
 
 /// How long a dialog ignores answers after it is shown: a key or a tap meant for the one before
 /// it does not answer it.
@@ -26,6 +26,8 @@ pub enum AllowKind {
     Tool,
     /// Edits of one file.
     Path,
+    /// Fetches from a host: a shell line whose only unproven commands only reach it.
+    Host,
 }
 
 impl AllowKind {
@@ -35,6 +37,7 @@ impl AllowKind {
             AllowKind::Shell => "shell",
             AllowKind::Tool => "tool",
             AllowKind::Path => "path",
+            AllowKind::Host => "host",
         }
     }
 }
@@ -83,6 +86,9 @@ impl Always {
             AllowKind::Shell => SessionAllow::shell(text),
             AllowKind::Tool => Some(SessionAllow::Tool(text.to_string())),
             AllowKind::Path => Some(SessionAllow::Path(text.to_string())),
+            AllowKind::Host => super::shell::reach::host_pattern_error(text)
+                .is_none()
+                .then(|| SessionAllow::Host(text.to_string())),
         }
     }
 
@@ -94,7 +100,36 @@ impl Always {
     }
 }
 
+/// The one host a line's unproven commands all only reach, when that is all that keeps it
+/// from passing: "allow always" then proposes the host, not the command.
+fn one_host(analysis: &ShellAnalysis) -> Option<String> {
+    if analysis
+        .findings
+        .iter()
+        .any(|f| f.safety != Safety::ReadOnly)
+    {
+        return None;
+    }
+    let mut host: Option<String> = None;
+    for command in analysis
+        .commands
+        .iter()
+        .filter(|c| c.safety != Safety::ReadOnly)
+    {
+        for reached in reach::hosts(command)? {
+            match &host {
+                Some(one) if *one != reached => return None,
+                _ => host = Some(reached),
+            }
+        }
+    }
+    host
+}
+
 fn shell_pattern(call: &Call, assessment: &Assessment) -> (AllowKind, String, Option<Command>) {
+    if let Some(host) = assessment.shell.as_ref().and_then(one_host) {
+        return (AllowKind::Host, host, None);
+    }
     let command = assessment.shell.as_ref().and_then(|s| {
         s.commands
             .iter()
@@ -162,3 +197,7 @@ impl Offer {
         self.caps.note != NoteEffect::None
     }
 }
+
+#[cfg(test)]
+#[path = "offer_tests.rs"]
+mod tests;

@@ -294,6 +294,7 @@ impl Rule {
             }
             SessionAllow::Tool(t) => Match::Tool(t.clone()),
             SessionAllow::Path(_) => return None,
+            SessionAllow::Host(h) => Match::Network(h.clone()),
         };
         Some(Rule {
             id: "allow-always".into(),

@@ -118,6 +118,9 @@ pub enum SessionAllow {
     Tool(String),
     /// Edits of this one file.
     Path(String),
+    /// Shell commands that only reach hosts this pattern names (`api.github.com`,
+    /// `*.github.com`): see [`super::shell::reach`].
+    Host(String),
 }
 
 impl SessionAllow {
@@ -145,6 +148,13 @@ impl SessionAllow {
         match self {
             SessionAllow::ShellExact(p) => p.matches_exactly(command),
             SessionAllow::ShellPrefix(p) => p.matches_command(command),
+            SessionAllow::Host(pattern) => {
+                super::shell::reach::hosts(command).is_some_and(|hosts| {
+                    hosts
+                        .iter()
+                        .all(|h| super::shell::reach::host_covers(pattern, h))
+                })
+            }
             _ => false,
         }
     }
@@ -155,7 +165,7 @@ impl SessionAllow {
             SessionAllow::ShellExact(p) => p.as_str().to_string(),
             SessionAllow::ShellPrefix(p) => format!("{} *", p.as_str()),
             SessionAllow::Tool(tool) => tool.clone(),
-            SessionAllow::Path(path) => path.clone(),
+            SessionAllow::Path(path) | SessionAllow::Host(path) => path.clone(),
         }
     }
 
@@ -170,6 +180,9 @@ impl SessionAllow {
             }
             SessionAllow::Tool(tool) => format!("every {tool} call"),
             SessionAllow::Path(path) => format!("edits of {path}"),
+            SessionAllow::Host(host) => {
+                format!("shell commands that only fetch from {host} (no upload, no file written)")
+            }
         }
     }
 
@@ -182,6 +195,8 @@ impl SessionAllow {
                 p.words.len() == 1 || writer.is_some_and(|c| p.matches_command(c))
             }
             SessionAllow::Tool(_) | SessionAllow::Path(_) => false,
+            // Every host under a domain reaches past the one the call named.
+            SessionAllow::Host(pattern) => pattern.starts_with("*."),
         }
     }
 }

@@ -67,6 +67,9 @@ impl BoxKind {
                 format!(" {always}: every call of the tool (Tab: where; ^T: how long) ")
             }
             BoxKind::Pattern(AllowKind::Path) => format!(" {always}: edits of the file "),
+            BoxKind::Pattern(AllowKind::Host) => {
+                format!(" {always}: fetches from the host (Tab: where; ^T: how long) ")
+            }
             BoxKind::Line => format!(" edit the command, then {allow} the edited line once "),
         }
     }
@@ -212,7 +215,7 @@ impl TextBox {
     /// Tab: the next scope, for a shell or tool pattern (an edit is only ever for the session).
     pub fn next_scope(&mut self) -> bool {
         match self.kind {
-            BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool) => {
+            BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host) => {
                 self.scope = self.scope.next(self.project.is_some());
                 self.confirming = None;
                 true
@@ -226,7 +229,7 @@ impl TextBox {
     pub fn next_lasts(&mut self) -> bool {
         match (self.kind, self.scope) {
             (
-                BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool),
+                BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host),
                 Scope::Project | Scope::Everyone,
             ) => {
                 self.lasts = self.lasts.next();
