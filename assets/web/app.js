@@ -254,6 +254,7 @@ function openBox(kind) {
   $("buttons").hidden = true;
   $("box-hint").textContent = kind === "always" && d.always.matches
     ? "As proposed it allows " + d.always.matches + " for this session; an edit is checked again when sent."
+      + (d.always.caveat ? " Note: " + d.always.caveat + "." : "")
     : "";
   if (kind === "edit") judgeEdit();
   text.focus();

@@ -9,8 +9,9 @@ use std::time::Duration;
 use super::call::{Call, ToolKind};
 use super::caps::{Caps, InputEffect, NoteEffect};
 use super::classify::Assessment;
+use super::route::Row;
 use super::rules::{Pattern, SessionAllow};
-use super::shell::{Command, Safety, ShellAnalysis, reach};
+use super::shell::{Command, Risk, Safety, ShellAnalysis, reach};
 
 /// How long a dialog ignores answers after it is shown: a key or a tap meant for the one before
 /// it does not answer it.
@@ -51,6 +52,9 @@ pub struct Always {
     /// The command it is about, when that command is not read-only: a pattern wider than it
     /// is broad.
     pub writer: Option<Command>,
+    /// What the allow will not do for this call, said before Enter: a change of gatehouse's
+    /// own files is asked every time, and a credential is shown again only by a rule naming it.
+    pub caveat: Option<&'static str>,
 }
 
 impl Always {
@@ -72,6 +76,7 @@ impl Always {
             kind,
             pattern,
             writer,
+            caveat: caveat(assessment),
         }
     }
 
@@ -97,6 +102,24 @@ impl Always {
     pub fn needs_confirming(&self, allow: &SessionAllow, lasting: bool) -> bool {
         allow.is_broad(self.writer.as_ref())
             || (lasting && matches!(allow, SessionAllow::ShellPrefix(_)))
+    }
+}
+
+/// Why "allow always" cannot cover the next call like this one, where it cannot.
+fn caveat(assessment: &Assessment) -> Option<&'static str> {
+    match (assessment.row, &assessment.kind) {
+        (Row::Tamper, _) => Some(
+            "a change of gatehouse's own files is asked every time: this allows this call only",
+        ),
+        (Row::Risky(Risk::Credential), ToolKind::Read) => Some(
+            "a credential is shown again only by a read rule for the file (gatehouse rules add \
+             allow FILE --match read): this allows this call only",
+        ),
+        (Row::Risky(Risk::Credential), _) => Some(
+            "a credential is read again only by a rule for exactly this command, saved for the \
+             project or everyone (Tab): for this session, this allows this call only",
+        ),
+        _ => None,
     }
 }
 

@@ -59,3 +59,19 @@ fn a_fetch_from_several_hosts_or_one_that_sends_keeps_the_command() {
         assert_eq!(always.kind, AllowKind::Shell, "{line}");
     }
 }
+
+#[test]
+fn allow_always_says_before_enter_what_it_cannot_cover_for_a_credential_or_an_own_file() {
+    let read = test_call("Read", json!({"file_path": "/root/.aws/credentials"}));
+    let assessment = assess(&read, &Rules::default(), &[]);
+    assert_eq!(
+        assessment.row,
+        Row::Risky(crate::core::shell::Risk::Credential)
+    );
+    let caveat = Always::of(&read, &assessment).caveat.unwrap();
+    assert!(caveat.contains("--match read"), "{caveat}");
+    let (_, always) = offer_for("cat ~/.ssh/id_rsa");
+    assert!(always.caveat.unwrap().contains("exactly this command"));
+    let (_, always) = offer_for("rm -rf build");
+    assert_eq!(always.caveat, None);
+}

@@ -259,12 +259,16 @@ impl TextBox {
                 self.scope.words(self.project.as_deref())
             ),
             Some(allow) => format!(
-                " will allow {} — {}{} ",
+                " will allow {} — {}{}{} ",
                 allow.describe(),
                 self.scope.words(self.project.as_deref()),
                 match self.scope {
                     Scope::Session => "",
                     Scope::Project | Scope::Everyone => self.lasts.words(),
+                },
+                match self.always.as_ref().and_then(|a| a.caveat) {
+                    Some(caveat) => format!(". NOTE: {caveat}"),
+                    None => String::new(),
                 }
             ),
         })

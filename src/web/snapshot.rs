@@ -126,6 +126,7 @@ fn dialog(
             "kind": always.kind.name(),
             "pattern": text(&always.pattern),
             "matches": matches,
+            "caveat": always.caveat,
         },
     })
 }

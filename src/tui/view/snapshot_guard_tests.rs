@@ -173,3 +173,16 @@ fn the_allow_always_box_shows_where_the_rule_lasts_at_80_by_24() {
     insta::assert_snapshot!("always_80x24", draw(&app, 80, 24));
     insta::assert_snapshot!("always_60x20", draw(&app, 60, 20));
 }
+
+/// On a credential read the allow-always box says, before Enter, that a session's allow will
+/// not show that secret again: only a rule for exactly the command does.
+#[test]
+fn allow_always_on_a_credential_read_says_what_it_cannot_cover_at_80_by_24() {
+    let (app, _) = allow_always_box("cat ~/.ssh/id_rsa");
+    let screen = draw(&app, 80, 24);
+    assert!(
+        screen.contains("NOTE: a credential is read again only"),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
