@@ -102,17 +102,25 @@ pub fn report_of(registry: &Registry, project: &Path) -> String {
     let mut out = String::new();
     for dialect in registry.all() {
         let names = dialect.names();
-        let program = match on_path(names.program) {
-            Some(path) => match version(&path) {
-                Some(version) => format!("{} ({version})", path.display()),
-                None => path.display().to_string(),
-            },
+        let installed = on_path(names.program).map(|path| {
+            let version = version(&path);
+            (path, version)
+        });
+        let program = match &installed {
+            Some((path, Some(version))) => format!("{} ({version})", path.display()),
+            Some((path, None)) => path.display().to_string(),
             None => format!("not installed (no `{}` on PATH)", names.program),
         };
         let _ = writeln!(
             out,
             "{} (`gatehouse hook {}`): {program}",
             names.display, names.cli
+        );
+        let version = installed.as_ref().and_then(|(_, v)| v.as_deref());
+        let _ = writeln!(
+            out,
+            "  answers: {}",
+            checked(dialect.table().source, version)
         );
         hooks(&mut out, *dialect, project);
     }
@@ -152,6 +160,36 @@ fn hooks(out: &mut String, dialect: &dyn Dialect, project: &Path) {
             place.scope.name(),
             place.path.display()
         );
+    }
+}
+
+/// How far what the table says of an agent's answers holds for the version installed
+/// (`installed`, as its `--version` printed it): run against this very version, against
+/// another one (not checked again), or taken from documentation or others' live probes.
+pub fn checked(source: Source, installed: Option<&str>) -> String {
+    let number = |text: &str| {
+        text.split(|c: char| c.is_whitespace() || c == 'v')
+            .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|w| {
+                w.trim_end_matches(|c: char| !c.is_ascii_digit())
+                    .to_string()
+            })
+    };
+    match source {
+        Source::Verified(run) => match (number(run), installed.and_then(number)) {
+            (Some(ran), Some(here)) if ran == here => {
+                format!("as run against {run}, this very version")
+            }
+            (_, Some(here)) => format!(
+                "as run against {run}; this is {here}, not checked again (docs/agents.md says \
+                 what each answer did there)"
+            ),
+            _ => format!("as run against {run}"),
+        },
+        Source::Documented => {
+            "from its documentation only: no version was run against gatehouse".to_string()
+        }
+        Source::Reported(by) => format!("from its documentation, and {by}"),
     }
 }
 
@@ -197,6 +235,21 @@ pub fn version(program: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_doctor_says_whether_the_installed_version_is_the_one_run_against() {
+        let run = Source::Verified("Claude Code 2.1.328");
+        assert!(checked(run, Some("2.1.328 (Claude Code)")).contains("this very version"));
+        let newer = checked(run, Some("2.1.332 (Claude Code)"));
+        assert!(
+            newer.contains("this is 2.1.332, not checked again"),
+            "{newer}"
+        );
+        assert!(checked(run, Some("gemini v0.61.0")).contains("this is 0.61.0"));
+        assert_eq!(checked(run, None), "as run against Claude Code 2.1.328");
+        assert!(checked(Source::Documented, None).contains("documentation only"));
+        assert!(checked(Source::Reported("a probe"), None).ends_with("and a probe"));
+    }
 
     #[test]
     fn the_docs_table_is_the_one_the_registry_generates() {
