@@ -344,9 +344,14 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
     assert_eq!(decision, "deny", "{reason}\n{}", log());
     let (decision, reason) = over_ssh(&sshd, "make deploy");
     assert_eq!(decision, "deny");
+    // The model reads which rule, with no path; the audit names the remote's file.
+    assert!(reason.contains("the project rule denied-1"), "{reason}");
+    let audit = common::audit_records(&dir.join("audit.jsonl"));
+    let deploy = audit.iter().find(|r| r["subject"] == "make deploy");
+    let rule = deploy.and_then(|r| r["rule"].as_str()).unwrap_or_default();
     assert!(
-        reason.contains("build-box:") && reason.contains("proj/.gatehouse.toml"),
-        "{reason}"
+        rule.contains("build-box:") && rule.contains("proj/.gatehouse.toml"),
+        "{audit:?}"
     );
     let log = std::fs::read_to_string(&serve_log).unwrap();
     assert!(
