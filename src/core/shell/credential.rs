@@ -174,8 +174,9 @@ fn command_secret(
         if arg.starts_with('-') && !arg.contains('=') {
             continue;
         }
-        for reading in bound.readings(arg) {
-            let paths = operands(&reading).chain(reading.split_once(':').map(|(_, v)| v));
+        let readings = bound.readings(arg);
+        for reading in std::iter::once(arg.as_str()).chain(readings.iter().map(String::as_str)) {
+            let paths = operands(reading).chain(reading.split_once(':').map(|(_, v)| v));
             for path in paths.filter(|p| !p.is_empty() && !p.starts_with('-')) {
                 if let Some(what) = secrets.named(path, place) {
                     return Some(format!("{what} ({path})"));
