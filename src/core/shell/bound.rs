@@ -13,8 +13,15 @@ const MOST: usize = 64;
 pub struct Bound(HashMap<String, Vec<String>>);
 
 impl Bound {
-    /// Notes that `name` may hold `value`, as written in the line.
+    /// Notes that `name` may hold `value`, as written in the line. Only a value that can
+    /// change which folders a word goes through is kept (one with a `/`, a `~`, a `..` or an
+    /// expansion of its own): a segment holding an expansion already stands for any name
+    /// ([`crate::core::pathword`]), so a plain name (`1`, `notes`) adds nothing to read, and a
+    /// loop over many of them would only multiply the readings.
     pub fn record(&mut self, name: &str, value: &str) {
+        if !value.contains(['/', '~', '$']) && !value.contains("..") {
+            return;
+        }
         let values = self.0.entry(name.to_string()).or_default();
         if !values.iter().any(|v| v == value) {
             values.push(value.to_string());
@@ -81,17 +88,20 @@ mod tests {
     fn a_word_is_read_with_every_value_its_variables_may_hold() {
         let mut bound = Bound::default();
         bound.record("f", "~/.ssh/id_rsa");
-        bound.record("f", "notes.txt");
-        bound.record("d", ".aws");
+        bound.record("f", "notes/a.txt");
+        bound.record("d", "../.aws");
+        // A plain name adds nothing: `$n` already stands for any name in its segment.
+        bound.record("n", "42");
         assert_eq!(
             bound.readings("\"$f\""),
-            ["\"~/.ssh/id_rsa\"", "\"notes.txt\""]
+            ["\"~/.ssh/id_rsa\"", "\"notes/a.txt\""]
         );
         assert!(
             bound
-                .readings("~/${d}/credentials")
-                .contains(&"~/.aws/credentials".into())
+                .readings("~/x/${d}/credentials")
+                .contains(&"~/x/../.aws/credentials".into())
         );
+        assert!(bound.readings("$n").is_empty());
         // `$foo` is not `$f`, and a word with no variable is itself.
         assert!(bound.readings("$foo").is_empty());
         assert!(bound.readings("README.md").is_empty());
@@ -101,8 +111,8 @@ mod tests {
     fn readings_are_bounded() {
         let mut bound = Bound::default();
         for n in 0..20 {
-            bound.record("a", &format!("a{n}"));
-            bound.record("b", &format!("b{n}"));
+            bound.record("a", &format!("a/{n}"));
+            bound.record("b", &format!("b/{n}"));
         }
         assert!(bound.readings("$a/$b").len() < MOST);
     }
