@@ -260,9 +260,9 @@ impl Fake {
     }
 }
 
-type Request = (String, String, HashMap<String, String>, Vec<u8>);
+pub(super) type Request = (String, String, HashMap<String, String>, Vec<u8>);
 
-async fn read_request(stream: &mut TcpStream) -> Option<Request> {
+pub(super) async fn read_request(stream: &mut TcpStream) -> Option<Request> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let head_end = loop {
@@ -299,7 +299,11 @@ async fn read_request(stream: &mut TcpStream) -> Option<Request> {
     Some((method, target, headers, body))
 }
 
-async fn respond(stream: &mut TcpStream, status: u16, body: &str) -> std::io::Result<()> {
+pub(super) async fn respond(
+    stream: &mut TcpStream,
+    status: u16,
+    body: &str,
+) -> std::io::Result<()> {
     let text = format!(
         "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
          connection: close\r\n\r\n{body}",
@@ -308,7 +312,7 @@ async fn respond(stream: &mut TcpStream, status: u16, body: &str) -> std::io::Re
     stream.write_all(text.as_bytes()).await
 }
 
-fn base64(text: &str) -> String {
+pub(super) fn base64(text: &str) -> String {
     const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let bytes = text.as_bytes();
     let mut out = String::new();
