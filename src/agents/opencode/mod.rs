@@ -10,7 +10,8 @@
 //! `call` maps a request to a [`Call`](crate::core::call::Call) and an answer to a reply,
 //! `client` makes the HTTP calls, `attach` is one server's link (subscribe, list, reconnect),
 //! `requests` the questions a link has open (each asked once, then replied to), `attachments`
-//! the console's set of links and the target of `gatehouse attach`, `settings` the config's
+//! the console's set of links and the target of `gatehouse attach`, `service` the 2.x background
+//! service's registration (`gatehouse attach opencode` with no URL), `settings` the config's
 //! `[[opencode]]` tables, and `doctor` OpenCode's row in `gatehouse agents`.
 
 pub mod api;
@@ -21,6 +22,7 @@ pub mod client;
 pub mod doctor;
 pub mod event;
 mod requests;
+pub mod service;
 pub mod settings;
 pub mod sse;
 pub mod v2;
