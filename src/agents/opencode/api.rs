@@ -14,7 +14,6 @@
 
 use std::fmt;
 
-use reqwest::StatusCode;
 use serde_json::Value;
 
 use super::call::Reply;
@@ -121,16 +120,7 @@ impl Client {
             }
         }
         let path = format!("/api/session/{session}/permission/{id}/reply");
-        let request = self
-            .sign(self.http.post(self.url(&path, None)))
-            .timeout(REQUEST_TIMEOUT)
-            .json(&reply.body());
-        let response = request.send().await.map_err(unreachable)?;
-        if response.status() == StatusCode::NOT_FOUND {
-            return Ok(Sent::Gone);
-        }
-        check("the reply", response).await?;
-        Ok(Sent::Taken)
+        self.post_reply(self.url(&path, None), reply).await
     }
 }
 

@@ -184,6 +184,11 @@ impl Client {
             });
         }
         let url = self.url(&format!("/permission/{id}/reply"), directory);
+        self.post_reply(url, reply).await
+    }
+
+    /// Posts `reply` to `url`: taken on success, gone on 404 (no longer pending).
+    pub(super) async fn post_reply(&self, url: Url, reply: &Reply) -> Result<Sent, ClientError> {
         let request = self
             .sign(self.http.post(url))
             .timeout(REQUEST_TIMEOUT)

@@ -106,18 +106,7 @@ pub fn parse_event(text: &str) -> Result<StreamEvent, EventError> {
                 permission: Box::new(request.into()),
             }
         }
-        "permission.v2.replied" => {
-            let text = |key: &str| {
-                body.get(key)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            StreamEvent::Replied {
-                request_id: text("requestID"),
-                reply: text("reply"),
-            }
-        }
+        "permission.v2.replied" => StreamEvent::replied(&body),
         _ => StreamEvent::Other,
     })
 }

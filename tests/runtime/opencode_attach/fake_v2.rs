@@ -8,16 +8,14 @@
 //! it has a password. Every request line is kept, so a test can see no 1.x reply was tried.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, mpsc};
 
-use super::fake::{base64, read_request, respond};
+use super::fake::{accept_each, read_request, respond, signed_in, until};
 
 /// One reply the server took.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,11 +55,9 @@ impl FakeV2 {
             changed: Arc::new(Notify::new()),
         };
         let server = fake.clone();
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let server = server.clone();
-                tokio::spawn(async move { server.serve(stream).await });
-            }
+        accept_each(listener, move |stream| {
+            let server = server.clone();
+            async move { server.serve(stream).await }
         });
         fake
     }
@@ -109,21 +105,7 @@ impl FakeV2 {
 
     /// Waits (up to ten seconds) until `done` holds of what the server has seen.
     pub async fn until(&self, what: &str, done: impl Fn(&FakeV2) -> bool) {
-        let wait = async {
-            loop {
-                let changed = self.changed.notified();
-                if done(self) {
-                    return;
-                }
-                changed.await;
-            }
-        };
-        if tokio::time::timeout(Duration::from_secs(10), wait)
-            .await
-            .is_err()
-        {
-            panic!("the fake OpenCode 2.x server never saw {what}");
-        }
+        until(&self.changed, what, || done(self)).await
     }
 
     async fn serve(&self, mut stream: TcpStream) {
@@ -132,7 +114,7 @@ impl FakeV2 {
         };
         self.state().requests.push(format!("{method} {target}"));
         self.changed.notify_waiters();
-        if !self.authorized(&headers) {
+        if !signed_in(&headers, self.state().password.as_deref()) {
             let _ = respond(&mut stream, 401, r#"{"_tag":"UnauthorizedError"}"#).await;
             return;
         }
@@ -193,14 +175,6 @@ impl FakeV2 {
         let _ = stream.write_all(head.as_bytes()).await;
         let replied = json!({"sessionID": session, "requestID": id, "reply": body["reply"]});
         self.broadcast("permission.v2.replied", replied);
-    }
-
-    fn authorized(&self, headers: &HashMap<String, String>) -> bool {
-        let Some(password) = self.state().password.clone() else {
-            return true;
-        };
-        let expected = format!("Basic {}", base64(&format!("opencode:{password}")));
-        headers.get("authorization") == Some(&expected)
     }
 
     async fn stream_events(&self, mut stream: TcpStream) {
