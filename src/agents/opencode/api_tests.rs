@@ -205,3 +205,17 @@ async fn the_2x_listing_reads_its_location_and_a_bad_one_is_an_error() {
         Err(ClientError::BadBody { .. })
     ));
 }
+
+#[tokio::test]
+async fn a_reply_answered_with_the_web_app_is_not_taken_for_a_reply() {
+    // OpenCode answers a route it does not serve with its web app, 200 (seen on 1.18.33).
+    let route = "POST /api/session/ses_1/permission/per_1/reply";
+    let (client, _) = scripted(&[(route, 200, WEB_APP)]).await;
+    let err = client
+        .reply_v2("ses_1", "per_1", &Reply::Once)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("web app"), "{err}");
+    let (client, _) = scripted(&[("POST /permission/per_1/reply", 200, WEB_APP)]).await;
+    assert!(client.reply("per_1", None, &Reply::Once).await.is_err());
+}

@@ -187,7 +187,9 @@ impl Client {
         self.post_reply(url, reply).await
     }
 
-    /// Posts `reply` to `url`: taken on success, gone on 404 (no longer pending).
+    /// Posts `reply` to `url`: taken on success, gone on 404 (no longer pending). A page of
+    /// HTML is no success: OpenCode answers a route it does not serve with its web app (200),
+    /// and the request is then still pending.
     pub(super) async fn post_reply(&self, url: Url, reply: &Reply) -> Result<Sent, ClientError> {
         let request = self
             .sign(self.http.post(url))
@@ -197,7 +199,20 @@ impl Client {
         if response.status() == StatusCode::NOT_FOUND {
             return Ok(Sent::Gone);
         }
-        check("the reply", response).await?;
+        let response = check("the reply", response).await?;
+        let html = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/html"));
+        if html {
+            return Err(ClientError::BadBody {
+                what: "the reply",
+                why: "the server answered with its web app, not a reply: it does not serve this \
+                      API's reply route (is it another OpenCode version?)"
+                    .into(),
+            });
+        }
         Ok(Sent::Taken)
     }
 }
