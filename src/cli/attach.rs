@@ -1,4 +1,4 @@
-//! `gatehouse attach opencode URL` and `gatehouse detach opencode URL`: ask the running console
+//! `gatehouse attach opencode [URL]` and `gatehouse detach opencode URL`: ask the running console
 //! (or `serve`) over its socket to attach to an OpenCode server, or to let go of it. The
 //! password is read here, from the environment, and travels only over the console's private
 //! socket.
@@ -8,20 +8,27 @@ use std::path::Path;
 use anyhow::Result;
 
 use gatehouse::agents::opencode::attachments::AGENT;
-use gatehouse::agents::opencode::settings;
+use gatehouse::agents::opencode::{service, settings};
 use gatehouse::wire::Request;
 use gatehouse::wire::control::{self, Target};
 use gatehouse::wire::socket::socket_path;
 
-/// Asks the console on `socket` to attach to the OpenCode server at `url`.
+/// Asks the console on `socket` to attach to the OpenCode server at `url`, or without one to
+/// the OpenCode 2.x service its `service.json` registers (with that file's password).
 pub fn attach(
     socket: Option<&Path>,
-    url: &str,
+    url: Option<&str>,
     username: Option<String>,
     password_env: Option<&str>,
 ) -> Result<()> {
-    settings::check_url(url).map_err(anyhow::Error::msg)?;
-    let server = settings::server(url, username, password_env, |key| std::env::var(key).ok());
+    let env = |key: &str| std::env::var(key).ok();
+    let server = match url {
+        Some(url) => {
+            settings::check_url(url).map_err(anyhow::Error::msg)?;
+            settings::server(url, username, password_env, env)
+        }
+        None => service::discover(env)?,
+    };
     let (username, password) = match server.auth {
         Some(auth) => (Some(auth.username), Some(auth.password)),
         None => (None, None),

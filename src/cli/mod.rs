@@ -243,8 +243,9 @@ enum DevicesCommand {
 enum AttachAgent {
     /// A running `opencode serve` (also attached at start from the config's [[opencode]]).
     Opencode {
-        /// Its address, as `opencode serve` prints it: http://127.0.0.1:4096.
-        url: String,
+        /// Its address, as `opencode serve` prints it: http://127.0.0.1:4096. Without it, the
+        /// OpenCode 2.x service registered in $XDG_STATE_HOME/opencode/service.json.
+        url: Option<String>,
         /// Its user (default: $OPENCODE_SERVER_USERNAME, else opencode).
         #[arg(long)]
         username: Option<String>,
@@ -446,7 +447,7 @@ fn run(cli: Cli) -> Result<()> {
                 },
         } => attach::attach(
             socket.socket.or(cli.socket).as_deref(),
-            &url,
+            url.as_deref(),
             username,
             password_env.as_deref(),
         ),

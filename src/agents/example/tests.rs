@@ -97,7 +97,8 @@ fn gatehouse_agents_shows_its_events_and_where_its_hook_is() {
     let report = doctor::report_of(&ALONE, dir.path());
     assert!(report.contains(
         "Example Agent (`gatehouse hook example`): not installed (no \
-         `gatehouse-example-agent` on PATH)\n  hook: not installed (`gatehouse install example`)"
+         `gatehouse-example-agent` on PATH)\n  answers: from its documentation only: no \
+         version was run against gatehouse\n  hook: not installed (`gatehouse install example`)"
     ));
     let example = REGISTRY.find("example").unwrap();
     let installed = example.install(&install_request(dir.path())).unwrap();

@@ -1,6 +1,8 @@
 //! One attachment: the console's link to one `opencode serve`.
 //!
-//! It subscribes to `/global/event` first and only then lists what is already pending (events
+//! Each connection first finds which API the server speaks ([`Client::detect`]); the 2.x one
+//! has its own stream (`/api/event`) and list (`GET /api/permission/request`), and everything
+//! below holds of both. It subscribes to the event stream first and only then lists what is already pending (events
 //! are not replayed, so a request asked before the stream opened is found only by the list):
 //! the server's own instance and every project's worktree. Each request becomes a call
 //! submitted to the barrier, in a task of its own, and the barrier's answer goes back as the
@@ -19,8 +21,9 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use super::api::Api;
 use super::client::{Client, ClientError};
-use super::event::{Permission, StreamEvent};
+use super::event::{EventError, Permission, StreamEvent};
 use super::requests::Requests;
 use super::sse::Frames;
 use crate::core::barrier::Barrier;
@@ -49,8 +52,8 @@ impl Default for Timing {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
     Connecting,
-    /// Subscribed, and the pending requests listed.
-    Attached,
+    /// Subscribed, and the pending requests listed, over this API.
+    Attached(Api),
     /// Not reachable now; tried again after `retry_in`.
     Down {
         why: String,
@@ -101,6 +104,9 @@ pub async fn run(
     }
 }
 
+/// How one API's events are read.
+type Parse = fn(&str) -> Result<StreamEvent, EventError>;
+
 /// How a stream that was up came to an end.
 enum Ended {
     Up,
@@ -114,14 +120,22 @@ async fn attached(
     link: &watch::Sender<Link>,
     log: &Log,
 ) -> Result<Ended, ClientError> {
-    let mut stream = client.subscribe().await?;
-    for (directory, pending) in list(client).await? {
+    let api = client.detect().await?;
+    requests.api = api;
+    let (mut stream, parse): (_, Parse) = match api {
+        Api::V1 => (client.subscribe().await?, StreamEvent::parse),
+        Api::V2 => (client.subscribe_v2().await?, super::v2::parse_event),
+    };
+    for (directory, pending) in list(client, api).await? {
         for permission in pending {
             requests.ask(directory.clone(), permission);
         }
     }
-    link.send_replace(Link::Attached);
-    log(format!("opencode {}: attached", client.server().url));
+    link.send_replace(Link::Attached(api));
+    log(format!(
+        "opencode {}: attached ({api})",
+        client.server().url
+    ));
     let mut frames = Frames::new(MAX_EVENT);
     loop {
         // Cancellation: `chunk` is dropped only with the whole link (the stream goes too), and
@@ -143,7 +157,7 @@ async fn attached(
             .push(&bytes)
             .map_err(|e| ClientError::Unreachable(e.to_string()))?;
         for data in events {
-            match StreamEvent::parse(&data) {
+            match parse(&data) {
                 Ok(StreamEvent::Asked {
                     directory,
                     permission,
@@ -156,10 +170,17 @@ async fn attached(
     }
 }
 
-/// Every pending request the server has, each with the directory to reply with: every
+/// Every pending request the server has, each with the directory to reply with: on 1.x every
 /// project's worktree first, then the server's own instance (whose requests may be among the
-/// former, and are then handled there).
-async fn list(client: &Client) -> Result<Vec<(Option<String>, Vec<Permission>)>, ClientError> {
+/// former, and are then handled there); on 2.x the server's own location's.
+async fn list(
+    client: &Client,
+    api: Api,
+) -> Result<Vec<(Option<String>, Vec<Permission>)>, ClientError> {
+    if api == Api::V2 {
+        let (directory, pending) = client.pending_v2().await?;
+        return Ok(vec![(Some(directory), pending)]);
+    }
     let mut all = Vec::new();
     for worktree in client.worktrees().await? {
         let pending = client.pending(Some(&worktree)).await?;

@@ -10,6 +10,7 @@ use tokio::runtime::Handle;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::api::Api;
 use super::attach::{self, Link, Log, Timing};
 use super::client::{Auth, Client, Server};
 use super::settings::{self, ServerConfig};
@@ -130,7 +131,8 @@ impl Attachments {
                     .trim_start_matches("https://");
                 match link {
                     Link::Connecting => format!("{at} connecting"),
-                    Link::Attached => at.to_string(),
+                    Link::Attached(Api::V1) => at.to_string(),
+                    Link::Attached(api @ Api::V2) => format!("{at} ({api})"),
                     Link::Down { retry_in, .. } => {
                         format!("{at} DOWN (retry in {}s)", retry_in.as_secs().max(1))
                     }

@@ -85,7 +85,7 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
             .or_else(|| request.patterns.first().map(|p| resolve(cwd, p)))
     };
     let input = match request.permission.as_str() {
-        "bash" => meta("command").map(|command| json!({ "command": command })),
+        "bash" | "shell" => meta("command").map(|command| json!({ "command": command })),
         "edit" => first_path().map(|path| {
             let mut input = Map::new();
             input.insert("file_path".into(), path.into());
@@ -127,7 +127,8 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
 /// project), `todowrite`, `task`, `question` and any permission not listed are
 /// [`ToolKind::Other`]: they ask.
 pub const TOOLS: Tools = Tools {
-    shell: &["bash"],
+    // `shell` is 2.x's name for it in OpenCode's documentation (unverified on a real 2.x).
+    shell: &["bash", "shell"],
     read: &["read", "glob", "grep", "list"],
     edit: &["edit"],
     web: &["webfetch", "websearch"],

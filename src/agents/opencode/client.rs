@@ -77,13 +77,13 @@ pub enum Sent {
 /// A client of one server.
 #[derive(Debug, Clone)]
 pub struct Client {
-    http: reqwest::Client,
+    pub(super) http: reqwest::Client,
     base: Url,
     server: Server,
 }
 
 /// How long a plain request (not the stream) may take.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The most a listing (`GET /permission`, `GET /project`) may hold: far more than any real
 /// server sends, and a server that streams without end is stopped there.
@@ -114,7 +114,7 @@ impl Client {
         &self.server
     }
 
-    fn url(&self, path: &str, directory: Option<&str>) -> Url {
+    pub(super) fn url(&self, path: &str, directory: Option<&str>) -> Url {
         let mut url = self.base.clone();
         let prefix = url.path().trim_end_matches('/').to_string();
         url.set_path(&format!("{prefix}{path}"));
@@ -124,11 +124,11 @@ impl Client {
         url
     }
 
-    fn get(&self, url: Url) -> reqwest::RequestBuilder {
+    pub(super) fn get(&self, url: Url) -> reqwest::RequestBuilder {
         self.sign(self.http.get(url))
     }
 
-    fn sign(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+    pub(super) fn sign(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
         match &self.server.auth {
             Some(auth) => request.basic_auth(&auth.username, Some(&auth.password)),
             None => request,
@@ -184,6 +184,13 @@ impl Client {
             });
         }
         let url = self.url(&format!("/permission/{id}/reply"), directory);
+        self.post_reply(url, reply).await
+    }
+
+    /// Posts `reply` to `url`: taken on success, gone on 404 (no longer pending). A page of
+    /// HTML is no success: OpenCode answers a route it does not serve with its web app (200),
+    /// and the request is then still pending.
+    pub(super) async fn post_reply(&self, url: Url, reply: &Reply) -> Result<Sent, ClientError> {
         let request = self
             .sign(self.http.post(url))
             .timeout(REQUEST_TIMEOUT)
@@ -192,12 +199,25 @@ impl Client {
         if response.status() == StatusCode::NOT_FOUND {
             return Ok(Sent::Gone);
         }
-        check("the reply", response).await?;
+        let response = check("the reply", response).await?;
+        let html = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/html"));
+        if html {
+            return Err(ClientError::BadBody {
+                what: "the reply",
+                why: "the server answered with its web app, not a reply: it does not serve this \
+                      API's reply route (is it another OpenCode version?)"
+                    .into(),
+            });
+        }
         Ok(Sent::Taken)
     }
 }
 
-fn unreachable(err: reqwest::Error) -> ClientError {
+pub(super) fn unreachable(err: reqwest::Error) -> ClientError {
     // The full chain: "error sending request" alone does not say "connection refused".
     let mut text = err.to_string();
     let mut source = std::error::Error::source(&err);
@@ -209,7 +229,7 @@ fn unreachable(err: reqwest::Error) -> ClientError {
     ClientError::Unreachable(text)
 }
 
-async fn check(
+pub(super) async fn check(
     what: &'static str,
     response: reqwest::Response,
 ) -> Result<reqwest::Response, ClientError> {
@@ -229,7 +249,7 @@ async fn check(
 
 /// A permission id as OpenCode makes them (`per_…`): letters, digits, `_` and `-`. Anything
 /// else could steer the reply's address (`../`) and is refused before a request is made.
-fn is_permission_id(id: &str) -> bool {
+pub(super) fn is_permission_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
         && id
@@ -238,7 +258,7 @@ fn is_permission_id(id: &str) -> bool {
 }
 
 /// The body of `response` read as JSON, refused past [`MAX_BODY_BYTES`].
-async fn json_body<T: serde::de::DeserializeOwned>(
+pub(super) async fn json_body<T: serde::de::DeserializeOwned>(
     what: &'static str,
     response: reqwest::Response,
 ) -> Result<T, ClientError> {

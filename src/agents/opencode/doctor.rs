@@ -31,6 +31,8 @@ pub fn report(out: &mut String, program: &str) {
     let _ = writeln!(
         out,
         "  no hook: the console attaches to a running `opencode serve` (`gatehouse attach \
-         opencode URL`, or [[opencode]] url = \"…\" in the config)"
+         opencode URL`, or [[opencode]] url = \"…\" in the config); it speaks the 1.x API or \
+         2.x's /api, whichever the server serves, and with no URL attaches to the 2.x service \
+         registered in $XDG_STATE_HOME/opencode/service.json"
     );
 }

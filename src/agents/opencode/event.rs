@@ -94,21 +94,24 @@ impl StreamEvent {
                 directory,
                 permission: Box::new(serde_json::from_value(properties)?),
             },
-            "permission.replied" => {
-                let text = |key: &str| {
-                    properties
-                        .get(key)
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                StreamEvent::Replied {
-                    request_id: text("requestID"),
-                    reply: text("reply"),
-                }
-            }
+            "permission.replied" => StreamEvent::replied(&properties),
             _ => StreamEvent::Other,
         })
+    }
+
+    /// A reply event, from its fields (`requestID`, `reply`) in either API.
+    pub(super) fn replied(fields: &Value) -> StreamEvent {
+        let text = |key: &str| {
+            fields
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        StreamEvent::Replied {
+            request_id: text("requestID"),
+            reply: text("reply"),
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
+use super::api::Api;
 use super::call::{Reply, to_call};
 use super::client::{Client, Sent};
 use super::event::Permission;
@@ -24,6 +25,8 @@ const REMEMBERED: usize = 4096;
 /// The requests of one server being asked about, and those already answered.
 pub(super) struct Requests {
     client: Client,
+    /// The API the server was last found to speak; replies go by it.
+    pub(super) api: Api,
     barrier: Barrier,
     open: HashMap<String, AbortHandle>,
     answered: HashSet<String>,
@@ -39,6 +42,7 @@ impl Requests {
         let (done_tx, done) = mpsc::unbounded_channel();
         Requests {
             client,
+            api: Api::V1,
             barrier,
             open: HashMap::new(),
             answered: HashSet::new(),
@@ -63,9 +67,10 @@ impl Requests {
         let client = self.client.clone();
         let barrier = self.barrier.clone();
         let done = self.done_tx.clone();
+        let api = self.api;
         if let Some(reply) = self.unsent.remove(&id) {
             let task = tokio::spawn(async move {
-                let settled = send(&client, &permission.id, directory.as_deref(), &reply).await;
+                let settled = send(&client, api, &permission, directory.as_deref(), &reply).await;
                 let _ = done.send((permission.id, settled));
             });
             self.open.insert(id, task.abort_handle());
@@ -75,7 +80,7 @@ impl Requests {
             let call = to_call(&permission, directory.as_deref());
             let answer = barrier.submit(call).await;
             let settled = match Reply::of(&answer.decision, answer.decider) {
-                Some(reply) => send(&client, &permission.id, directory.as_deref(), &reply).await,
+                Some(reply) => send(&client, api, &permission, directory.as_deref(), &reply).await,
                 None => Settled::Left,
             };
             let _ = done.send((permission.id, settled));
@@ -139,11 +144,23 @@ pub(super) enum Settled {
 }
 
 /// Sends `reply`, trying three times over a few seconds while the server is unreachable.
-async fn send(client: &Client, id: &str, directory: Option<&str>, reply: &Reply) -> Settled {
+/// A 1.x reply names the request's instance; a 2.x one its session.
+async fn send(
+    client: &Client,
+    api: Api,
+    permission: &Permission,
+    directory: Option<&str>,
+    reply: &Reply,
+) -> Settled {
     let url = &client.server().url;
+    let id = permission.id.as_str();
     let mut wait = Duration::from_millis(500);
     for attempt in 1..=3 {
-        match client.reply(id, directory, reply).await {
+        let sent = match api {
+            Api::V1 => client.reply(id, directory, reply).await,
+            Api::V2 => client.reply_v2(&permission.session_id, id, reply).await,
+        };
+        match sent {
             Ok(Sent::Taken) => return Settled::Sent,
             Ok(Sent::Gone) => {
                 tracing::info!("opencode {url}: {id} was answered elsewhere first");

@@ -1,10 +1,12 @@
 //! The real binary: `gatehouse serve` attaches when `gatehouse attach opencode URL` asks it to
-//! (over its socket) and when its config lists the server, and lets go on `detach`.
+//! (over its socket) and when its config lists the server, and lets go on `detach`; without a
+//! URL it attaches to the OpenCode 2.x service that `service.json` registers.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
 use super::fake::Fake;
+use super::fake_v2::FakeV2;
 use super::{PROJECT, shell_request};
 use serde_json::json;
 
@@ -150,4 +152,43 @@ async fn a_config_url_that_is_not_an_address_fails_with_its_line() {
         text.contains("not the address of an OpenCode server"),
         "{text}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn attach_without_a_url_reaches_the_2x_service_its_registration_names_with_its_password() {
+    let fake = FakeV2::start(PROJECT, Some("svc-pw")).await;
+    fake.pend(json!({
+        "id": "per_s1", "sessionID": "ses_s", "action": "bash", "resources": ["touch x"],
+        "metadata": {"command": "touch x"},
+    }));
+    let place = Place::new("");
+    let state = place.dir.path().join("state");
+    std::fs::create_dir_all(state.join("opencode")).unwrap();
+    let registration = json!({
+        "id": "svc_1", "version": "2.0.12", "url": fake.url, "pid": 1, "password": "svc-pw",
+    });
+    std::fs::write(
+        state.join("opencode/service.json"),
+        registration.to_string(),
+    )
+    .unwrap();
+    let _serve = place.serve().await;
+
+    let mut missing = place.gatehouse(&["attach", "opencode"]);
+    missing.env("XDG_STATE_HOME", place.dir.path().join("nowhere"));
+    let out = run(missing).await;
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("give the URL"), "{}", text(&out));
+
+    let mut attach = place.gatehouse(&["attach", "opencode"]);
+    attach.env("XDG_STATE_HOME", &state);
+    let out = run(attach).await;
+    assert!(out.status.success(), "{}", text(&out));
+    fake.until("the reply", |f| !f.replies().is_empty()).await;
+    let reply = &fake.replies()[0];
+    assert_eq!(
+        (reply.session.as_str(), reply.id.as_str()),
+        ("ses_s", "per_s1")
+    );
+    assert_eq!(reply.body, json!({"reply": "once"}));
 }

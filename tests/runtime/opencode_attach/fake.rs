@@ -57,11 +57,9 @@ impl Fake {
             changed: Arc::new(Notify::new()),
         };
         let server = fake.clone();
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let server = server.clone();
-                tokio::spawn(async move { server.serve(stream).await });
-            }
+        accept_each(listener, move |stream| {
+            let server = server.clone();
+            async move { server.serve(stream).await }
         });
         fake
     }
@@ -128,21 +126,7 @@ impl Fake {
 
     /// Waits (up to ten seconds) until `done` holds of what the server has seen.
     pub async fn until(&self, what: &str, done: impl Fn(&Fake) -> bool) {
-        let wait = async {
-            loop {
-                let changed = self.changed.notified();
-                if done(self) {
-                    return;
-                }
-                changed.await;
-            }
-        };
-        if tokio::time::timeout(Duration::from_secs(10), wait)
-            .await
-            .is_err()
-        {
-            panic!("the fake OpenCode server never saw {what}");
-        }
+        until(&self.changed, what, || done(self)).await
     }
 
     async fn serve(&self, mut stream: TcpStream) {
@@ -223,11 +207,7 @@ impl Fake {
     }
 
     fn authorized(&self, headers: &HashMap<String, String>) -> bool {
-        let Some(password) = self.state().password.clone() else {
-            return true;
-        };
-        let expected = format!("Basic {}", base64(&format!("opencode:{password}")));
-        headers.get("authorization") == Some(&expected)
+        signed_in(headers, self.state().password.as_deref())
     }
 
     async fn stream_events(&self, mut stream: TcpStream) {
@@ -260,9 +240,50 @@ impl Fake {
     }
 }
 
-type Request = (String, String, HashMap<String, String>, Vec<u8>);
+/// Hands every connection `listener` accepts to `serve`, each in a task of its own.
+pub(super) fn accept_each<F, Fut>(listener: TcpListener, serve: F)
+where
+    F: Fn(TcpStream) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(serve(stream));
+        }
+    });
+}
 
-async fn read_request(stream: &mut TcpStream) -> Option<Request> {
+/// Waits (up to ten seconds, woken by `changed`) until `done` holds.
+pub(super) async fn until(changed: &Notify, what: &str, done: impl Fn() -> bool) {
+    let wait = async {
+        loop {
+            let notified = changed.notified();
+            if done() {
+                return;
+            }
+            notified.await;
+        }
+    };
+    if tokio::time::timeout(Duration::from_secs(10), wait)
+        .await
+        .is_err()
+    {
+        panic!("the fake OpenCode server never saw {what}");
+    }
+}
+
+/// Whether `headers` sign in as `opencode` with `password` (anything goes without one).
+pub(super) fn signed_in(headers: &HashMap<String, String>, password: Option<&str>) -> bool {
+    let Some(password) = password else {
+        return true;
+    };
+    let expected = format!("Basic {}", base64(&format!("opencode:{password}")));
+    headers.get("authorization") == Some(&expected)
+}
+
+pub(super) type Request = (String, String, HashMap<String, String>, Vec<u8>);
+
+pub(super) async fn read_request(stream: &mut TcpStream) -> Option<Request> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let head_end = loop {
@@ -299,7 +320,11 @@ async fn read_request(stream: &mut TcpStream) -> Option<Request> {
     Some((method, target, headers, body))
 }
 
-async fn respond(stream: &mut TcpStream, status: u16, body: &str) -> std::io::Result<()> {
+pub(super) async fn respond(
+    stream: &mut TcpStream,
+    status: u16,
+    body: &str,
+) -> std::io::Result<()> {
     let text = format!(
         "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
          connection: close\r\n\r\n{body}",

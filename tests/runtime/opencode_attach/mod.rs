@@ -5,6 +5,8 @@
 //! The last tests drive the real binary: `gatehouse serve` and `gatehouse attach opencode`.
 
 mod fake;
+mod fake_v2;
+mod v2;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -157,14 +159,14 @@ async fn a_request_on_the_stream_that_is_also_listed_is_asked_once_and_allowed_o
     let fake = Fake::start(None).await;
     let mut console = console(Mode::AllowRead);
     console.attachments.attach(server(&fake)).unwrap();
-    console.link(|l| *l == Link::Attached).await;
+    console.link(|l| matches!(l, Link::Attached(_))).await;
     fake.ask(PROJECT, shell_request("per_2", "touch a.txt"));
     let (id, _) = console.opened().await;
     // Seen again by a list after a reconnect, it is the same dialog, not a new one.
     fake.drop_streams();
     fake.until("a second subscription", |f| f.subscribed() >= 2)
         .await;
-    console.link(|l| *l == Link::Attached).await;
+    console.link(|l| matches!(l, Link::Attached(_))).await;
     assert_eq!(console.prompter.open_dialogs().len(), 1);
     assert!(
         console
@@ -180,7 +182,7 @@ async fn after_the_stream_drops_the_link_comes_back_and_lists_what_was_asked_mea
     let fake = Fake::start(None).await;
     let mut console = console(Mode::AllowRead);
     console.attachments.attach(server(&fake)).unwrap();
-    console.link(|l| *l == Link::Attached).await;
+    console.link(|l| matches!(l, Link::Attached(_))).await;
     fake.drop_streams();
     // Asked while no stream is open: only the list after the reconnect can find it.
     fake.pend(Some(PROJECT), shell_request("per_3", "touch b.txt"));
@@ -254,7 +256,7 @@ async fn an_answer_given_in_opencode_itself_withdraws_the_dialog() {
     let fake = Fake::start(None).await;
     let mut console = console(Mode::AllowRead);
     console.attachments.attach(server(&fake)).unwrap();
-    console.link(|l| *l == Link::Attached).await;
+    console.link(|l| matches!(l, Link::Attached(_))).await;
     fake.ask(PROJECT, shell_request("per_6", "touch e.txt"));
     let (id, _) = console.opened().await;
     fake.answer_elsewhere("per_6");
