@@ -121,8 +121,7 @@ impl Match {
         match self {
             Match::Prefix(p) => p.matches_command(command),
             Match::Command(p) => p.matches_exactly(command),
-            Match::Network(pattern) => reach::hosts(command)
-                .is_some_and(|hosts| hosts.iter().any(|h| reach::host_covers(pattern, h))),
+            Match::Network(pattern) => reach::names_any(pattern, command),
             Match::Tool(_) | Match::Edit(_) | Match::Mcp(_) | Match::Read(_) => false,
         }
     }
@@ -240,8 +239,7 @@ impl Rule {
     /// denies or asks, when it names any.
     pub fn covers_command(&self, command: &Command) -> bool {
         match (&self.matcher, self.ruling) {
-            (Match::Network(pattern), Ruling::Allow) => reach::hosts(command)
-                .is_some_and(|hosts| hosts.iter().all(|h| reach::host_covers(pattern, h))),
+            (Match::Network(pattern), Ruling::Allow) => reach::names_every(pattern, command),
             (matcher, _) => matcher.covers_command(command),
         }
     }

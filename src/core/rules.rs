@@ -148,13 +148,7 @@ impl SessionAllow {
         match self {
             SessionAllow::ShellExact(p) => p.matches_exactly(command),
             SessionAllow::ShellPrefix(p) => p.matches_command(command),
-            SessionAllow::Host(pattern) => {
-                super::shell::reach::hosts(command).is_some_and(|hosts| {
-                    hosts
-                        .iter()
-                        .all(|h| super::shell::reach::host_covers(pattern, h))
-                })
-            }
+            SessionAllow::Host(pattern) => super::shell::reach::names_every(pattern, command),
             _ => false,
         }
     }

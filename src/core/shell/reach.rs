@@ -145,6 +145,17 @@ fn url_host(url: &str) -> Option<String> {
     (host_ok && path_ok).then(|| host.trim_end_matches('.').to_ascii_lowercase())
 }
 
+/// Whether `pattern` names every host `command` only reaches (what an allow needs); `false`
+/// for a command with no known hosts.
+pub fn names_every(pattern: &str, command: &Command) -> bool {
+    hosts(command).is_some_and(|hosts| hosts.iter().all(|h| host_covers(pattern, h)))
+}
+
+/// Whether `pattern` names any host `command` only reaches (what a deny or ask needs).
+pub fn names_any(pattern: &str, command: &Command) -> bool {
+    hosts(command).is_some_and(|hosts| hosts.iter().any(|h| host_covers(pattern, h)))
+}
+
 /// Whether a rule's host pattern names `host`: the host itself, or with a leading `*.` any
 /// host under that domain (not the domain itself).
 pub fn host_covers(pattern: &str, host: &str) -> bool {
