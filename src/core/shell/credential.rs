@@ -176,7 +176,9 @@ fn command_secret(
         }
         let readings = bound.readings(arg);
         for reading in std::iter::once(arg.as_str()).chain(readings.iter().map(String::as_str)) {
-            let paths = operands(reading).chain(reading.split_once(':').map(|(_, v)| v));
+            let paths = operands(reading)
+                .chain(reading.split_once(':').map(|(_, v)| v))
+                .chain(substituted_words(reading));
             for path in paths.filter(|p| !p.is_empty() && !p.starts_with('-')) {
                 if let Some(what) = secrets.named(path, place) {
                     return Some(format!("{what} ({path})"));
@@ -185,6 +187,20 @@ fn command_secret(
         }
     }
     None
+}
+
+/// The words inside a word's command substitutions (`cat $(find ~/.aws -type f)`): the names
+/// such a substitution prints are whatever its command is pointed at, so a credential folder
+/// named there is read by the command the names are handed to.
+fn substituted_words(word: &str) -> impl Iterator<Item = &str> {
+    let inside = word.contains("$(") || word.contains('`') || word.contains("<(");
+    inside
+        .then(|| {
+            word.split(|c: char| c.is_whitespace() || "()`;|&\"'<>".contains(c))
+                .filter(|w| !w.is_empty() && *w != "$" && !w.starts_with('-'))
+        })
+        .into_iter()
+        .flatten()
 }
 
 /// What secret `xargs` may hand a reader (`ls ~/.ssh | xargs cat`): the files the command

@@ -166,6 +166,10 @@ fn a_secret_reached_through_a_variable_or_the_names_xargs_is_given_is_a_credenti
         "ls ~/.ssh | xargs -n1 cat",
         "find ~/.aws -type f | xargs grep key",
         "printf '%s\\n' ~/.aws/credentials | xargs -I{} cat {}",
+        "cat $(find ~/.aws -type f)",
+        "head -n 5 `ls -d ~/.ssh/*`",
+        "grep -h key $(echo \"$HOME/.config/gh\")",
+        "wc -c $(cat ~/.netrc) && cat $(find ~/.kube)",
     ] {
         assert!(credential(line), "{line}: {}", analyse(line).explanation());
     }
@@ -177,6 +181,9 @@ fn a_secret_reached_through_a_variable_or_the_names_xargs_is_given_is_a_credenti
         "find . -name '*.rs' | xargs grep TODO",
         "git ls-files | xargs cat",
         "foo=1; cat \"$foobar\"",
+        "cat $(git ls-files src)",
+        "grep -n TODO $(find . -name '*.rs')",
+        "ls -l $(find ~/.ssh -name '*.pub')",
     ] {
         assert!(!credential(line), "{line}: {}", analyse(line).explanation());
     }
