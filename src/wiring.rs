@@ -17,7 +17,6 @@ use crate::core::audit::Audit;
 use crate::core::barrier::{Barrier, Settings as BarrierSettings};
 use crate::core::classifier::Classifier;
 use crate::core::prompter::Prompter;
-use crate::remote::list::Remotes;
 use crate::remote::tunnel::Tunnels;
 use crate::server::{self, Bound, Support};
 use crate::tui::app::{WebAsk, WebPanel};
@@ -109,8 +108,8 @@ pub async fn start(
     })
 }
 
-/// Starts a tunnel for each remote in the remotes file beside the config, if there are any.
-/// A remotes file that does not read stops the start, saying why.
+/// Keeps a tunnel for each remote in the remotes file beside the config, following the file
+/// while the console runs. A remotes file that does not read stops the start, saying why.
 fn start_tunnels(config: &Config, socket: &Path) -> anyhow::Result<Option<Tunnels>> {
     let folder = config
         .source
@@ -121,12 +120,8 @@ fn start_tunnels(config: &Config, socket: &Path) -> anyhow::Result<Option<Tunnel
     let Some(folder) = folder else {
         return Ok(None);
     };
-    let remotes = Remotes::load(&folder)?;
-    if remotes.hosts.is_empty() {
-        return Ok(None);
-    }
     let states = crate::remote::state::folder(&crate::plumbing::paths::state_dir());
-    Ok(Some(Tunnels::start(remotes.hosts, socket, Some(states))))
+    Ok(Some(Tunnels::follow(&folder, socket, Some(states))?))
 }
 
 impl Extras {

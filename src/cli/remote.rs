@@ -228,8 +228,8 @@ fn add(folder: &Path, name: String, target: Target, ask_timeout: u64) -> Result<
     step(
         &name,
         &format!(
-            "saved in {}; the console and `gatehouse serve` keep its tunnel while they run \
-             (restart a running one to start it)",
+            "saved in {}; a running console or `gatehouse serve` starts its tunnel within \
+             two seconds, and keeps it while it runs",
             remotes.path.display()
         ),
     );
@@ -300,7 +300,13 @@ fn rm(folder: &Path, name: &str, forget: bool) -> Result<()> {
     }
     remotes.remove(name);
     remotes.save()?;
-    step(name, &format!("removed from {}", remotes.path.display()));
+    step(
+        name,
+        &format!(
+            "removed from {}; a running console stops its tunnel within two seconds",
+            remotes.path.display()
+        ),
+    );
     Ok(())
 }
 

@@ -8,7 +8,8 @@
 //! supervisor the console and `serve` start for every configured remote: one `ssh -R` that
 //! forwards the remote socket to the console's, started again with backoff when it ends, its
 //! state shared with the status bar and written to the state folder for `gatehouse remote
-//! list` (`state`). `container` is `gatehouse install AGENT --container NAME`.
+//! list` (`state`); the keeper follows the remotes file, so a remote added or removed while
+//! the console runs gains or loses its tunnel at once. `container` is `gatehouse install AGENT --container NAME`.
 //!
 //! The hooks on a remote send their calls with a host label (`--host NAME`) and the project
 //! files that govern them there (`core::origin`); when the tunnel is down they find no console
@@ -16,6 +17,7 @@
 
 pub mod container;
 pub mod here;
+mod keeper;
 pub mod list;
 pub mod ssh;
 pub mod state;

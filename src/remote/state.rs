@@ -76,6 +76,15 @@ impl Board {
         self.changed.send_modify(|n| *n += 1);
     }
 
+    /// Takes a remote off the board (it was removed), with its written state.
+    pub fn remove(&self, name: &str) {
+        if let Some(folder) = &self.folder {
+            let _ = std::fs::remove_file(file_of(folder, name));
+        }
+        self.lock().remove(name);
+        self.changed.send_modify(|n| *n += 1);
+    }
+
     pub fn get(&self, name: &str) -> Option<Link> {
         self.lock().get(name).cloned()
     }

@@ -1,7 +1,7 @@
 //! The tunnel supervisor: for each configured remote, one `ssh -R` forwarding the remote's
 //! socket to the console's, started again with backoff whenever it ends, until the console
-//! stops. The console and `serve` start it ([`Tunnels::start`]); its states are on a
-//! [`Board`].
+//! stops. The console and `serve` start it ([`Tunnels::follow`], which keeps the tunnels in step
+//! with the remotes file through [`super::keeper`]); its states are on a [`Board`].
 //!
 //! Before each start a short ssh removes a stale socket on the remote (sshd leaves the socket
 //! of a forward that ended, and refuses to bind over it unless its own `StreamLocalBindUnlink`
@@ -16,6 +16,8 @@ use tokio::process::{Child, Command};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::RemoteError;
+use super::keeper::{Keeper, RemotesFile};
 use super::list::RemoteHost;
 use super::ssh::{self, TUNNEL_UP};
 use super::state::{Backoff, Board, Link};
@@ -24,60 +26,83 @@ use super::state::{Backoff, Board, Link};
 pub struct Tunnels {
     pub board: Board,
     stop: watch::Sender<bool>,
-    tasks: Vec<JoinHandle<()>>,
+    keeper: JoinHandle<()>,
 }
 
 impl Tunnels {
-    /// Starts a supervised tunnel for each of `hosts` to the console's socket `local`, with
-    /// the `ssh` on PATH, writing states under `folder`. Must run inside a tokio runtime.
-    pub fn start(hosts: Vec<RemoteHost>, local: &Path, folder: Option<PathBuf>) -> Tunnels {
-        Tunnels::start_with(PathBuf::from("ssh"), hosts, local, folder)
+    /// Keeps a supervised tunnel for each remote in the remotes file in `folder` to the
+    /// console's socket `local`, with the `ssh` on PATH, writing states under `states`; the
+    /// file is looked at again every two seconds, so a remote added while the console runs
+    /// gets its tunnel and one removed loses it. A file that no longer reads changes nothing
+    /// (it is said in the log). Must run inside a tokio runtime.
+    pub fn follow(
+        folder: &Path,
+        local: &Path,
+        states: Option<PathBuf>,
+    ) -> Result<Tunnels, RemoteError> {
+        Tunnels::follow_with(PathBuf::from("ssh"), folder, local, states)
     }
 
-    /// [`Tunnels::start`] with another ssh program (tests).
+    /// [`Tunnels::follow`] with another ssh program (tests).
+    pub fn follow_with(
+        program: PathBuf,
+        folder: &Path,
+        local: &Path,
+        states: Option<PathBuf>,
+    ) -> Result<Tunnels, RemoteError> {
+        let (file, hosts) = RemotesFile::read(folder)?;
+        Ok(Tunnels::begin(program, hosts, Some(file), local, states))
+    }
+
+    /// A tunnel for each of `hosts`, with another ssh program, the list fixed (tests).
     pub fn start_with(
         program: PathBuf,
         hosts: Vec<RemoteHost>,
         local: &Path,
         folder: Option<PathBuf>,
     ) -> Tunnels {
-        let board = Board::new(folder);
+        Tunnels::begin(program, hosts, None, local, folder)
+    }
+
+    fn begin(
+        program: PathBuf,
+        hosts: Vec<RemoteHost>,
+        file: Option<RemotesFile>,
+        local: &Path,
+        states: Option<PathBuf>,
+    ) -> Tunnels {
+        let board = Board::new(states);
+        for host in &hosts {
+            board.set(&host.name, Link::Connecting);
+        }
         let (stop, stopped) = watch::channel(false);
         let local = std::path::absolute(local).unwrap_or_else(|_| local.to_path_buf());
-        let tasks = hosts
-            .into_iter()
-            .map(|host| {
-                board.set(&host.name, Link::Connecting);
-                let supervisor = Supervisor {
-                    program: program.clone(),
-                    host,
-                    local: local.clone(),
-                    board: board.clone(),
-                };
-                tokio::spawn(supervisor.run(stopped.clone()))
-            })
-            .collect();
-        Tunnels { board, stop, tasks }
+        let keeper = Keeper::new(program, local, board.clone());
+        let keeper = tokio::spawn(keeper.keep(hosts, file, stopped));
+        Tunnels {
+            board,
+            stop,
+            keeper,
+        }
     }
 
     /// Stops every tunnel and waits for their ssh to be gone.
     pub async fn stop(self) {
         let _ = self.stop.send(true);
-        for task in self.tasks {
-            let _ = task.await;
-        }
+        let _ = self.keeper.await;
     }
 }
 
-struct Supervisor {
-    program: PathBuf,
-    host: RemoteHost,
-    local: PathBuf,
-    board: Board,
+/// One remote's tunnel, started again with backoff until it is asked to stop.
+pub(super) struct Supervisor {
+    pub(super) program: PathBuf,
+    pub(super) host: RemoteHost,
+    pub(super) local: PathBuf,
+    pub(super) board: Board,
 }
 
 impl Supervisor {
-    async fn run(self, mut stopped: watch::Receiver<bool>) {
+    pub(super) async fn run(self, mut stopped: watch::Receiver<bool>) {
         let mut backoff = Backoff::new();
         loop {
             self.board.set(&self.host.name, Link::Connecting);
@@ -184,7 +209,7 @@ impl Supervisor {
 }
 
 /// Waits until the console asks the tunnels to stop (or is gone).
-async fn stop_asked(stopped: &mut watch::Receiver<bool>) {
+pub(super) async fn stop_asked(stopped: &mut watch::Receiver<bool>) {
     let _ = stopped.wait_for(|s| *s).await;
 }
 

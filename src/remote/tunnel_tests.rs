@@ -38,17 +38,31 @@ fn host() -> RemoteHost {
 
 /// Waits (on the board's changes, not a clock) until `name`'s state passes `test`.
 async fn until(board: &Board, test: impl Fn(&Link) -> bool) -> Link {
+    until_state(board, |l| l.filter(|l| test(l)).cloned()).await
+}
+
+/// Waits (on the board's changes) until `build-box`'s state, or its absence, gives `Some`.
+async fn until_state<T>(board: &Board, test: impl Fn(Option<&Link>) -> Option<T>) -> T {
     let mut changes = board.watch();
     tokio::time::timeout(Duration::from_secs(20), async {
         loop {
-            if let Some(link) = board.get("build-box").filter(|l| test(l)) {
-                return link;
+            if let Some(seen) = test(board.get("build-box").as_ref()) {
+                return seen;
             }
             changes.changed().await.unwrap();
         }
     })
     .await
     .expect("the tunnel state did not come")
+}
+
+/// Whether the process `pid` is gone (or a zombie waiting for its reaper).
+fn gone(pid: u32) -> bool {
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = unsafe { libc::kill(pid as libc::pid_t, 0) } == 0;
+    let zombie =
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z "));
+    !alive || zombie
 }
 
 #[tokio::test]
@@ -86,11 +100,42 @@ async fn a_tunnel_comes_up_is_started_again_when_its_ssh_dies_and_stops_with_the
     let Link::Up { ssh_pid } = again else {
         unreachable!()
     };
-    // SAFETY: signal 0 only asks whether the process exists.
-    let alive = unsafe { libc::kill(ssh_pid as libc::pid_t, 0) } == 0;
-    let zombie =
-        std::fs::read_to_string(format!("/proc/{ssh_pid}/stat")).is_ok_and(|s| s.contains(") Z "));
-    assert!(!alive || zombie, "the tunnel's ssh outlived the console");
+    assert!(gone(ssh_pid), "the tunnel's ssh outlived the console");
+}
+
+#[tokio::test]
+async fn a_remote_added_or_removed_while_the_console_runs_gains_or_loses_its_tunnel() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mode"), "up").unwrap();
+    let program = fake_ssh(dir.path());
+    let config = dir.path().join("config");
+    std::fs::create_dir(&config).unwrap();
+    let states = dir.path().join("states");
+    let remotes = |hosts| crate::remote::list::Remotes {
+        path: config.join(crate::remote::list::FILE),
+        hosts,
+    };
+    let local = Path::new("/run/g.sock");
+    let tunnels = Tunnels::follow_with(program, &config, local, Some(states.clone())).unwrap();
+    let board = tunnels.board.clone();
+    assert!(board.all().is_empty());
+
+    remotes(vec![host()]).save().unwrap();
+    let Link::Up { ssh_pid } = until(&board, |l| matches!(l, Link::Up { .. })).await else {
+        unreachable!()
+    };
+    assert!(crate::remote::state::read(&states, "build-box").is_some());
+
+    remotes(vec![]).save().unwrap();
+    until_state(&board, |l| l.is_none().then_some(())).await;
+    assert!(gone(ssh_pid), "the removed remote's ssh is still running");
+    assert!(crate::remote::state::read(&states, "build-box").is_none());
+
+    // Added again, it is started again.
+    remotes(vec![host()]).save().unwrap();
+    until(&board, |l| matches!(l, Link::Up { .. })).await;
+    tunnels.stop().await;
+    assert_eq!(board.get("build-box"), Some(Link::Stopped));
 }
 
 #[tokio::test]

@@ -264,6 +264,16 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
             .env("XDG_CONFIG_HOME", dir.join("xdg"));
         command
     };
+    // serve runs before the remote is added: it follows the remotes file and starts the
+    // tunnel when `remote add` writes it. What needs a human is denied (nobody is watching).
+    let serve_log = dir.join("serve.log");
+    let serve = local(&["serve", "--on-ask", "deny"])
+        .stdin(Stdio::null())
+        .stderr(std::fs::File::create(&serve_log).unwrap())
+        .spawn()
+        .unwrap();
+    let _serve = Stopped(serve);
+    e2e::wait_for_socket(dir);
     let port = sshd.port.to_string();
     let ssh_config = keys.join("ssh_config");
     let added = e2e::succeed(&mut local(&[
@@ -299,15 +309,6 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
     );
     assert!(hook.ends_with("--host build-box"), "{hook}");
 
-    // serve keeps the tunnel; what needs a human is denied (nobody is watching).
-    let serve_log = dir.join("serve.log");
-    let serve = local(&["serve", "--on-ask", "deny"])
-        .stdin(Stdio::null())
-        .stderr(std::fs::File::create(&serve_log).unwrap())
-        .spawn()
-        .unwrap();
-    let _serve = Stopped(serve);
-    e2e::wait_for_socket(dir);
     let state = dir.join("state/gatehouse/remotes/build-box.json");
     let link = || -> Value {
         std::fs::read_to_string(&state)
@@ -406,8 +407,18 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
     assert_eq!(decision, "deny", "the console answers again: {reason}");
     assert_eq!(answered(), 4);
 
-    // rm: gatehouse's hook goes, the rest of the settings stays.
+    // rm: gatehouse's hook goes, the rest of the settings stays, and the running serve stops
+    // the tunnel.
+    let ssh_pid = link()["ssh_pid"].as_u64().unwrap() as libc::pid_t;
     e2e::succeed(&mut local(&["remote", "rm", "build-box"]));
+    wait_until("the removed remote's tunnel stops", || !state.exists());
+    let zombie = || {
+        std::fs::read_to_string(format!("/proc/{ssh_pid}/stat")).is_ok_and(|s| s.contains(") Z "))
+    };
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = unsafe { libc::kill(ssh_pid, 0) } == 0;
+    assert!(!alive || zombie(), "the removed remote's ssh still runs");
+    wait_until("the remote session ends", || !user.has_processes());
     let after = settings();
     assert_eq!(after["theme"], "dark");
     let left = after["hooks"]["PreToolUse"].to_string();
