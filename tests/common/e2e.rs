@@ -311,3 +311,15 @@ impl Drop for ScriptedConsole {
         }
     }
 }
+
+/// The decision a Claude Code hook printed: `allow`, `deny`, or `defer` for nothing printed
+/// (then its stderr as the reason).
+#[allow(dead_code)]
+pub fn decided(out: &std::process::Output) -> (String, String) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if stdout.trim().is_empty() {
+        return ("defer".into(), String::from_utf8_lossy(&out.stderr).into());
+    }
+    let value: Value = serde_json::from_str(stdout.trim()).unwrap();
+    super::decision_of(&value)
+}

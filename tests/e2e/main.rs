@@ -16,6 +16,7 @@ mod claude;
 mod claude_fail_closed;
 mod claude_session;
 mod codex;
+mod container;
 mod copilot;
 mod gemini;
 mod opencode;

@@ -204,16 +204,6 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// The decision a Claude Code hook printed: `allow`, `deny`, or `defer` for nothing printed.
-fn decided(out: &Output) -> (String, String) {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if stdout.trim().is_empty() {
-        return ("defer".into(), String::from_utf8_lossy(&out.stderr).into());
-    }
-    let value: Value = serde_json::from_str(stdout.trim()).unwrap();
-    common::decision_of(&value)
-}
-
 fn skip_reason() -> Option<String> {
     if std::env::var("GATEHOUSE_E2E").as_deref() != Ok("1") {
         return Some("set GATEHOUSE_E2E=1 to run the remote end-to-end test".into());
@@ -335,8 +325,9 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
 
     let project = user.home.join("proj");
     let call = |line: &str| common::bash_payload_in(&project, line);
-    let over_ssh =
-        |sshd: &Sshd, line: &str| decided(&sshd.ssh(&format!("cd proj && {hook}"), &call(line)));
+    let over_ssh = |sshd: &Sshd, line: &str| {
+        e2e::decided(&sshd.ssh(&format!("cd proj && {hook}"), &call(line)))
+    };
 
     // Up: the console answers, and its log names the host.
     assert_eq!(over_ssh(&sshd, "ls -la").0, "allow");
@@ -384,7 +375,8 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
         said.contains("FAIL ssh") && said.contains("FAIL tunnel down"),
         "{said}"
     );
-    let alone = |line: &str| decided(&user.shell(&format!("cd && cd proj && {hook}"), &call(line)));
+    let alone =
+        |line: &str| e2e::decided(&user.shell(&format!("cd && cd proj && {hook}"), &call(line)));
     let (decision, reason) = alone("ls -la");
     assert_eq!(decision, "allow", "{reason}");
     assert_eq!(
