@@ -92,7 +92,7 @@ const RUNNERS: &[&str] = &[
     "tsc", "ts-node", "tsx", "jest", "vitest", "mocha", "jupyter", "ipython", "R", "Rscript",
     "swift", "swiftc", "zig", "stack", "cabal", "ghc", "ghci", "runghc", "dotnet", "pwsh",
     "powershell", "tclsh", "wish", "expect", "osascript", "mysql", "psql", "redis-cli",
-    "mongo", "mongosh", "dc", "m4", "gdb", "lldb", "valgrind", "docker-compose", "podman", "nix",
+    "mongo", "mongosh", "m4", "gdb", "lldb", "valgrind", "docker-compose", "podman", "nix",
     "nix-shell", "direnv", "asdf", "mise", "pre-commit", "golangci-lint", "clippy-driver",
     "rustfmt", "gofmt", "shellcheck", "hadolint", "ldd", "configure", "autoreconf", "automake",
     "autoconf", "libtool", "pkg-config", "conda", "mamba", "terraform-ls", "coverage", "hyperfine",

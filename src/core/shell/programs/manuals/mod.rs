@@ -14,6 +14,7 @@
 
 mod database;
 mod documents;
+mod listing;
 mod mercurial;
 mod readers;
 mod terminal;
@@ -73,6 +74,7 @@ fn families() -> impl Iterator<Item = &'static Table> {
         typeset::TABLES,
         database::TABLES,
         documents::TABLES,
+        listing::TABLES,
         mercurial::TABLES,
         readers::TABLES,
         writers::TABLES,

@@ -224,7 +224,6 @@ pub(super) const TABLES: &[Table] = &[
     writes("gpg", "gpg(1), GnuPG 2.2", "uses and updates the keyring (its trust database even on reads)"),
     writes("age", "age(1)", "encrypts or decrypts files"), writes("sops", "sops docs", "encrypts or decrypts secrets files"),
     writes("pass", "pass(1)", "reads and changes the password store"),
-    writes("cpio", "cpio(1), GNU cpio", "copies files into or out of archives"),
     writes("pax", "pax(1)", "copies files into or out of archives"),
     writes("cabextract", "cabextract(1)", "extracts archives"), writes("lha", "lha docs", "writes archives"),
     writes("dpkg-deb", "dpkg-deb(1)", "builds or extracts packages"), writes("jar", "jar(1), JDK 17", "writes or extracts archives"),
