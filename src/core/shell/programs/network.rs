@@ -174,6 +174,43 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         // seed file) and `-engine`/`-provider` (load code) are left off.
         "rand" => &["-hex", "-base64"],
         "base64" => &["-d", "-e", "-a", "-A", "-base64", "-in"],
+        // Encrypting or decrypting to standard output: `-out`, `-engine` and `-provider` are
+        // left off; a password read from a file, descriptor or variable is not printed.
+        "enc" => &[
+            "-d",
+            "-e",
+            "-a",
+            "-A",
+            "-base64",
+            "-in",
+            "-pbkdf2",
+            "-iter",
+            "-salt",
+            "-nosalt",
+            "-md",
+            "-k",
+            "-kfile",
+            "-pass",
+            "-K",
+            "-iv",
+            "-S",
+            "-p",
+            "-P",
+            "-nopad",
+            "-cipher",
+            "-aes-128-cbc",
+            "-aes-192-cbc",
+            "-aes-256-cbc",
+            "-aes-128-ctr",
+            "-aes-192-ctr",
+            "-aes-256-ctr",
+            "-aes128",
+            "-aes192",
+            "-aes256",
+            "-chacha20",
+            "-des3",
+            "-camellia-256-cbc",
+        ],
         "list" => &[
             "-digest-commands",
             "-cipher-commands",
@@ -203,6 +240,15 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         "-nameopt",
         "-checkend",
         "-purpose",
+        "-iter",
+        "-md",
+        "-k",
+        "-kfile",
+        "-pass",
+        "-K",
+        "-iv",
+        "-S",
+        "-cipher",
     ];
     let mut words = rest.iter();
     while let Some(word) = words.next() {
@@ -218,9 +264,10 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             }
         }
     }
-    Ok(Judgement::read_only(
-        "inspects keys, certificates or digests",
-    ))
+    Ok(Judgement::read_only(match *verb {
+        "enc" => "encrypts or decrypts to standard output",
+        _ => "inspects keys, certificates or digests",
+    }))
 }
 
 fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {

@@ -296,7 +296,7 @@ fn git_hashes_checks_packs_and_checks_the_database_without_writing() {
 }
 
 #[test]
-fn openssl_prints_random_bytes_and_base64_only_to_standard_output() {
+fn openssl_prints_random_bytes_base64_and_ciphers_only_to_standard_output() {
     check(
         &[
             "openssl rand -hex 16",
@@ -304,8 +304,15 @@ fn openssl_prints_random_bytes_and_base64_only_to_standard_output() {
             "openssl base64 -in data.bin",
             "openssl base64 -d -in data.b64",
             "echo aGk= | openssl base64 -d",
+            "openssl enc -aes-256-cbc -pbkdf2 -in notes.txt -pass pass:x -a",
+            "openssl enc -d -aes-256-cbc -pbkdf2 -iter 100000 -in notes.enc -pass env:KEY",
+            "echo hi | openssl enc -chacha20 -K 00 -iv 00",
         ],
         &[
+            "openssl enc -aes-256-cbc -in notes.txt -out notes.enc -pass pass:x",
+            "openssl enc -aes-256-cbc -engine evil -in x",
+            "openssl enc -d -aes-256-cbc -in ~/.ssh/id_rsa.enc -pass pass:x",
+            "openssl enc -aes-256-cbc -in \"$F\"",
             "openssl rand -out key.bin 32",
             "openssl rand -writerand seed 16",
             "openssl rand -engine x 16",
