@@ -139,7 +139,26 @@ fn compgen_expands_its_word_list_and_runs_completion_commands() {
 }
 
 #[test]
-fn xtrace_expands_ps4_which_may_come_from_the_environment() {
-    assert_not_read_only(&["set -x; ls", "set -ex", "set -o xtrace"]);
-    assert_read_only(&["set -e", "set -euo pipefail", "set +x"]);
+fn xtrace_is_read_only_where_the_line_cannot_give_ps4_a_value() {
+    assert_read_only(&[
+        "set -x; ls",
+        "set -ex",
+        "set -o xtrace",
+        "set -e",
+        "set -euo pipefail",
+        "set +x",
+    ]);
+    // PS4 is expanded, substitutions included, before each traced command: every way the
+    // line could set it keeps the line from being read-only.
+    assert_not_read_only(&[
+        "PS4='$(touch p)'; set -x; ls",
+        "set -x; PS4='$(touch p)'; ls",
+        "read -r PS4 <<< '$(touch p)'; set -x; ls",
+        "printf -v PS4 %s '$(touch p)'; set -x; ls",
+        "declare PS4='`touch p`'; set -o xtrace; ls",
+        "export PS4='$(touch p)' && set -x && ls",
+        "for PS4 in '$(touch p)'; do set -x; ls; done",
+        "mapfile -t PS4 < f; set -x; ls",
+        "PS4='$(touch p)' bash -xc ls",
+    ]);
 }

@@ -111,14 +111,17 @@ fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("changes directory"))
 }
 
-/// `set` options that only make the shell stricter or chattier. `-x` is not here: xtrace
-/// expands `PS4`, substitutions included, and a non-root shell imports it from the
-/// environment.
-const SET_LETTERS: &str = "euvfnCBbhHmPT";
+/// `set` options that only make the shell stricter or chattier. `-x` is here: xtrace expands
+/// `PS4`, substitutions included, but a line that gives `PS4` a value in any way is refused
+/// for that (it is a name that finds code), so only an inherited `PS4` can be in effect, and
+/// the environment is trusted as it is for `BASH_ENV`, which bash runs before any line (and
+/// as `bash -x` is).
+const SET_LETTERS: &str = "euvfnxCBbhHmPT";
 #[rustfmt::skip]
 const SET_OPTIONS: &[&str] = &[
     "errexit", "nounset", "verbose", "noglob", "noclobber", "pipefail", "noexec",
     "errtrace", "functrace", "braceexpand", "hashall", "physical", "monitor", "notify",
+    "xtrace",
 ];
 
 fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
@@ -142,9 +145,10 @@ fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                 }
             }
         } else if let Some(letters) = text.strip_prefix(['-', '+']) {
-            if let Some(bad) = letters.chars().find(|c| {
-                !SET_LETTERS.contains(*c) && *c != 'o' && !(text.starts_with('+') && *c == 'x')
-            }) {
+            if let Some(bad) = letters
+                .chars()
+                .find(|c| !SET_LETTERS.contains(*c) && *c != 'o')
+            {
                 return Err(Judgement::unverified(format!(
                     "set -{} changes later commands",
                     escape(&bad.to_string())
