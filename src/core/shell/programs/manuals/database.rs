@@ -166,11 +166,30 @@ fn unknown_option(text: &str) -> Judgement {
     ))
 }
 
+/// The judgement of a dot-command known to run commands or write files (from the CLI's
+/// `.help`), so that auto mode does not put it to the classifier.
+fn known_dot_command(name: &str) -> Option<Judgement> {
+    let what = |s: &str| format!("sqlite3 {}: {s}", escape(name));
+    match name {
+        ".shell" | ".system" | ".load" => Some(Judgement::risk(
+            Risk::RunsCode,
+            what("runs a command or loads code"),
+        )),
+        ".output" | ".once" | ".save" | ".backup" | ".import" | ".restore" | ".excel" => {
+            Some(Judgement::writer(what("writes a file or the database")))
+        }
+        _ => None,
+    }
+}
+
 /// One command-line query: a dot-command, or SQL statements.
 fn query(command: &str) -> Result<(), Judgement> {
     let trimmed = command.trim_start();
     if trimmed.starts_with('.') {
         let name = trimmed.split_whitespace().next().unwrap_or(trimmed);
+        if let Some(known) = known_dot_command(name) {
+            return Err(known);
+        }
         if trimmed.contains('\n') || !DOT_COMMANDS.contains(&name) {
             return Err(Judgement::unverified(format!(
                 "sqlite3 {}: not a dot-command known only to describe",
