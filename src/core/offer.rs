@@ -195,7 +195,9 @@ pub struct Offer {
     /// `None`: the call is in no project, and that scope is not offered.
     pub project: Option<std::path::PathBuf>,
     /// The shell line a human may edit before approving (a shell call's); `None`: no edit is
-    /// offered, as where neither a changed input nor a deny reason can reach the agent (ACP).
+    /// offered, as where neither a changed input nor a deny reason can reach the agent (ACP),
+    /// or where the line holds a character the box can only show escaped (a newline, a tab,
+    /// an escape sequence): approving its escaped text would run another command.
     pub edit: Option<String>,
 }
 
@@ -208,7 +210,9 @@ impl Offer {
             project: assessment.project.clone(),
             edit: match assessment.kind {
                 ToolKind::Shell if call.caps.input == InputEffect::Replaced || call.caps.reason => {
-                    call.shell_line().map(str::to_string)
+                    call.shell_line()
+                        .filter(|line| !line.chars().any(super::escape::is_unsafe))
+                        .map(str::to_string)
                 }
                 _ => None,
             },

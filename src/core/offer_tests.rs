@@ -75,3 +75,20 @@ fn allow_always_says_before_enter_what_it_cannot_cover_for_a_credential_or_an_ow
     let (_, always) = offer_for("rm -rf build");
     assert_eq!(always.caveat, None);
 }
+
+#[test]
+fn edit_is_offered_only_for_a_line_the_box_shows_as_it_is() {
+    let mut call = test_call("Bash", json!({ "command": "rm -rf build" }));
+    call.caps.reason = true;
+    let edit = |call: &Call| Offer::of(call, &assess(call, &Rules::default(), &[])).edit;
+    assert_eq!(edit(&call).as_deref(), Some("rm -rf build"));
+    // The box would show these escaped, and approving that text would run another line.
+    for line in [
+        "cat > f <<EOF\nx\nEOF",
+        "printf 'a\tb' > f",
+        "echo \u{1b}[2J > f",
+    ] {
+        call.input = json!({ "command": line });
+        assert_eq!(edit(&call), None, "{line:?}");
+    }
+}
