@@ -1,5 +1,6 @@
-//! Read forms of programs known for their other forms: `cpio` listing an archive, and `dc`
-//! given a fixed program that cannot reach the shell.
+//! Read forms of programs known for their other forms: `cpio` listing an archive, `dc` given
+//! a fixed program that cannot reach the shell, and `age` encrypting or decrypting to
+//! standard output.
 
 use super::{Rule, Table, literal_operands};
 use crate::core::shell::escape;
@@ -50,7 +51,52 @@ pub(super) const TABLES: &[Table] = &[
             "dc -e '1 p' -",
         ],
     },
+    Table {
+        program: "age",
+        manual: "age(1), age 1.1",
+        rule: Rule::Judged(age),
+        reads: &[
+            "age -r age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p -a notes.txt",
+            "age -d -i keys.txt notes.txt.age",
+            "age --decrypt --identity keys.txt notes.age",
+            "age -R recipients.txt -a < notes.txt",
+        ],
+        refuses: &[
+            "age -r age1x -o notes.age notes.txt",
+            "age -d -i keys.txt --output=plain.txt notes.age",
+            "age -p notes.txt",
+            "age -j yubikey -d notes.age",
+            "age -d -i \"$KEY\" notes.age",
+            "age -d -i ~/.ssh/id_ed25519 notes.age",
+        ],
+    },
 ];
+
+/// `-o` writes a file, `-p` asks for a passphrase on the terminal and `-j` runs a plugin
+/// program: all left off. `-i` reads an identity but prints only the plaintext.
+const AGE: Spec = Spec {
+    short: "eda",
+    short_value: "rRi",
+    long: &["encrypt", "decrypt", "armor"],
+    long_value: &["recipient", "recipients-file", "identity"],
+    ..Spec::EMPTY
+};
+
+fn age(args: &[Word]) -> Judged {
+    let parsed = flags::parse(&AGE, args)?;
+    for value in parsed.opts.iter().filter_map(|o| o.value.as_ref()) {
+        if value.literal_text().is_none() || value.many {
+            return Err(Judgement::dynamic(format!(
+                "age: {} is only known when the line runs",
+                escape(&value.text)
+            )));
+        }
+    }
+    literal_operands("age", &parsed.args)?;
+    Ok(Judgement::read_only(
+        "encrypts or decrypts to standard output",
+    ))
+}
 
 /// The options that only list: `-t` is the mode, the others shape the listing or name the
 /// archive read (`-F`/`-I` with `-i`). `-o`, `-p`, `--rsh-command` and extraction-only

@@ -222,7 +222,7 @@ pub(super) const TABLES: &[Table] = &[
     writes("xrandr", "xrandr(1)", "changes the display setup"),
     writes("git-lfs", "git-lfs(1)", "changes large-file storage"),
     writes("gpg", "gpg(1), GnuPG 2.2", "uses and updates the keyring (its trust database even on reads)"),
-    writes("age", "age(1)", "encrypts or decrypts files"), writes("sops", "sops docs", "encrypts or decrypts secrets files"),
+    writes("sops", "sops docs", "encrypts or decrypts secrets files"),
     writes("pass", "pass(1)", "reads and changes the password store"),
     writes("pax", "pax(1)", "copies files into or out of archives"),
     writes("cabextract", "cabextract(1)", "extracts archives"), writes("lha", "lha docs", "writes archives"),
