@@ -76,9 +76,6 @@ pub(super) fn judge_assignment(
     value: Option<&str>,
     has_substitution: bool,
 ) -> (Safety, String) {
-    if has_substitution {
-        return (Safety::Unverified, "value comes from a command".to_string());
-    }
     if !is_valid_name(name) {
         return (Safety::Unverified, "not a plain variable name".to_string());
     }
@@ -101,7 +98,15 @@ pub(super) fn judge_assignment(
             format!("variables named like *{mark}* can change what programs run"),
         );
     }
-    (Safety::ReadOnly, "plain variable".to_string())
+    // A value from a command is as unknown as an inherited one: the command is judged where
+    // it stands, and every use of the name is judged as a word only known when the line runs.
+    match has_substitution {
+        true => (
+            Safety::ReadOnly,
+            "plain variable, set from a command".to_string(),
+        ),
+        false => (Safety::ReadOnly, "plain variable".to_string()),
+    }
 }
 
 /// True for `NAME`, `name_2`: what bash accepts as a variable name.
@@ -372,10 +377,17 @@ mod tests {
     }
 
     #[test]
-    fn a_value_from_a_command_is_not_harmless() {
+    fn a_value_from_a_command_is_judged_by_its_name_as_a_literal_one_is() {
         assert_eq!(
             judge_assignment("FOO", Some("$(x)"), true).0,
-            Safety::Unverified
+            Safety::ReadOnly
         );
+        for name in ["PATH", "LD_PRELOAD", "PAGER", "GIT_DIR", "BASH_ENV", "a-b"] {
+            assert_eq!(
+                judge_assignment(name, Some("$(x)"), true).0,
+                Safety::Unverified,
+                "{name}"
+            );
+        }
     }
 }

@@ -198,6 +198,7 @@ fn environment_prefixes_that_change_what_runs_are_refused() {
         "TZ=UTC date",
         "GIT_PAGER=cat git log",
         "FOO=bar ls",
+        "X=$(pwd) ls",
     ]);
     assert_not_read_only(&[
         "PATH=/tmp ls",
@@ -205,9 +206,32 @@ fn environment_prefixes_that_change_what_runs_are_refused() {
         "GIT_DIR=/x git status",
         "GIT_PAGER=less git log",
         "BASH_ENV=x bash -c ls",
-        "X=$(pwd) ls",
+        "PATH=$(pwd) ls",
+        "X=$(rm y) ls",
+        "GIT_DIR=$(pwd) git status",
         "export PATH=/tmp; ls",
         "PS4='$(x)' bash -xc ls",
+    ]);
+}
+
+#[test]
+fn a_plain_variable_set_from_a_read_only_command_is_read_only_and_its_uses_are_judged() {
+    assert_read_only(&[
+        "d=$(pwd); cat \"$d/README.md\"",
+        "root=$(git rev-parse --show-toplevel); ls \"$root\"",
+        "n=$(wc -l < README.md); echo \"$n lines\"",
+        "names=`git ls-files`; wc -l $names",
+    ]);
+    assert_not_read_only(&[
+        "d=$(rm -rf x); ls",
+        "c=$(echo rm); $c -rf x",
+        "o=$(echo -delete); find . $o",
+        "x=$(cat f); (( x ))",
+        "x=$(cat f); echo $(( x + 1 ))",
+        "p=$(pwd); eval \"$p\"",
+        "PAGER=$(echo less); git log",
+        "f=$(echo ~/.ssh/id_rsa); cat \"$f\"",
+        "x=$(cat f); ${!x}",
     ]);
 }
 
