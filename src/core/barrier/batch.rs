@@ -26,6 +26,28 @@ pub struct BatchDone {
     pub gone: Vec<CallId>,
 }
 
+impl BatchDone {
+    /// What it did, in a sentence for the console's footer and the web page.
+    pub fn said(&self) -> String {
+        let mut text = match self.batch {
+            Some(batch) => format!(
+                "batch {}: answered {} call{}",
+                batch.id,
+                self.answered.len(),
+                if self.answered.len() == 1 { "" } else { "s" }
+            ),
+            None => "nothing answered".to_string(),
+        };
+        if !self.left.is_empty() {
+            text.push_str(&format!("; {} left open", self.left.len()));
+        }
+        if !self.gone.is_empty() {
+            text.push_str(&format!("; {} already closed", self.gone.len()));
+        }
+        text
+    }
+}
+
 /// Whether a batch answer from this front end checks each dialog's arming delay itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Arming {
