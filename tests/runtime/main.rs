@@ -11,6 +11,7 @@ mod auto_e2e;
 mod barrier;
 mod barrier_known_risk;
 mod barrier_race;
+mod batch;
 mod boundaries;
 mod cli;
 mod edited;
