@@ -9,5 +9,6 @@ mod rules_tmux;
 mod stderr;
 mod stop;
 mod tmux;
+mod web_batch;
 mod web_chromium;
 mod web_edit;
