@@ -5,10 +5,7 @@
 //! device. The filter box hides the calls it does not match.
 
 use crate::common;
-use crate::web_chromium::{Browser, Web, chromedriver};
-
-use std::io::Write;
-use std::process::{Command, Stdio};
+use crate::web_chromium::{Web, chromedriver};
 
 use serde_json::{Value, json};
 
@@ -27,25 +24,13 @@ async fn two_calls_marked_on_the_page_get_one_deny_and_both_agents_hooks_print_i
     let mut codex_payload: Value =
         serde_json::from_slice(&common::fixture("codex/pretooluse-bash.json")).unwrap();
     codex_payload["tool_input"] = json!({"command": "touch codex-web-batch"});
-    let mut codex = Command::new(common::e2e::GATEHOUSE)
-        .arg("--socket")
-        .arg(web.place.socket())
-        .args(["hook", "codex"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdin = codex_payload.to_string();
-    codex
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    let codex = common::hook(
+        &web.place.socket(),
+        "codex",
+        codex_payload.to_string().as_bytes(),
+    );
     let profiles = tempfile::tempdir().unwrap();
-    let browser = Browser::open(&driver, &profiles.path().join("phone")).await;
-    browser.go(&format!("{}/", web.base)).await;
-    browser.go(&web.pair_link()).await;
+    let browser = web.paired(&driver, &profiles.path().join("phone")).await;
     browser
         .until(
             "both calls on the page",

@@ -4,92 +4,39 @@
 
 use crate::common;
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
-use common::{audit_records, claude_hook, decision_of, fixture};
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Settings};
+use common::served::Served;
+use common::{claude_hook, decision_of, fixture};
+use gatehouse::core::barrier::Settings;
 use gatehouse::core::batch::{BatchAnswer, LeftOut};
 use gatehouse::core::call::CallId;
-use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::Prompter;
-use gatehouse::server::{self, Options};
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-struct Console {
-    dir: TempDir,
-    socket: PathBuf,
-    prompter: Prompter,
+fn start() -> Served {
+    Served::start(Settings {
+        mode: Mode::AllowRead,
+        ..Settings::default()
+    })
 }
 
-impl Console {
-    fn start() -> Console {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("run/gatehouse.sock");
-        let settings = Settings {
-            mode: Mode::AllowRead,
-            ..Settings::default()
-        };
-        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
-        let (barrier, prompter) = Barrier::new(settings, audit, None);
-        let bound = server::bind(&socket).unwrap();
-        tokio::spawn(async move {
-            server::run_with(
-                bound.listener,
-                barrier,
-                Options::default(),
-                std::future::pending(),
-            )
-            .await;
-            drop(bound.file);
-        });
-        Console {
-            dir,
-            socket,
-            prompter,
-        }
-    }
+/// A Claude Code `PreToolUse` for `line` in session `session`.
+fn claude(console: &Served, session: &str, line: &str) -> Child {
+    let mut payload: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
+    payload["session_id"] = json!(session);
+    payload["tool_input"] = json!({ "command": line });
+    claude_hook(&console.socket, &payload)
+}
 
-    async fn opened(&mut self) -> CallId {
-        loop {
-            if let Event::Opened(dialog) = self.prompter.next_event().await.unwrap() {
-                return dialog.id;
-            }
-        }
-    }
-
-    fn audit(&self) -> Vec<Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
-
-    /// A Claude Code `PreToolUse` for `line` in session `session`.
-    fn claude(&self, session: &str, line: &str) -> Child {
-        let mut payload: Value =
-            serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
-        payload["session_id"] = json!(session);
-        payload["tool_input"] = json!({ "command": line });
-        claude_hook(&self.socket, &payload)
-    }
-
-    /// Codex's recorded `PreToolUse` of `rm -rf build`.
-    fn codex(&self) -> Child {
-        let mut child = Command::new(common::e2e::GATEHOUSE)
-            .arg("--socket")
-            .arg(&self.socket)
-            .args(["hook", "codex"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = fixture("codex/pretooluse-bash.json");
-        child.stdin.take().unwrap().write_all(&stdin).unwrap();
-        child
-    }
+/// Codex's recorded `PreToolUse` of `rm -rf build`.
+fn codex(console: &Served) -> Child {
+    common::hook(
+        &console.socket,
+        "codex",
+        &fixture("codex/pretooluse-bash.json"),
+    )
 }
 
 async fn output(hook: Child) -> Value {
@@ -102,12 +49,12 @@ async fn output(hook: Child) -> Value {
 
 #[tokio::test]
 async fn one_batch_deny_reaches_three_waiting_hooks_and_each_is_audited_in_the_batch() {
-    let mut console = Console::start();
-    let first = console.claude("session-a", "rm -rf build");
+    let mut console = start();
+    let first = claude(&console, "session-a", "rm -rf build");
     let a = console.opened().await;
-    let second = console.claude("session-b", "touch notes.txt");
+    let second = claude(&console, "session-b", "touch notes.txt");
     let b = console.opened().await;
-    let third = console.codex();
+    let third = codex(&console);
     let c = console.opened().await;
     let reason = "hold on: review the plan first";
     let done = console.prompter.answer_batch(
@@ -136,12 +83,12 @@ async fn one_batch_deny_reaches_three_waiting_hooks_and_each_is_audited_in_the_b
 
 #[tokio::test]
 async fn a_batch_allow_always_allows_each_hook_and_leaves_a_credential_read_waiting() {
-    let mut console = Console::start();
-    let first = console.claude("s", "rm -rf build");
+    let mut console = start();
+    let first = claude(&console, "s", "rm -rf build");
     let a = console.opened().await;
-    let second = console.claude("s", "rm -rf build");
+    let second = claude(&console, "s", "rm -rf build");
     let b = console.opened().await;
-    let held = console.claude("s", "cat ~/.ssh/id_rsa");
+    let held = claude(&console, "s", "cat ~/.ssh/id_rsa");
     let key = console.opened().await;
     let done = console
         .prompter

@@ -4,10 +4,9 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::lists::fit;
-use super::overlay::{box_width, centered, key_line, rows_of};
+use super::overlay::{box_width, draw_lines, key_line};
 use super::theme;
 use crate::agents::registry;
 use crate::core::call::CallId;
@@ -68,15 +67,7 @@ pub fn draw_batch(frame: &mut Frame, area: Rect, app: &App) {
     }
     lines.push(Line::raw(""));
     lines.push(key_line(BATCH_KEYS));
-    let rows = rows_of(&lines, inner);
-    let popup = centered(area, width, u16::try_from(rows + 2).unwrap_or(u16::MAX));
-    frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" answer the marked calls ")),
-        popup,
-    );
+    draw_lines(frame, area, 72, " answer the marked calls ", lines);
 }
 
 #[cfg(test)]
