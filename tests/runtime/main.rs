@@ -39,4 +39,5 @@ mod start;
 mod tamper;
 mod two_agents;
 mod web;
+mod web_batch;
 mod web_limits;
