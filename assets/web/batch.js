@@ -36,7 +36,10 @@ function toggle(id, on) {
 function renderBatch() {
   if (!state) return;
   const open = new Set(state.dialogs.map((d) => d.id));
+  const before = marked.size;
   for (const id of [...marked]) if (!open.has(id)) marked.delete(id);
+  // A marked call answered elsewhere leaves the list: it is asked for again.
+  if (marked.size !== before && batchKind && marked.size > 0) previewBatch();
   $("mark-call").checked = marked.has(focused);
   $("batch").hidden = marked.size === 0 && !$("batch-said").textContent;
   $("batch-count").textContent = marked.size + " marked";
