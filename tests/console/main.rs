@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod batch_tmux;
 mod hook_at_terminal;
 mod rules_tmux;
 mod stderr;
