@@ -168,6 +168,11 @@ impl App {
         }
         use ratatui::crossterm::event::{KeyCode, KeyModifiers};
         match key.code {
+            // Ctrl+C still quits: the filter is kept and the quit goes on as ever.
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.queue.typing = FilterState::Idle;
+                return None;
+            }
             KeyCode::Enter => self.queue.typing = FilterState::Idle,
             KeyCode::Esc => {
                 self.queue.typing = FilterState::Idle;

@@ -168,3 +168,15 @@ fn o_orders_the_queue_by_time_left_and_back() {
     app.update(key('O'), later(t, 6000));
     assert_eq!(app.rows(), vec![0, 1]);
 }
+
+#[test]
+fn ctrl_c_while_typing_a_filter_still_asks_to_quit() {
+    let t = start();
+    let mut app = app(t);
+    open_shell(&mut app, 1, "rm a", t);
+    app.update(key('/'), t);
+    app.update(key('r'), t);
+    app.update(code(KeyCode::Char('c'), KeyModifiers::CONTROL), t);
+    assert_eq!(app.screen, Screen::ConfirmQuit);
+    assert_eq!(app.queue.filter, "r");
+}

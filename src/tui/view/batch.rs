@@ -56,9 +56,22 @@ pub fn draw_batch(frame: &mut Frame, area: Rect, app: &App) {
         ]));
         lines.push(Line::styled(format!("    {}", why.why()), theme::dim()));
     }
+    // Where a deny's reason cannot reach the model, say so before the reason is typed.
+    let mute = plan
+        .included
+        .iter()
+        .filter_map(|(id, _)| app.dialogs.iter().find(|o| o.dialog.id == *id))
+        .filter(|o| !o.dialog.call.caps.reason)
+        .count();
+    if open.kind == BatchKind::Deny && mute > 0 {
+        lines.push(Line::styled(
+            format!("{mute} of these agents only learn the call was blocked, not the reason"),
+            theme::dim(),
+        ));
+    }
     if open.kind.takes_text() {
         let label = match open.kind {
-            BatchKind::Deny => "reason (each model reads it; empty: \"denied by user\")",
+            BatchKind::Deny => "reason for the models (empty: \"denied by user\")",
             _ => "note (each model reads it)",
         };
         lines.push(Line::raw(""));

@@ -1,5 +1,6 @@
 //! Snapshots of the queue arranged by the human at 80×24: the batch box over marked calls (one
-//! left out, with why) and the queue filtered while the filter is typed.
+//! left out, with why; a deny saying which agents will not read its reason) and the queue
+//! filtered while the filter is typed.
 
 use ratatui::crossterm::event::KeyCode;
 use serde_json::json;
@@ -54,5 +55,37 @@ fn the_queue_filtered_while_typing_shows_how_many_of_all_at_80_by_24() {
         "{screen}"
     );
     assert!(!screen.contains("rm -rf build ·"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_batch_deny_says_how_many_agents_will_not_read_the_reason() {
+    use crate::core::call::Agent;
+    use crate::tui::app::Msg;
+    use crate::tui::app::tests::{dialog, dialog_of};
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": "rm -rf build"}), t);
+    let (d, _) = dialog(2, "Bash", json!({"command": "rm -rf dist"}), t);
+    let mut call = (*d.call).clone();
+    call.agent = Agent::new("cursor");
+    call.caps.reason = false;
+    let (d, p) = dialog_of(2, call, t);
+    app.update(Msg::Opened(d, p), t);
+    let t = later(t, 300);
+    key(&mut app, KeyCode::Char(' '), t);
+    key(&mut app, KeyCode::Char('j'), t);
+    key(&mut app, KeyCode::Char(' '), t);
+    key(&mut app, KeyCode::Char('n'), t);
+    for c in "wrong folder".chars() {
+        key(&mut app, KeyCode::Char(c), t);
+    }
+    let screen = draw(&app, 80, 24);
+    assert!(
+        screen.contains("2 of the 2 marked calls get deny"),
+        "{screen}"
+    );
+    assert!(screen.contains("1 of these agents only learn"), "{screen}");
+    assert!(screen.contains("› wrong folder"), "{screen}");
     insta::assert_snapshot!(screen);
 }
