@@ -8,6 +8,7 @@ pub mod place;
 pub mod rig;
 pub mod served;
 pub mod tmux;
+pub mod web_rig;
 
 use std::io::Write;
 use std::path::Path;

@@ -10,7 +10,7 @@ use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::decision::{Decider, Decision};
 use gatehouse::core::event::Event;
 use gatehouse::core::prompter::HumanAnswer;
-use gatehouse::web::{self, Start};
+use gatehouse::web;
 use serde_json::{Value, json};
 
 fn audit_lines(path: &std::path::Path) -> Vec<Value> {
@@ -23,23 +23,14 @@ fn audit_lines(path: &std::path::Path) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later_web_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let audit_log = dir.path().join("audit.jsonl");
-    let (barrier, mut prompter) =
-        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-    let running = web::start(Start {
-        settings: web::Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            ..web::Settings::default()
-        },
-        responder: prompter.responder(),
-        tap: prompter.tap(),
-        state: dir.path().join("state"),
-        audit_log: Some(audit_log.clone()),
-    })
-    .await
-    .unwrap();
-    let base = format!("http://{}", running.addr);
+    let common::web_rig::WebRig {
+        barrier,
+        mut prompter,
+        running,
+        base,
+        audit_log,
+        dir: _dir,
+    } = common::web_rig::start().await;
     let http = gatehouse::plumbing::http::client();
 
     let submitted = tokio::spawn({

@@ -5,32 +5,20 @@
 use crate::common;
 
 use common::bash;
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::caps::{Caps, NoteEffect};
 use gatehouse::core::event::Event;
-use gatehouse::web::{self, Start};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_preview_lists_who_gets_the_answer_and_a_bad_batch_is_refused_plainly() {
-    let dir = tempfile::tempdir().unwrap();
-    let audit_log = dir.path().join("audit.jsonl");
-    let (barrier, mut prompter) =
-        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-    let running = web::start(Start {
-        settings: web::Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            ..web::Settings::default()
-        },
-        responder: prompter.responder(),
-        tap: prompter.tap(),
-        state: dir.path().join("state"),
-        audit_log: Some(audit_log.clone()),
-    })
-    .await
-    .unwrap();
-    let base = format!("http://{}", running.addr);
+    let common::web_rig::WebRig {
+        barrier,
+        mut prompter,
+        running,
+        base,
+        audit_log,
+        dir: _dir,
+    } = common::web_rig::start().await;
     let http = gatehouse::plumbing::http::client();
     let mut mute = bash("rm -rf build-b");
     mute.caps = Caps {
