@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::prompter::Prompter;
+use gatehouse::web::listen::Limits;
 use gatehouse::web::{self, Running, Start};
 use tempfile::TempDir;
 
@@ -19,8 +20,8 @@ pub struct WebRig {
     pub dir: TempDir,
 }
 
-/// A barrier with default settings and its web console.
-pub async fn start() -> WebRig {
+/// A barrier with default settings and its web console within `limits`.
+pub async fn start(limits: Limits) -> WebRig {
     let dir = tempfile::tempdir().unwrap();
     let audit_log = dir.path().join("audit.jsonl");
     let (barrier, mut prompter) =
@@ -28,6 +29,7 @@ pub async fn start() -> WebRig {
     let running = web::start(Start {
         settings: web::Settings {
             listen: "127.0.0.1:0".parse().unwrap(),
+            limits,
             ..web::Settings::default()
         },
         responder: prompter.responder(),

@@ -7,18 +7,13 @@ use crate::common;
 use common::bash;
 use gatehouse::core::caps::{Caps, NoteEffect};
 use gatehouse::core::event::Event;
+use gatehouse::web::listen::Limits;
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_preview_lists_who_gets_the_answer_and_a_bad_batch_is_refused_plainly() {
-    let common::web_rig::WebRig {
-        barrier,
-        mut prompter,
-        running,
-        base,
-        audit_log,
-        dir: _dir,
-    } = common::web_rig::start().await;
+    let mut rig = common::web_rig::start(Limits::default()).await;
+    let base = rig.base.clone();
     let http = gatehouse::plumbing::http::client();
     let mut mute = bash("rm -rf build-b");
     mute.caps = Caps {
@@ -28,10 +23,10 @@ async fn a_batch_preview_lists_who_gets_the_answer_and_a_bad_batch_is_refused_pl
     let mut waiting = Vec::new();
     let mut ids = Vec::new();
     for call in [bash("rm -rf build-a"), mute] {
-        let barrier = barrier.clone();
+        let barrier = rig.barrier.clone();
         waiting.push(tokio::spawn(async move { barrier.submit(call).await }));
         loop {
-            if let Event::Opened(dialog) = prompter.next_event().await.unwrap() {
+            if let Event::Opened(dialog) = rig.prompter.next_event().await.unwrap() {
                 ids.push(dialog.id.0);
                 break;
             }
@@ -51,7 +46,7 @@ async fn a_batch_preview_lists_who_gets_the_answer_and_a_bad_batch_is_refused_pl
     };
     let (status, _) = post(json!({"ids": ids, "answer": "deny"}), None).await;
     assert_eq!(status, 401);
-    let link = running.hub.pair_link().unwrap();
+    let link = rig.running.hub.pair_link().unwrap();
     let code = link.link.split("#pair=").nth(1).unwrap();
     let token = common::pair_device(&http, &base, code, "phone").await;
     let (status, body) = post(json!({"ids": [], "answer": "deny"}), Some(token.clone())).await;
@@ -70,13 +65,13 @@ async fn a_batch_preview_lists_who_gets_the_answer_and_a_bad_batch_is_refused_pl
         json!([{"id": ids[1], "why": "its agent cannot carry a note"}])
     );
     // A preview answers nothing.
-    assert_eq!(prompter.open_dialogs().len(), 2);
-    let refused: Vec<u64> = common::audit_records(&audit_log)
+    assert_eq!(rig.prompter.open_dialogs().len(), 2);
+    let refused: Vec<u64> = common::audit_records(&rig.audit_log)
         .iter()
         .filter(|l| l["web"] == "refused")
         .map(|l| l["status"].as_u64().unwrap())
         .collect();
     assert_eq!(refused, vec![401, 400]);
-    running.stop().await;
+    rig.running.stop().await;
     drop(waiting);
 }
