@@ -55,6 +55,8 @@ pub enum Msg {
     Notice(String),
     /// The console's judgement of an edited line (`Effect::Judge`).
     Judged(CallId, crate::core::barrier::EditJudged),
+    /// What a batch answer did (`Effect::AnswerBatch`).
+    Batched(crate::core::barrier::BatchDone),
 }
 
 /// What `update` asks the runner to do.
@@ -320,6 +322,7 @@ impl App {
                 vec![]
             }
             Msg::Judged(id, judged) => self.judged(id, judged),
+            Msg::Batched(done) => self.batched(done),
         }
     }
 

@@ -215,7 +215,7 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
         }
         Effect::AnswerBatch(ids, answer) => {
             let done = prompter.answer_batch(&ids, answer);
-            return Ok(Applied::Replies(vec![Msg::Notice(done.said())]));
+            return Ok(Applied::Replies(vec![Msg::Batched(done)]));
         }
         Effect::Claim(id) => {
             prompter.claim(id);

@@ -117,6 +117,17 @@ impl App {
         }
     }
 
+    /// What the barrier did with a batch: the calls it answered leave the queue at once, as a
+    /// call answered alone does, and the footer says what it did (the calls' own settled
+    /// notices do not replace it).
+    pub(super) fn batched(&mut self, done: crate::core::barrier::BatchDone) -> Vec<Effect> {
+        for id in &done.answered {
+            self.remove(*id);
+        }
+        self.notify(done.said());
+        vec![]
+    }
+
     /// Sends the batch: the calls the box listed as included, with the answer. The barrier
     /// works the plan out again and can only leave more out.
     fn send_batch(&mut self) -> Vec<Effect> {

@@ -180,3 +180,46 @@ fn ctrl_c_while_typing_a_filter_still_asks_to_quit() {
     assert_eq!(app.screen, Screen::ConfirmQuit);
     assert_eq!(app.queue.filter, "r");
 }
+
+#[test]
+fn what_a_batch_did_stays_in_the_footer_after_its_calls_settle() {
+    use crate::core::barrier::BatchDone;
+    use crate::core::batch::Batch;
+    use crate::core::decision::{Decider, Decision};
+    use crate::core::event::Outcome;
+    let t = start();
+    let mut app = app(t);
+    open_shell(&mut app, 1, "rm a", t);
+    open_shell(&mut app, 2, "rm b", t);
+    let done = BatchDone {
+        batch: Some(Batch { id: 1, size: 2 }),
+        answered: vec![CallId(1), CallId(2)],
+        ..BatchDone::default()
+    };
+    app.update(Msg::Batched(done), later(t, 500));
+    assert!(app.dialogs.is_empty());
+    // The settled events that follow log each call and leave the batch's notice.
+    let d = dialog(1, "Bash", json!({"command": "rm a"}), t).0;
+    let outcome = Outcome {
+        id: CallId(1),
+        call: d.call.clone(),
+        class: d.assessment.class,
+        route: d.route,
+        mode: crate::core::mode::Mode::AllowRead,
+        decision: Decision::deny("no"),
+        decider: Decider::Human,
+        latency: Duration::from_millis(5),
+        device: None,
+        rule: None,
+        edited: None,
+    };
+    app.update(
+        Msg::Barrier(Event::Resolved(Arc::new(outcome))),
+        later(t, 600),
+    );
+    assert_eq!(
+        app.notice.as_ref().map(|(text, _)| text.as_str()),
+        Some("batch 1: answered 2 calls")
+    );
+    assert_eq!(app.log.len(), 1);
+}
