@@ -7,6 +7,8 @@
 //! rules (`rule`, and the rules-file code under `policy/`: syntax, loading, bounded reading,
 //! the project files a call's folder is under, the trust list, safe writing) are files it reads itself: the floor, the user's, the saved rules and each
 //! call's project policy; `learn` turns the human's repeated answers into offered rules;
+//! `batch` works out what one answer does to each of many marked calls (the barrier loops it
+//! through its one resolve path, each call audited with the batch);
 //! `origin` is where a call from another machine came from (its host label, and the project
 //! files the remote hook read there, judged as files that only tighten). It
 //! knows nothing of terminals, sockets or HTTP, nor of the other modules here

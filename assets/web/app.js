@@ -133,6 +133,7 @@ function render(snapshot) {
   if (!ids.includes(focused)) focus(ids.length ? ids[0] : null);
   renderQueue();
   renderCall();
+  renderBatch();
 }
 
 function renderModes() {
@@ -155,16 +156,18 @@ async function setMode(mode, confirm) {
 function renderQueue() {
   const now = Date.now() - received;
   $("empty").hidden = state.dialogs.length > 0;
-  const others = state.dialogs.filter((d) => d.id !== focused);
-  $("queue-title").hidden = others.length === 0;
-  $("queue-title").textContent = "Also waiting (" + others.length + ")";
+  const all = state.dialogs.filter((d) => d.id !== focused);
+  const others = all.filter(queueShown);
+  $("queue-title").hidden = all.length === 0;
+  $("queue-title").textContent = "Also waiting (" + (others.length === all.length ? "" : others.length + " of ") + all.length + ")";
   $("queue").replaceChildren(...others.map((d) => {
     const li = el("li");
     const top = el("div", null, "line");
     top.append(el("span", d.agent + " · " + d.tool), el("span", left(d.left_ms - now), "meta"));
+    top.prepend(markBox(d));
     li.append(top, el("div", firstLine(d), "subject"),
       el("div", d.cwd + " · session " + d.session.slice(0, 8), "meta"));
-    li.addEventListener("click", () => { focus(d.id); renderQueue(); renderCall(); });
+    li.addEventListener("click", () => { focus(d.id); renderQueue(); renderCall(); renderBatch(); });
     return li;
   }));
 }
@@ -303,6 +306,7 @@ async function send(answer, text) {
 }
 
 function wire() {
+  wireBatch();
   $("allow").addEventListener("click", () => send("allow"));
   $("note").addEventListener("click", () => openBox("note"));
   $("always").addEventListener("click", () => openBox("always"));

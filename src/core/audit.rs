@@ -82,6 +82,9 @@ pub struct Record<'a> {
     /// What the tool does, as the call's dialect said (absent: it did not say).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<crate::core::call::ToolKind>,
+    /// For a call answered with others in one batch: the batch's id and size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<crate::core::batch::Batch>,
 }
 
 /// What a record says the call was: the analyser's class, or, for an after-tool report, which

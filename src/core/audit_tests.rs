@@ -28,6 +28,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         edited: None,
         shape: None,
         kind: None,
+        batch: None,
     }
 }
 

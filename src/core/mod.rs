@@ -5,6 +5,7 @@ pub mod advice;
 pub mod audit;
 pub mod audit_text;
 pub mod barrier;
+pub mod batch;
 pub mod call;
 pub mod caps;
 pub mod classifier;

@@ -55,6 +55,8 @@ pub enum Msg {
     Notice(String),
     /// The console's judgement of an edited line (`Effect::Judge`).
     Judged(CallId, crate::core::barrier::EditJudged),
+    /// What a batch answer did (`Effect::AnswerBatch`).
+    Batched(crate::core::barrier::BatchDone),
 }
 
 /// What `update` asks the runner to do.
@@ -84,6 +86,8 @@ pub enum Effect {
     Copy(String),
     /// Show this text in the user's pager, the console suspended meanwhile.
     Page(String),
+    /// Answer these calls with one answer, as one batch (the runner notes what it did).
+    AnswerBatch(Vec<CallId>, crate::core::batch::BatchAnswer),
     Quit,
 }
 
@@ -101,6 +105,8 @@ pub enum Screen {
     Activity,
     /// The web console's pairing QR code and devices.
     Web,
+    /// The batch box: one answer for the marked calls.
+    Batch,
 }
 
 /// Whether the classifier re-arm key has something to re-arm.
@@ -178,6 +184,8 @@ pub struct App {
     learner: crate::core::learn::Learner,
     /// The rule last offered from the human's answers, until saved or replaced.
     pub offer: Option<crate::core::learn::Suggestion>,
+    /// The queue's marks, filter and order, and the batch box.
+    pub queue: Queue,
 }
 
 impl App {
@@ -221,6 +229,7 @@ impl App {
             suggest_after: 3,
             learner: Default::default(),
             offer: None,
+            queue: Queue::default(),
         }
     }
 
@@ -259,6 +268,7 @@ impl App {
             _ => self.settle_pending(),
         };
         effects.extend(self.on_msg(msg));
+        self.keep_focus_shown();
         effects
     }
 
@@ -312,6 +322,7 @@ impl App {
                 vec![]
             }
             Msg::Judged(id, judged) => self.judged(id, judged),
+            Msg::Batched(done) => self.batched(done),
         }
     }
 
@@ -332,29 +343,22 @@ impl App {
             Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
             Screen::Rules => return self.rules_key(&key),
             Screen::Web => return self.web_key(&key),
-            Screen::Activity => {
-                let last = self.log.len().saturating_sub(1);
-                match keymap::intent_of(&key) {
-                    Some(Intent::Next | Intent::ScrollDown) => {
-                        self.log_focus = (self.log_focus + 1).min(last);
-                    }
-                    Some(Intent::Previous | Intent::ScrollUp) => {
-                        self.log_focus = self.log_focus.saturating_sub(1);
-                    }
-                    Some(Intent::Activity | Intent::Quit) => self.screen = Screen::Main,
-                    _ if keymap::box_key(&key) == BoxKey::Leave => self.screen = Screen::Main,
-                    _ => {}
-                }
-                return vec![];
-            }
+            Screen::Activity => return self.activity_key(&key),
+            Screen::Batch => return self.batch_key(&key),
             Screen::Main => {}
         }
         if let Some(effects) = self.writing_key(key) {
             return effects;
         }
+        if let Some(effects) = self.filter_key(&key) {
+            return effects;
+        }
         let Some(intent) = keymap::intent_of(&key) else {
             return vec![];
         };
+        if let Some(effects) = self.batch_intent(intent) {
+            return effects;
+        }
         if intent.decides() {
             // A key the focused dialog's agent cannot honour does nothing, like one pressed
             // while the dialog arms.
@@ -376,16 +380,9 @@ impl App {
             }
             Intent::CycleMode => self.step_mode(Step::Forward),
             Intent::CycleModeBack => self.step_mode(Step::Back),
-            Intent::Next | Intent::Previous => {
-                let n = self.dialogs.len();
-                if n > 1 {
-                    self.focus = match intent {
-                        Intent::Next => (self.focus + 1) % n,
-                        _ => (self.focus + n - 1) % n,
-                    };
-                    self.shown();
-                }
-                vec![]
+            Intent::Next | Intent::Previous => self.step_focus(intent),
+            Intent::Mark | Intent::MarkShape | Intent::Filter | Intent::Sort => {
+                self.queue_intent(intent)
             }
             Intent::ScrollDown => {
                 self.scroll = self.scroll.saturating_add(10);
@@ -447,6 +444,7 @@ impl App {
 }
 
 mod advice;
+mod batch_box;
 mod boxes;
 mod copy;
 pub use copy::osc52;
@@ -455,10 +453,13 @@ mod help;
 mod learned;
 mod log_line;
 mod mode_keys;
+mod queue;
 mod rules_panel;
 mod web_panel;
 
+pub use batch_box::{BatchBox, BatchKind};
 pub use log_line::LogLine;
+pub use queue::{FilterState, Order, Queue};
 pub use web_panel::{WebAsk, WebPanel};
 
 pub use rules_panel::{Lasting, LastingRule};

@@ -22,6 +22,10 @@ pub enum Intent {
     Previous,
     ScrollDown,
     ScrollUp,
+    Mark,
+    MarkShape,
+    Filter,
+    Sort,
     RearmClassifier,
     AskAdvice,
     Copy,
@@ -150,7 +154,7 @@ pub const KEYMAP: &[Binding] = &[
         help: "scroll a long command, file or diff down",
         intent: Intent::ScrollDown,
         needs_dialog: true,
-        matches: |k| k.code == KeyCode::PageDown || plain(k, ' '),
+        matches: |k| k.code == KeyCode::PageDown,
     },
     Binding {
         keys: "PgUp",
@@ -159,6 +163,38 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::ScrollUp,
         needs_dialog: true,
         matches: |k| k.code == KeyCode::PageUp,
+    },
+    Binding {
+        keys: "Space",
+        hint: "mark",
+        help: "mark or unmark the call in front for one answer to many: with calls marked, y/a/e/n open a box that lists which calls get the answer and which are left out and why (Enter sends, Esc keeps the marks)",
+        intent: Intent::Mark,
+        needs_dialog: true,
+        matches: |k| plain(k, ' '),
+    },
+    Binding {
+        keys: "*",
+        hint: "",
+        help: "mark every call shown of the focused call's shape (the same kind of tool, and the same command, host, file or tool its allow-always would propose)",
+        intent: Intent::MarkShape,
+        needs_dialog: true,
+        matches: |k| plain(k, '*'),
+    },
+    Binding {
+        keys: "/",
+        hint: "filter",
+        help: "filter the queue: type a piece of the agent, session, tool or command (Enter keeps it, Esc clears it)",
+        intent: Intent::Filter,
+        needs_dialog: true,
+        matches: |k| plain(k, '/'),
+    },
+    Binding {
+        keys: "O",
+        hint: "",
+        help: "order the queue by arrival or by time left before the ask timeout",
+        intent: Intent::Sort,
+        needs_dialog: true,
+        matches: |k| plain(k, 'O'),
     },
     Binding {
         keys: "r",
@@ -403,6 +439,12 @@ pub const WEB_KEYS: &[(&str, &str)] = &[
     ("x", "unpair"),
     ("W/Esc", "close"),
 ];
+
+/// The keys of the batch box, for its box and the footer.
+pub const BATCH_KEYS: &[(&str, &str)] = &[("Enter", "answer them"), ("Esc", "back (marks kept)")];
+
+/// The keys of the filter line, for the footer.
+pub const FILTER_KEYS: &[(&str, &str)] = &[("Enter", "keep"), ("Esc", "clear")];
 
 /// The keys of the help screen, for the footer.
 pub const HELP_KEYS: &[(&str, &str)] = &[("j/k PgDn/PgUp", "scroll"), ("?/Esc", "close")];

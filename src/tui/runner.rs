@@ -213,6 +213,10 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
         Effect::Answer(id, answer) => {
             prompter.answer(id, answer);
         }
+        Effect::AnswerBatch(ids, answer) => {
+            let done = prompter.answer_batch(&ids, answer);
+            return Ok(Applied::Replies(vec![Msg::Batched(done)]));
+        }
         Effect::Claim(id) => {
             prompter.claim(id);
         }

@@ -1,5 +1,5 @@
 //! The web console's HTTP side: the page shell, pairing, the state, the live updates and the
-//! answers. Only `/`, its two assets and `POST /api/pair` answer without a device token; the
+//! answers. Only `/`, its assets and `POST /api/pair` answer without a device token; the
 //! rest need `Authorization: Bearer <token>`. Every request's `Host` must name this console
 //! (an IP address, `localhost`, the machine's name or the configured url), which defeats DNS
 //! rebinding. No response carries CORS headers, and the page's content security policy lets
@@ -30,6 +30,7 @@ use crate::core::prompter::HumanAnswer;
 
 const PAGE: &str = include_str!("../../assets/web/index.html");
 const SCRIPT: &str = include_str!("../../assets/web/app.js");
+const BATCH_SCRIPT: &str = include_str!("../../assets/web/batch.js");
 const STYLE: &str = include_str!("../../assets/web/app.css");
 
 /// Nothing from elsewhere, nothing inline, no framing.
@@ -54,6 +55,8 @@ pub fn router(hub: Arc<Hub>, request: Duration) -> Router {
         .route("/api/answer", post(answer))
         .route("/api/claim", post(claim))
         .route("/api/judge", post(super::judge::judge))
+        .route("/api/batch", post(super::batch::batch))
+        .route("/batch.js", get(batch_script))
         .route("/api/mode", post(mode))
         .layer(middleware::from_fn_with_state(
             (hub.clone(), request),
@@ -125,6 +128,10 @@ async fn page() -> Response {
 
 async fn script() -> Response {
     asset("text/javascript; charset=utf-8", SCRIPT)
+}
+
+async fn batch_script() -> Response {
+    asset("text/javascript; charset=utf-8", BATCH_SCRIPT)
 }
 
 async fn style() -> Response {

@@ -6,7 +6,9 @@ pub mod acp;
 pub mod e2e;
 pub mod place;
 pub mod rig;
+pub mod served;
 pub mod tmux;
+pub mod web_rig;
 
 use std::io::Write;
 use std::path::Path;
@@ -46,17 +48,21 @@ pub fn output_with(command: &mut Command, stdin: &[u8]) -> std::process::Output 
 /// Starts `gatehouse --socket SOCKET hook claude` with `payload` on its stdin (then closed) and
 /// every stream piped, as Claude Code runs it.
 pub fn claude_hook(socket: &Path, payload: &Value) -> Child {
+    hook(socket, "claude", payload.to_string().as_bytes())
+}
+
+/// `gatehouse --socket SOCKET hook AGENT` with `stdin` written to it, its output piped.
+pub fn hook(socket: &Path, agent: &str, stdin: &[u8]) -> Child {
     let mut child = Command::new(e2e::GATEHOUSE)
         .arg("--socket")
         .arg(socket)
-        .args(["hook", "claude"])
+        .args(["hook", agent])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     child
 }
 

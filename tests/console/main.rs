@@ -4,10 +4,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod batch_tmux;
 mod hook_at_terminal;
 mod rules_tmux;
 mod stderr;
 mod stop;
 mod tmux;
+mod web_batch;
 mod web_chromium;
 mod web_edit;

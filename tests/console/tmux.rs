@@ -15,13 +15,13 @@ use common::tmux::{Tmux, quoted};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-struct Console {
-    tmux: Tmux,
-    dir: TempDir,
+pub(crate) struct Console {
+    pub(crate) tmux: Tmux,
+    pub(crate) dir: TempDir,
 }
 
 impl Console {
-    fn start() -> Option<Console> {
+    pub(crate) fn start() -> Option<Console> {
         Console::start_with("")
     }
 
@@ -48,7 +48,7 @@ impl Console {
     }
 
     /// Starts `gatehouse hook claude` with a PreToolUse call for `command`.
-    fn hook(&self, command: &str) -> Child {
+    pub(crate) fn hook(&self, command: &str) -> Child {
         let payload = json!({
             "session_id": "tmux-session",
             "cwd": self.dir.path(),
@@ -63,7 +63,7 @@ impl Console {
 }
 
 /// What the hook printed: its JSON, or `Null` for nothing (a defer).
-fn printed(child: Child) -> Value {
+pub(crate) fn printed(child: Child) -> Value {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "the hook always exits 0");
     let text = String::from_utf8(out.stdout).unwrap();

@@ -234,6 +234,14 @@ impl Web {
         command
     }
 
+    /// A browser with its profile in `profile`, paired with this console by a fresh link.
+    pub(crate) async fn paired(&self, driver: &str, profile: &Path) -> Browser {
+        let browser = Browser::open(driver, profile).await;
+        browser.go(&format!("{}/", self.base)).await;
+        browser.go(&self.pair_link()).await;
+        browser
+    }
+
     /// The pairing link `gatehouse pair` prints last.
     pub(crate) fn pair_link(&self) -> String {
         let pair = self

@@ -10,7 +10,8 @@ use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::decision::{Decider, Decision};
 use gatehouse::core::event::Event;
 use gatehouse::core::prompter::HumanAnswer;
-use gatehouse::web::{self, Start};
+use gatehouse::web;
+use gatehouse::web::listen::Limits;
 use serde_json::{Value, json};
 
 fn audit_lines(path: &std::path::Path) -> Vec<Value> {
@@ -23,30 +24,15 @@ fn audit_lines(path: &std::path::Path) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later_web_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let audit_log = dir.path().join("audit.jsonl");
-    let (barrier, mut prompter) =
-        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-    let running = web::start(Start {
-        settings: web::Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            ..web::Settings::default()
-        },
-        responder: prompter.responder(),
-        tap: prompter.tap(),
-        state: dir.path().join("state"),
-        audit_log: Some(audit_log.clone()),
-    })
-    .await
-    .unwrap();
-    let base = format!("http://{}", running.addr);
+    let mut rig = common::web_rig::start(Limits::default()).await;
+    let base = rig.base.clone();
     let http = gatehouse::plumbing::http::client();
 
     let submitted = tokio::spawn({
-        let barrier = barrier.clone();
+        let barrier = rig.barrier.clone();
         async move { barrier.submit(bash("rm -rf build-secret-name")).await }
     });
-    let id = match prompter.next_event().await.unwrap() {
+    let id = match rig.prompter.next_event().await.unwrap() {
         Event::Opened(dialog) => dialog.id,
         other => panic!("expected a dialog, got {other:?}"),
     };
@@ -64,7 +50,7 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
     assert_eq!(response.status(), 401);
 
     // A paired device sees it.
-    let link = running.hub.pair_link().unwrap();
+    let link = rig.running.hub.pair_link().unwrap();
     let code = link.link.split("#pair=").nth(1).unwrap();
     let token = common::pair_device(&http, &base, code, "phone").await;
     let state: Value = http
@@ -82,7 +68,7 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
     );
 
     // The console answers first; the web's later answer loses, and says so.
-    assert!(prompter.answer(
+    assert!(rig.prompter.answer(
         id,
         HumanAnswer::Deny {
             reason: "from the console".into()
@@ -100,7 +86,7 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
     assert_eq!(answer.decision, Decision::deny("from the console"));
     assert_eq!(answer.decider, Decider::Human);
 
-    let lines = audit_lines(&audit_log);
+    let lines = audit_lines(&rig.audit_log);
     let decided: Vec<&Value> = lines.iter().filter(|l| l["id"].is_u64()).collect();
     assert_eq!(decided.len(), 1, "{lines:?}");
     assert!(
@@ -128,7 +114,7 @@ async fn without_a_token_no_call_is_shown_and_the_first_answer_wins_over_a_later
     assert_eq!(live.status(), 200);
     let first = live.chunk().await.unwrap().unwrap();
     assert!(String::from_utf8_lossy(&first).contains("event: state"));
-    tokio::time::timeout(std::time::Duration::from_secs(1), running.stop())
+    tokio::time::timeout(std::time::Duration::from_secs(1), rig.running.stop())
         .await
         .expect("the web console stops with a live stream open");
     let rest = tokio::time::timeout(std::time::Duration::from_secs(1), async {

@@ -8,12 +8,9 @@ use crate::common;
 
 use std::time::Duration;
 
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::Prompter;
+use gatehouse::web;
 use gatehouse::web::listen::Limits;
-use gatehouse::web::{self, Running, Start};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -21,39 +18,10 @@ use tokio::net::TcpStream;
 /// A guard against a test hanging: the events below are awaited, never slept for.
 const GUARD: Duration = Duration::from_secs(20);
 
-struct Web {
-    running: Running,
-    audit_log: std::path::PathBuf,
-    _barrier: Barrier,
-    _prompter: Prompter,
-    _dir: tempfile::TempDir,
-}
+use common::web_rig::WebRig as Web;
 
 async fn web_with(limits: Limits) -> Web {
-    let dir = tempfile::tempdir().unwrap();
-    let audit_log = dir.path().join("audit.jsonl");
-    let (barrier, mut prompter) =
-        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-    let running = web::start(Start {
-        settings: web::Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            limits,
-            ..web::Settings::default()
-        },
-        responder: prompter.responder(),
-        tap: prompter.tap(),
-        state: dir.path().join("state"),
-        audit_log: Some(audit_log.clone()),
-    })
-    .await
-    .unwrap();
-    Web {
-        running,
-        audit_log,
-        _barrier: barrier,
-        _prompter: prompter,
-        _dir: dir,
-    }
+    common::web_rig::start(limits).await
 }
 
 fn audit_lines(path: &std::path::Path) -> Vec<Value> {

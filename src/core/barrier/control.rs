@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::prompter::HumanAnswer;
 use super::settle::{Direct, Settle};
 use super::{Fallback, Shared};
+use crate::core::batch::Batch;
 use crate::core::call::{Call, CallId};
 use crate::core::classify::assess;
 use crate::core::decision::{Decider, Decision};
@@ -29,6 +30,19 @@ impl Shared {
         id: CallId,
         answer: HumanAnswer,
         device: Option<Arc<str>>,
+    ) -> bool {
+        self.answer_in(id, answer, device, None)
+    }
+
+    /// As [`Shared::answer`], as one call of `batch` when there is one (named in its audit
+    /// record). A batch's "allow always" leaves the other open dialogs its rule now covers to
+    /// the batch, which settles them once all its own calls are answered.
+    pub(super) fn answer_in(
+        self: &Arc<Self>,
+        id: CallId,
+        answer: HumanAnswer,
+        device: Option<Arc<str>>,
+        batch: Option<Batch>,
     ) -> bool {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::allow_noting(note), None),
@@ -52,7 +66,9 @@ impl Shared {
                 (Decision::deny(reason), None)
             }
         };
-        let settle = Settle::new(decision, Decider::Human).answered_from(device);
+        let settle = Settle::new(decision, Decider::Human)
+            .answered_from(device)
+            .in_batch(batch);
         let Some(allow) = remember else {
             return self.resolve(id, |_| true, settle);
         };
@@ -67,7 +83,7 @@ impl Shared {
             call
         };
         let won = self.resolve(id, |_| true, settle.noting(text));
-        if won {
+        if won && batch.is_none() {
             self.settle_newly_allowed(&session);
         }
         won
@@ -75,7 +91,7 @@ impl Shared {
 
     /// Re-assesses the open dialogs of `like`'s agent session against its session allows and
     /// settles those the current mode now allows.
-    fn settle_newly_allowed(&self, like: &Call) {
+    pub(super) fn settle_newly_allowed(&self, like: &Call) {
         let (mode, allows, open) = {
             let state = self.lock();
             let open = state

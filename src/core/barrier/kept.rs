@@ -162,7 +162,7 @@ impl Shared {
             rule: None,
             edited: None,
         };
-        self.conclude(outcome, None, Reply::Quiet)
+        self.conclude(outcome, None, Reply::Quiet, None)
     }
 
     /// Answers a question with the grant kept for it, if there is one and the call, judged

@@ -11,6 +11,7 @@
 //! - `race`: the classifier's race and the advice the human asks for;
 //! - `review`: allow-all's opt-in review, which can only turn an allow into a dialog;
 //! - `control`: the human's answers and mode changes;
+//! - `batch`: one answer for many dialogs, each settled as if alone;
 //! - `edited`: a shell line the human edited before approving, judged afresh;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
@@ -37,6 +38,7 @@ use super::route::{Class, Route};
 use super::rules::{Rules, SessionAllows};
 
 pub use self::analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
+pub use self::batch::{Arming, BatchDone};
 pub use self::control::REFUSAL_GRACE;
 pub use self::edited::{EditEnd, EditJudged};
 pub use self::prompter::{HumanAnswer, Prompter};
@@ -395,6 +397,7 @@ impl Drop for WithdrawOnDrop {
 }
 
 mod analysis;
+mod batch;
 mod control;
 mod edited;
 mod kept;

@@ -9,8 +9,10 @@ use std::sync::Arc;
 
 use tokio::sync::{broadcast, mpsc};
 
+use super::BatchDone;
 use super::edited::EditJudged;
 use super::{Fallback, Shared};
+use crate::core::batch::BatchAnswer;
 use crate::core::call::CallId;
 use crate::core::event::{Dialog, Event};
 use crate::core::mode::Mode;
@@ -111,6 +113,13 @@ impl Prompter {
     /// Answers dialog `id`. Returns false when another answer got there first.
     pub fn answer(&self, id: CallId, answer: HumanAnswer) -> bool {
         self.shared.answer(id, answer, None)
+    }
+
+    /// Answers the open dialogs `ids` with one `answer`, each as if answered alone and audited
+    /// in one batch; calls the answer does not fit stay open ([`crate::core::batch`]).
+    pub fn answer_batch(&self, ids: &[CallId], answer: BatchAnswer) -> BatchDone {
+        self.shared
+            .answer_batch(ids, answer, None, super::Arming::Checked)
     }
 
     /// Settles dialog `id` where no human is watching (`gatehouse serve`): `deny` or `defer`
@@ -221,6 +230,20 @@ impl Responder {
     /// `human` and the device's name. Returns false when another answer got there first.
     pub fn answer_from(&self, id: CallId, answer: HumanAnswer, device: &str) -> bool {
         self.shared.answer(id, answer, Some(Arc::from(device)))
+    }
+
+    /// As [`Prompter::answer_batch`], for the human at the paired device `device`; a call
+    /// shown less than the arming delay before `now` is left out.
+    pub fn answer_batch_from(
+        &self,
+        ids: &[CallId],
+        answer: BatchAnswer,
+        device: &str,
+        now: std::time::Instant,
+    ) -> BatchDone {
+        let device = Some(Arc::from(device));
+        self.shared
+            .answer_batch(ids, answer, device, super::Arming::Check(now))
     }
 
     /// Claims dialog `id` for the human: a classifier verdict arriving later is dropped.

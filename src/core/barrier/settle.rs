@@ -12,6 +12,7 @@ use super::pending::Pending;
 use super::{Answer, Shared};
 use crate::core::advice::Gist;
 use crate::core::audit::{self, Ending, Judged, Record};
+use crate::core::batch::Batch;
 use crate::core::call::{Call, CallId, Stage};
 use crate::core::classify::Assessment;
 use crate::core::decision::{Decider, Decision, Verdict};
@@ -33,6 +34,8 @@ pub(super) struct Settle {
     pub(super) advice: Option<Gist>,
     /// The shell line the human edited the call's to, for the audit.
     pub(super) edited: Option<String>,
+    /// The batch the human answered it in, for the audit.
+    pub(super) batch: Option<Batch>,
 }
 
 impl Settle {
@@ -45,7 +48,13 @@ impl Settle {
             quiet: false,
             advice: None,
             edited: None,
+            batch: None,
         }
+    }
+
+    /// The same, answered as one call of `batch` (`None`: alone).
+    pub(super) fn in_batch(self, batch: Option<Batch>) -> Settle {
+        Settle { batch, ..self }
     }
 
     /// The same, answering the call with its shell line edited to `line`.
@@ -176,7 +185,7 @@ impl Shared {
             rule: settle.rule,
             edited: settle.edited,
         };
-        self.conclude(outcome, None, reply)
+        self.conclude(outcome, None, reply, settle.batch)
     }
 
     /// Settles dialog `id` if it is still open and `only_if` holds for it, all under one
@@ -208,6 +217,7 @@ impl Shared {
             outcome,
             settle.advice.or(pending.advised),
             Reply::Dialog(pending.reply),
+            settle.batch,
         );
         true
     }
@@ -219,9 +229,11 @@ impl Shared {
         mut outcome: Outcome,
         advised: Option<Gist>,
         reply: Reply,
+        batch: Option<Batch>,
     ) -> Answer {
         let mut record = record_of(&outcome, advised);
         record.rule = outcome.rule.clone();
+        record.batch = batch;
         let written = self.write_record(&record);
         if let Err(err) = written
             && matches!(outcome.decision, Decision::Allow { .. })
@@ -407,6 +419,7 @@ impl<'a> Facts<'a> {
             edited: None,
             shape: None,
             kind: call.kind.clone(),
+            batch: None,
         }
     }
 }

@@ -56,6 +56,10 @@ impl App {
 
     /// Text pasted into the open box, control characters but newlines and tabs left out.
     pub(super) fn paste(&mut self, text: &str) -> Vec<Effect> {
+        if self.screen == Screen::Batch {
+            self.batch_paste(text);
+            return vec![];
+        }
         let DialogState::Writing(b) = &mut self.state else {
             return vec![];
         };

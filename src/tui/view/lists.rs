@@ -12,27 +12,30 @@ use super::theme;
 use crate::agents::registry;
 use crate::core::call::ToolKind;
 use crate::core::escape::visible;
-use crate::tui::app::{App, Screen};
+use crate::tui::app::{App, FilterState, Order, Screen};
 
-/// The queue: one row per open call, its subject first, then who asks; the time it has left before the ask timeout (its age
-/// where the timeout is not known) right-aligned in a fixed column, with how many rows are above and below the
-/// ones shown.
+/// The queue: one row per open call the filter shows, in the queue's order, its subject first,
+/// then who asks; the time it has left before the ask timeout (its age where the timeout is not
+/// known) right-aligned in a fixed column, with how many rows are above and below the ones
+/// shown. While calls are marked, each has a `■` before it; the title says what is marked, filtered, ordered.
 pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
     let rows = area.height.saturating_sub(2) as usize;
-    let n = app.dialogs.len();
+    let order = app.rows();
+    let n = order.len();
     // Keep the focused row in view: start a page before it when needed.
-    let start = if rows == 0 || app.focus < rows {
+    let at = order.iter().position(|&i| i == app.focus).unwrap_or(0);
+    let start = if rows == 0 || at < rows {
         0
     } else {
-        app.focus + 1 - rows
+        at + 1 - rows
     };
-    let lines: Vec<Line> = app
-        .dialogs
+    let marking = !app.queue.marked.is_empty();
+    let lines: Vec<Line> = order
         .iter()
-        .enumerate()
         .skip(start)
         .take(rows)
-        .map(|(i, open)| {
+        .map(|&i| {
+            let open = &app.dialogs[i];
             let call = &open.dialog.call;
             let age = app
                 .now
@@ -62,15 +65,23 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
                 session_of(call),
                 visible(tool)
             );
-            let room = (area.width as usize).saturating_sub(3 + age.chars().count());
+            // The mark column is there only while something is marked.
+            let mark = match (marking, app.queue.marked.contains(&open.dialog.id)) {
+                (false, _) => "",
+                (true, true) => "■",
+                (true, false) => " ",
+            };
+            let room =
+                (area.width as usize).saturating_sub(3 + mark.len().min(1) + age.chars().count());
             Line::from(vec![
                 Span::styled(if focused { "›" } else { " " }, style),
+                Span::styled(mark, theme::key()),
                 Span::styled(format!("{:<room$}", fit(&text, room)), style),
                 Span::styled(age, theme::dim()),
             ])
         })
         .collect();
-    let mut block = Block::bordered().title(format!(" queue ({n}) "));
+    let mut block = Block::bordered().title(queue_title(app, n));
     let below = n.saturating_sub(start + rows);
     let hint = match (start, below) {
         (0, 0) => None,
@@ -82,6 +93,33 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
         block = block.title_bottom(Line::styled(hint, theme::key()));
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The queue's title: how many calls it shows (of how many, when filtered), how many are
+/// marked, the filter (with a cursor while it is typed) and the order when not arrival.
+fn queue_title(app: &App, shown: usize) -> String {
+    let all = app.dialogs.len();
+    let q = &app.queue;
+    let mut title = match q.filter.is_empty() && q.typing == FilterState::Idle {
+        true => format!(" queue ({all})"),
+        false => format!(" queue ({shown} of {all})"),
+    };
+    let marked = app.marked().len();
+    if marked > 0 {
+        title.push_str(&format!(" · {marked} marked"));
+    }
+    match q.typing {
+        FilterState::Typing => title.push_str(&format!(" · /{}▏", visible(&q.filter))),
+        FilterState::Idle if !q.filter.is_empty() => {
+            title.push_str(&format!(" · /{}", visible(&q.filter)))
+        }
+        FilterState::Idle => {}
+    }
+    if q.order == Order::TimeLeft {
+        title.push_str(" · by time left");
+    }
+    title.push(' ');
+    title
 }
 
 /// The activity log, newest last, in columns (time, decision, who decided, agent, tool,

@@ -7,6 +7,7 @@
 
 mod activity;
 mod advice;
+mod batch;
 mod dialog;
 mod lists;
 mod overlay;
@@ -44,7 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let [dialog_area, queue_area] = if wide {
         Layout::horizontal([Constraint::Min(50), Constraint::Length(38)]).areas(body)
     } else {
-        let queue_height = (app.dialogs.len() as u16 + 2).clamp(3, (body.height * 2 / 5).max(3));
+        let queue_height = (app.rows().len() as u16 + 2).clamp(3, (body.height * 2 / 5).max(3));
         Layout::vertical([Constraint::Min(3), Constraint::Length(queue_height)]).areas(body)
     };
     dialog::draw_dialog(frame, dialog_area, app);
@@ -66,6 +67,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Rules => overlay::draw_rules(frame, area, app),
         Screen::Web => web::draw_web(frame, area, app),
         Screen::Activity => activity::draw_activity(frame, area, app),
+        Screen::Batch => batch::draw_batch(frame, area, app),
     }
 }
 

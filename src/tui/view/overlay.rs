@@ -80,6 +80,27 @@ fn hanging(keys: &str, text: &str, column: usize, width: usize) -> Vec<Line<'sta
         .collect()
 }
 
+/// `lines` in a bordered box titled `title`, `width` wide, as tall as they wrap to, in the
+/// middle of `area`.
+pub(super) fn draw_lines(
+    frame: &mut Frame,
+    area: Rect,
+    width: u16,
+    title: &str,
+    lines: Vec<Line<'static>>,
+) {
+    let inner = usize::from(box_width(area, width).saturating_sub(2)).max(1);
+    let rows = rows_of(&lines, inner);
+    let popup = centered(area, width, u16::try_from(rows + 2).unwrap_or(u16::MAX));
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(title.to_string())),
+        popup,
+    );
+}
+
 /// How many rows `lines` take wrapped (by words, as drawn) to `inner` cells.
 pub(super) fn rows_of(lines: &[Line<'static>], inner: usize) -> usize {
     Paragraph::new(lines.to_vec())
@@ -149,16 +170,7 @@ pub fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
 /// A confirmation box: its sentence, a blank row and its keys, as tall as they wrap to.
 fn draw_confirm(frame: &mut Frame, area: Rect, title: &str, sentence: String, keys: Line<'static>) {
     let lines = vec![Line::raw(sentence), Line::raw(""), keys];
-    let width = box_width(area, 64);
-    let rows = rows_of(&lines, usize::from(width.saturating_sub(2)));
-    let popup = centered(area, width, u16::try_from(rows + 2).unwrap_or(u16::MAX));
-    frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(title.to_string())),
-        popup,
-    );
+    draw_lines(frame, area, 64, title, lines);
 }
 
 pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {

@@ -329,7 +329,7 @@ fn help_on_a_short_terminal_scrolls_and_says_so() {
     key(&mut app, KeyCode::Char('?'), t);
     let top = draw(&app, 80, 16);
     assert!(top.contains("more (j/PgDn)"), "{top}");
-    for _ in 0..60 {
+    for _ in 0..90 {
         key(&mut app, KeyCode::Char('j'), t);
     }
     let bottom = draw(&app, 80, 16);

@@ -7,10 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::theme;
-use crate::tui::app::{App, DialogState, Screen};
+use crate::tui::app::{App, DialogState, FilterState, Screen};
 use crate::tui::keymap::{
-    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BOX_KEYS, HELP_KEYS, Intent, KEYMAP, QUIT_KEYS,
-    RULES_KEYS, WEB_KEYS,
+    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BATCH_KEYS, BOX_KEYS, FILTER_KEYS, HELP_KEYS, Intent,
+    KEYMAP, QUIT_KEYS, RULES_KEYS, WEB_KEYS,
 };
 
 /// The mode by the name people type (`--mode`, the config), then what is open, the live
@@ -85,7 +85,9 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         Screen::Rules => Some(RULES_KEYS),
         Screen::Web => Some(WEB_KEYS),
         Screen::Activity => Some(ACTIVITY_KEYS),
+        Screen::Batch => Some(BATCH_KEYS),
     };
+    let boxed = boxed.or((app.queue.typing == FilterState::Typing).then_some(FILTER_KEYS));
     let hints: Vec<(&str, &str)> = if let Some(keys) = boxed {
         keys.to_vec()
     } else if writing {

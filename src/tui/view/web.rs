@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::overlay::{box_width, centered, key_line, rows_of};
+use super::overlay::{box_width, centered, draw_lines, key_line, rows_of};
 use super::theme;
 use crate::core::escape::visible;
 use crate::tui::app::App;
@@ -106,7 +106,7 @@ pub fn draw_web(frame: &mut Frame, area: Rect, app: &App) {
     stacked.extend(keys());
     let stacked_rows = u16::try_from(rows_of(&stacked, usize::from(inner))).unwrap_or(u16::MAX);
     if parts.qr.is_empty() || stacked_rows + 2 <= area.height {
-        return draw_lines(frame, area, width, stacked);
+        return draw_lines(frame, area, width, " web console ", stacked);
     }
 
     // Beside: the code on the left, the text on its right, the link and the keys under both.
@@ -148,21 +148,7 @@ pub fn draw_web(frame: &mut Frame, area: Rect, app: &App) {
         theme::dim(),
     )];
     lines.extend(stacked.into_iter().skip(parts.qr.len()));
-    draw_lines(frame, area, width, lines);
-}
-
-/// `lines` in a bordered box `width` wide, as tall as they wrap to, in the middle of `area`.
-fn draw_lines(frame: &mut Frame, area: Rect, width: u16, lines: Vec<Line<'static>>) {
-    let inner = usize::from(box_width(area, width).saturating_sub(2)).max(1);
-    let rows = rows_of(&lines, inner);
-    let popup = centered(area, width, u16::try_from(rows + 2).unwrap_or(u16::MAX));
-    frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" web console ")),
-        popup,
-    );
+    draw_lines(frame, area, width, " web console ", lines);
 }
 
 /// Whether `link` points at this machine's loopback address, which a phone cannot open.
