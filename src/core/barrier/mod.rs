@@ -12,6 +12,7 @@
 //! - `review`: allow-all's opt-in review, which can only turn an allow into a dialog;
 //! - `control`: the human's answers and mode changes;
 //! - `edited`: a shell line the human edited before approving, judged afresh;
+//! - `plan`: a plan approved, and the mode the human moves to with it;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
 //! - `kept`: the notes and grants an answer leaves for the hook call that follows it, and the
@@ -399,6 +400,7 @@ mod control;
 mod edited;
 mod kept;
 mod pending;
+mod plan;
 pub mod prompter;
 mod race;
 mod review;

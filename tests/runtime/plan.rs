@@ -1,0 +1,203 @@
+//! A plan presented for approval (Claude Code's `ExitPlanMode`), through the real
+//! `gatehouse hook claude` against a console on a real socket: in plan mode it opens a dialog
+//! (where every write is refused), a deny reason reaches the hook's answer as the model's
+//! feedback, and an approval allows it and moves the console out of plan mode, which the audit
+//! names; in allow-all it passes unseen.
+
+use crate::common;
+
+use std::path::PathBuf;
+
+use common::{audit_records, claude_hook, fixture};
+use gatehouse::core::audit::Audit;
+use gatehouse::core::barrier::{Barrier, Settings};
+use gatehouse::core::call::CallId;
+use gatehouse::core::event::{Dialog, Event};
+use gatehouse::core::mode::Mode;
+use gatehouse::core::prompter::{HumanAnswer, Prompter};
+use gatehouse::core::route::{Class, Route};
+use gatehouse::server::{self, Options};
+use serde_json::{Value, json};
+use std::process::Child;
+use std::sync::Arc;
+use tempfile::TempDir;
+
+const PLAN: &str = "## Plan\n1. Add the flag to the parser\n2. Test it";
+
+struct Console {
+    dir: TempDir,
+    socket: PathBuf,
+    prompter: Prompter,
+}
+
+impl Console {
+    fn start(mode: Mode) -> Console {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("run/gatehouse.sock");
+        let settings = Settings {
+            mode,
+            ..Settings::default()
+        };
+        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
+        let (barrier, prompter) = Barrier::new(settings, audit, None);
+        let bound = server::bind(&socket).unwrap();
+        tokio::spawn(async move {
+            server::run_with(
+                bound.listener,
+                barrier,
+                Options::default(),
+                std::future::pending(),
+            )
+            .await;
+            drop(bound.file);
+        });
+        Console {
+            dir,
+            socket,
+            prompter,
+        }
+    }
+
+    async fn opened(&mut self) -> Arc<Dialog> {
+        loop {
+            if let Event::Opened(dialog) = self.prompter.next_event().await.unwrap() {
+                return dialog;
+            }
+        }
+    }
+
+    fn audit(&self) -> Vec<Value> {
+        audit_records(&self.dir.path().join("audit.jsonl"))
+    }
+}
+
+/// Claude Code's `PreToolUse` for `tool` with `input`, in its plan mode.
+fn payload(tool: &str, input: Value) -> Value {
+    let mut value: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
+    value["permission_mode"] = json!("plan");
+    value["tool_name"] = json!(tool);
+    value["tool_input"] = input;
+    value
+}
+
+/// What `ExitPlanMode` carries: Claude Code 2.1.328 adds the plan file's text and path to
+/// the (otherwise empty) input it hands its hooks.
+fn exit_plan_mode() -> Value {
+    payload(
+        "ExitPlanMode",
+        json!({"plan": PLAN, "planFilePath": "/home/dev/.claude/plans/p.md"}),
+    )
+}
+
+async fn answer_of(hook: Child) -> Value {
+    let out = tokio::task::spawn_blocking(move || hook.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn in_plan_mode_the_plan_opens_a_dialog_and_a_deny_reason_reaches_the_model() {
+    let mut console = Console::start(Mode::Plan);
+    let hook = claude_hook(&console.socket, &exit_plan_mode());
+    let dialog = console.opened().await;
+    assert_eq!(dialog.assessment.class, Class::Plan);
+    assert_eq!(dialog.route, Route::Ask);
+    assert_eq!(dialog.call.plan_text(), Some(PLAN));
+    let feedback = "Step 2 must also cover the error path";
+    assert!(console.prompter.answer(
+        dialog.id,
+        HumanAnswer::Deny {
+            reason: feedback.into()
+        }
+    ));
+    let answer = answer_of(hook).await;
+    assert_eq!(
+        common::decision_of(&answer),
+        ("deny".to_string(), feedback.to_string()),
+        "{answer}"
+    );
+    assert_eq!(console.prompter.mode(), Mode::Plan, "a deny moves no mode");
+    let record = console.audit().pop().unwrap();
+    assert_eq!(
+        (&record["class"], &record["decider"]),
+        (&json!("plan"), &json!("human"))
+    );
+}
+
+#[tokio::test]
+async fn approving_the_plan_allows_it_and_moves_the_console_out_of_plan_mode_audited() {
+    let mut console = Console::start(Mode::Plan);
+    let hook = claude_hook(&console.socket, &exit_plan_mode());
+    let id: CallId = console.opened().await.id;
+    let approve = HumanAnswer::AllowPlan {
+        mode: Some(Mode::AllowRead),
+        note: Some("keep the diff small".into()),
+    };
+    assert!(console.prompter.answer(id, approve));
+    let answer = answer_of(hook).await;
+    let specific = &answer["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "allow", "{answer}");
+    assert_eq!(specific["additionalContext"], "keep the diff small");
+    assert_eq!(console.prompter.mode(), Mode::AllowRead);
+    let record = console.audit().pop().unwrap();
+    assert_eq!(record["decision"], "allow");
+    assert_eq!(
+        record["rule"], "plan approved; mode plan -> allow-read",
+        "{record}"
+    );
+    // The write the plan goes on to make is now asked, where plan mode refused it.
+    let write = payload(
+        "Write",
+        json!({"file_path": "/home/dev/project/a.txt", "content": "x"}),
+    );
+    let hook = claude_hook(&console.socket, &write);
+    let dialog = console.opened().await;
+    assert_eq!(dialog.route, Route::Ask);
+    assert!(console.prompter.answer(
+        dialog.id,
+        HumanAnswer::Deny {
+            reason: String::new()
+        }
+    ));
+    answer_of(hook).await;
+}
+
+#[tokio::test]
+async fn a_plan_answer_for_a_call_that_is_no_plan_is_refused_and_moves_no_mode() {
+    let mut console = Console::start(Mode::AllowRead);
+    let write = payload(
+        "Write",
+        json!({"file_path": "/home/dev/project/a.txt", "content": "x"}),
+    );
+    let hook = claude_hook(&console.socket, &write);
+    let id = console.opened().await.id;
+    let approve = HumanAnswer::AllowPlan {
+        mode: Some(Mode::AllowAll),
+        note: None,
+    };
+    assert!(!console.prompter.answer(id, approve));
+    assert_eq!(console.prompter.mode(), Mode::AllowRead);
+    assert!(console.prompter.answer(
+        id,
+        HumanAnswer::Deny {
+            reason: String::new()
+        }
+    ));
+    let (decision, _) = common::decision_of(&answer_of(hook).await);
+    assert_eq!(decision, "deny");
+}
+
+#[tokio::test]
+async fn in_allow_all_a_plan_passes_unseen() {
+    let console = Console::start(Mode::AllowAll);
+    let answer = answer_of(claude_hook(&console.socket, &exit_plan_mode())).await;
+    assert_eq!(common::decision_of(&answer).0, "allow", "{answer}");
+    let record = console.audit().pop().unwrap();
+    assert_eq!(
+        (&record["class"], &record["decider"]),
+        (&json!("plan"), &json!("mode"))
+    );
+}
