@@ -11,3 +11,4 @@ mod stop;
 mod tmux;
 mod web_chromium;
 mod web_edit;
+mod web_plan;
