@@ -58,10 +58,13 @@ impl Console {
         }
     }
 
+    /// The next dialog; a call settled without one fails the test at once.
     async fn opened(&mut self) -> Arc<Dialog> {
         loop {
-            if let Event::Opened(dialog) = self.prompter.next_event().await.unwrap() {
-                return dialog;
+            match self.prompter.next_event().await.unwrap() {
+                Event::Opened(dialog) => return dialog,
+                Event::Passed(outcome) => panic!("settled without a dialog: {outcome:?}"),
+                _ => {}
             }
         }
     }
