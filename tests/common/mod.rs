@@ -6,6 +6,7 @@ pub mod acp;
 pub mod e2e;
 pub mod place;
 pub mod rig;
+pub mod socket_console;
 pub mod tmux;
 
 use std::io::Write;

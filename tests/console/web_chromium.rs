@@ -146,6 +146,15 @@ impl Browser {
     }
 }
 
+/// A browser with a fresh profile under `profiles`, paired with `web` through its one-time
+/// link, as a phone would be.
+pub(crate) async fn paired(driver: &str, web: &Web, profiles: &Path) -> Browser {
+    let browser = Browser::open(driver, &profiles.join("phone")).await;
+    browser.go(&format!("{}/", web.base)).await;
+    browser.go(&web.pair_link()).await;
+    browser
+}
+
 /// chromedriver on a free port, once it says it is ready; `None` (after a SKIP line) when
 /// it is not installed outside CI.
 pub(crate) async fn chromedriver() -> Option<(Killed, String)> {

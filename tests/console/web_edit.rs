@@ -4,7 +4,7 @@
 //! Claude Code's `updatedInput`; the audit names the edit and the device.
 
 use crate::common;
-use crate::web_chromium::{Browser, Web, chromedriver};
+use crate::web_chromium::{Web, chromedriver, paired};
 
 use serde_json::{Value, json};
 
@@ -22,9 +22,7 @@ async fn the_edit_button_allows_the_edited_line_once_and_the_hook_runs_it_instea
     });
     let hook = common::claude_hook(&web.place.socket(), &payload);
     let profiles = tempfile::tempdir().unwrap();
-    let browser = Browser::open(&driver, &profiles.path().join("phone")).await;
-    browser.go(&format!("{}/", web.base)).await;
-    browser.go(&web.pair_link()).await;
+    let browser = paired(&driver, &web, profiles.path()).await;
     browser
         .until(
             "the Edit button armed on the call",

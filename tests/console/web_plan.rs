@@ -4,7 +4,7 @@
 //! an allow, moves the console to the mode chosen and audits both with the device.
 
 use crate::common;
-use crate::web_chromium::{Browser, Web, chromedriver};
+use crate::web_chromium::{Web, chromedriver, paired};
 
 use serde_json::{Value, json};
 
@@ -25,9 +25,7 @@ async fn the_plan_scrolls_in_its_block_and_approve_moves_the_console_to_the_mode
     });
     let hook = common::claude_hook(&web.place.socket(), &payload);
     let profiles = tempfile::tempdir().unwrap();
-    let browser = Browser::open(&driver, &profiles.path().join("phone")).await;
-    browser.go(&format!("{}/", web.base)).await;
-    browser.go(&web.pair_link()).await;
+    let browser = paired(&driver, &web, profiles.path()).await;
     browser
         .until(
             "the plan shown whole, scrolling in its own block",

@@ -6,91 +6,45 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-
-use common::{audit_records, claude_hook, fixture};
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, EditEnd, Settings};
-use gatehouse::core::call::CallId;
-use gatehouse::core::event::Event;
+use common::socket_console::SocketConsole;
+use common::{claude_hook, fixture};
+use gatehouse::core::barrier::{EditEnd, Settings};
 use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::{HumanAnswer, Prompter};
+use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::core::route::Class;
 use gatehouse::core::rules::{Pattern, Rules};
-use gatehouse::server::{self, Options};
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-struct Console {
-    dir: TempDir,
-    socket: PathBuf,
-    prompter: Prompter,
+/// A console in allow-read whose rules deny `git push`.
+fn start() -> SocketConsole {
+    SocketConsole::start(Settings {
+        mode: Mode::AllowRead,
+        rules: Rules {
+            denied_commands: vec![Pattern::new("git push")],
+            ..Rules::default()
+        },
+        ..Settings::default()
+    })
 }
 
-impl Console {
-    /// A console in allow-read whose rules deny `git push`.
-    fn start() -> Console {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("run/gatehouse.sock");
-        let settings = Settings {
-            mode: Mode::AllowRead,
-            rules: Rules {
-                denied_commands: vec![Pattern::new("git push")],
-                ..Rules::default()
-            },
-            ..Settings::default()
-        };
-        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
-        let (barrier, prompter) = Barrier::new(settings, audit, None);
-        let bound = server::bind(&socket).unwrap();
-        tokio::spawn(async move {
-            server::run_with(
-                bound.listener,
-                barrier,
-                Options::default(),
-                std::future::pending(),
-            )
-            .await;
-            drop(bound.file);
-        });
-        Console {
-            dir,
-            socket,
-            prompter,
+/// Runs the Claude hook on `payload`, answers its dialog with `line` edited in (after checking
+/// what the console says approving will do), and returns the hook's answer.
+async fn edit(console: &mut SocketConsole, payload: Value, line: &str, end: EditEnd) -> Value {
+    let hook = claude_hook(&console.socket, &payload);
+    let id = console.opened().await.id;
+    let judged = console.prompter.judge_edit(id, line).unwrap();
+    assert_eq!(judged.end, end, "{judged:?}");
+    assert!(console.prompter.answer(
+        id,
+        HumanAnswer::AllowEdited {
+            line: line.to_string()
         }
-    }
-
-    async fn opened(&mut self) -> CallId {
-        loop {
-            if let Event::Opened(dialog) = self.prompter.next_event().await.unwrap() {
-                return dialog.id;
-            }
-        }
-    }
-
-    fn audit(&self) -> Vec<Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
-
-    /// Runs the Claude hook on `payload`, answers its dialog with `line` edited in (after
-    /// checking what the console says approving will do), and returns the hook's answer.
-    async fn edit(&mut self, payload: Value, line: &str, end: EditEnd) -> Value {
-        let hook = claude_hook(&self.socket, &payload);
-        let id = self.opened().await;
-        let judged = self.prompter.judge_edit(id, line).unwrap();
-        assert_eq!(judged.end, end, "{judged:?}");
-        assert!(self.prompter.answer(
-            id,
-            HumanAnswer::AllowEdited {
-                line: line.to_string()
-            }
-        ));
-        let out = tokio::task::spawn_blocking(move || hook.wait_with_output().unwrap())
-            .await
-            .unwrap();
-        assert!(out.status.success());
-        serde_json::from_slice(&out.stdout).unwrap()
-    }
+    ));
+    let out = tokio::task::spawn_blocking(move || hook.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn pre_tool_use(line: &str) -> Value {
@@ -102,9 +56,9 @@ fn pre_tool_use(line: &str) -> Value {
 
 #[tokio::test]
 async fn an_edited_line_runs_in_place_of_the_original_and_the_audit_names_it() {
-    let mut console = Console::start();
+    let mut console = start();
     let hook = claude_hook(&console.socket, &pre_tool_use("rm -rf build"));
-    let id = console.opened().await;
+    let id = console.opened().await.id;
     let judged = console.prompter.judge_edit(id, "ls build").unwrap();
     assert_eq!(judged.class, Class::ReadOnly);
     let judged = console
@@ -141,14 +95,14 @@ async fn an_edited_line_runs_in_place_of_the_original_and_the_audit_names_it() {
 
 #[tokio::test]
 async fn a_denied_command_edited_in_is_refused_like_any_call() {
-    let mut console = Console::start();
-    let answer = console
-        .edit(
-            pre_tool_use("git commit -m wip"),
-            "git push --force",
-            EditEnd::Refused,
-        )
-        .await;
+    let mut console = start();
+    let answer = edit(
+        &mut console,
+        pre_tool_use("git commit -m wip"),
+        "git push --force",
+        EditEnd::Refused,
+    )
+    .await;
     let (decision, reason) = common::decision_of(&answer);
     assert_eq!(decision, "deny", "{answer}");
     assert!(reason.contains("edited command was refused"), "{reason}");
@@ -160,13 +114,17 @@ async fn a_denied_command_edited_in_is_refused_like_any_call() {
 
 #[tokio::test]
 async fn where_the_event_takes_no_changed_input_the_original_is_denied_with_the_edited_line() {
-    let mut console = Console::start();
+    let mut console = start();
     let mut payload: Value =
         serde_json::from_slice(&fixture("claude-code/permissionrequest-bash.json")).unwrap();
     payload["tool_input"] = json!({"command": "rm -rf build"});
-    let answer = console
-        .edit(payload, "rm -rf build/cache", EditEnd::DeniedWithLine)
-        .await;
+    let answer = edit(
+        &mut console,
+        payload,
+        "rm -rf build/cache",
+        EditEnd::DeniedWithLine,
+    )
+    .await;
     let decision = &answer["hookSpecificOutput"]["decision"];
     assert_eq!(decision["behavior"], "deny", "{answer}");
     let message = decision["message"].as_str().unwrap();

@@ -6,72 +6,25 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-
-use common::{audit_records, claude_hook, fixture};
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Settings};
-use gatehouse::core::call::CallId;
-use gatehouse::core::event::{Dialog, Event};
-use gatehouse::core::mode::Mode;
-use gatehouse::core::prompter::{HumanAnswer, Prompter};
-use gatehouse::core::route::{Class, Route};
-use gatehouse::server::{self, Options};
-use serde_json::{Value, json};
 use std::process::Child;
-use std::sync::Arc;
-use tempfile::TempDir;
+
+use common::socket_console::SocketConsole;
+use common::{claude_hook, fixture};
+use gatehouse::core::barrier::Settings;
+use gatehouse::core::call::CallId;
+use gatehouse::core::mode::Mode;
+use gatehouse::core::prompter::HumanAnswer;
+use gatehouse::core::route::{Class, Route};
+use serde_json::{Value, json};
 
 const PLAN: &str = "## Plan\n1. Add the flag to the parser\n2. Test it";
 
-struct Console {
-    dir: TempDir,
-    socket: PathBuf,
-    prompter: Prompter,
-}
-
-impl Console {
-    fn start(mode: Mode) -> Console {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("run/gatehouse.sock");
-        let settings = Settings {
-            mode,
-            ..Settings::default()
-        };
-        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
-        let (barrier, prompter) = Barrier::new(settings, audit, None);
-        let bound = server::bind(&socket).unwrap();
-        tokio::spawn(async move {
-            server::run_with(
-                bound.listener,
-                barrier,
-                Options::default(),
-                std::future::pending(),
-            )
-            .await;
-            drop(bound.file);
-        });
-        Console {
-            dir,
-            socket,
-            prompter,
-        }
-    }
-
-    /// The next dialog; a call settled without one fails the test at once.
-    async fn opened(&mut self) -> Arc<Dialog> {
-        loop {
-            match self.prompter.next_event().await.unwrap() {
-                Event::Opened(dialog) => return dialog,
-                Event::Passed(outcome) => panic!("settled without a dialog: {outcome:?}"),
-                _ => {}
-            }
-        }
-    }
-
-    fn audit(&self) -> Vec<Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
+/// A console in `mode` on a real socket.
+fn console(mode: Mode) -> SocketConsole {
+    SocketConsole::start(Settings {
+        mode,
+        ..Settings::default()
+    })
 }
 
 /// Claude Code's `PreToolUse` for `tool` with `input`, in its plan mode.
@@ -103,7 +56,7 @@ async fn answer_of(hook: Child) -> Value {
 
 #[tokio::test]
 async fn in_plan_mode_the_plan_opens_a_dialog_and_a_deny_reason_reaches_the_model() {
-    let mut console = Console::start(Mode::Plan);
+    let mut console = console(Mode::Plan);
     let hook = claude_hook(&console.socket, &exit_plan_mode());
     let dialog = console.opened().await;
     assert_eq!(dialog.assessment.class, Class::Plan);
@@ -132,7 +85,7 @@ async fn in_plan_mode_the_plan_opens_a_dialog_and_a_deny_reason_reaches_the_mode
 
 #[tokio::test]
 async fn approving_the_plan_allows_it_and_moves_the_console_out_of_plan_mode_audited() {
-    let mut console = Console::start(Mode::Plan);
+    let mut console = console(Mode::Plan);
     let hook = claude_hook(&console.socket, &exit_plan_mode());
     let id: CallId = console.opened().await.id;
     let approve = HumanAnswer::AllowPlan {
@@ -170,7 +123,7 @@ async fn approving_the_plan_allows_it_and_moves_the_console_out_of_plan_mode_aud
 
 #[tokio::test]
 async fn a_plan_answer_for_a_call_that_is_no_plan_is_refused_and_moves_no_mode() {
-    let mut console = Console::start(Mode::AllowRead);
+    let mut console = console(Mode::AllowRead);
     let write = payload(
         "Write",
         json!({"file_path": "/home/dev/project/a.txt", "content": "x"}),
@@ -195,7 +148,7 @@ async fn a_plan_answer_for_a_call_that_is_no_plan_is_refused_and_moves_no_mode()
 
 #[tokio::test]
 async fn in_allow_all_a_plan_passes_unseen() {
-    let console = Console::start(Mode::AllowAll);
+    let console = console(Mode::AllowAll);
     let answer = answer_of(claude_hook(&console.socket, &exit_plan_mode())).await;
     assert_eq!(common::decision_of(&answer).0, "allow", "{answer}");
     let record = console.audit().pop().unwrap();
