@@ -157,3 +157,49 @@ async fn in_allow_all_a_plan_passes_unseen() {
         (&json!("plan"), &json!("mode"))
     );
 }
+
+/// The floor's `mode_ceiling` still caps the mode an approved plan moves to: the console is in
+/// allow-all afterwards, and the write the plan goes on to make is still asked.
+#[tokio::test]
+async fn a_floor_ceiling_still_caps_the_mode_an_approved_plan_moves_to() {
+    use gatehouse::core::policy::file::parse_file;
+    use gatehouse::core::policy::load::Policy;
+    use gatehouse::core::policy::{Layer, Trust};
+    let floor = parse_file(
+        "mode_ceiling = \"allow-read\"\n",
+        std::path::Path::new("/etc/gatehouse/policy.toml"),
+        Layer::Floor,
+        Trust::FloorOnly,
+        &[],
+    )
+    .unwrap();
+    let mut settings = Settings {
+        mode: Mode::Plan,
+        ..Settings::default()
+    };
+    settings.rules.policy = std::sync::Arc::new(Policy::of_files(Some(floor), None));
+    let mut console = SocketConsole::start(settings);
+    let hook = claude_hook(&console.socket, &exit_plan_mode());
+    let id = console.opened().await.id;
+    let approve = HumanAnswer::AllowPlan {
+        mode: Some(Mode::AllowAll),
+        note: None,
+    };
+    assert!(console.prompter.answer(id, approve));
+    assert_eq!(common::decision_of(&answer_of(hook).await).0, "allow");
+    assert_eq!(console.prompter.mode(), Mode::AllowAll);
+    let write = payload(
+        "Write",
+        json!({"file_path": "/home/dev/project/a.txt", "content": "x"}),
+    );
+    let hook = claude_hook(&console.socket, &write);
+    let dialog = console.opened().await;
+    assert_eq!(dialog.route, Route::Ask, "capped by the floor's allow-read");
+    assert!(console.prompter.answer(
+        dialog.id,
+        HumanAnswer::Deny {
+            reason: String::new()
+        }
+    ));
+    answer_of(hook).await;
+}
