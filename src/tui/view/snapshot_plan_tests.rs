@@ -136,3 +136,19 @@ fn allow_always_on_a_plan_is_the_approve_box_too_and_deny_is_a_reason() {
         )]
     );
 }
+
+#[test]
+fn o_pages_the_whole_plan() {
+    let t = start();
+    let mut app = app(t);
+    plan(&mut app, &long_plan(), t);
+    let effects = press(&mut app, KeyCode::Char('o'), later(t, 300));
+    let [Effect::Page(text)] = &effects[..] else {
+        panic!("{effects:?}")
+    };
+    assert!(
+        text.starts_with("plan\n\n## Plan: migrate the config"),
+        "{text}"
+    );
+    assert!(text.contains("30. Step 30 of the migration"), "{text}");
+}
