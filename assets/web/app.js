@@ -11,7 +11,7 @@ let state = null;        // the last snapshot
 let received = 0;        // when it came, for the ages
 let focused = null;      // the id of the call shown
 let armedAt = 0;         // answers are taken from this time on
-let boxKind = null;      // "note", "always", "deny", "edit" or null
+let boxKind = null;      // "note", "always", "deny", "edit", "plan" or null
 let confirmed = false;   // a broad pattern was shown and sent again
 let answered = [];       // this device's last answers, newest first
 
@@ -118,7 +118,8 @@ function left(ms) {
 
 function firstLine(d) {
   const p = d.preview;
-  const text = p.kind === "shell" ? p.line : p.path || (p.kind === "mcp" ? p.server + " " + p.tool : p.input);
+  const text = p.kind === "shell" ? p.line : p.kind === "plan" ? p.text
+    : p.path || (p.kind === "mcp" ? p.server + " " + p.tool : p.input);
   return (text || d.tool).split("\n")[0];
 }
 
@@ -193,6 +194,10 @@ function renderSubject(d) {
     const diff = el("pre", null, "diff");
     diff.append(...p.lines.map(([tag, line]) => el("div", line, tag)));
     parts.push(el("p", "edits " + p.path + (p.in_context ? "" : " (file not read)"), "meta"), diff);
+  } else if (p.kind === "plan") {
+    // The plan whole, in a block that scrolls on its own (pre's max-height).
+    parts.push(el("p", "the agent's plan, for your approval" + (p.file ? " (kept in " + p.file + ")" : ""), "meta"),
+      el("pre", p.text, "plan"));
   } else if (p.kind === "mcp") {
     parts.push(el("p", "MCP server " + p.server + ", tool " + p.tool, "meta"), el("pre", p.arguments));
   } else {
@@ -214,7 +219,10 @@ function renderCall() {
   $("why").textContent = d.preview.kind === "shell" ? "why it asks: " + d.preview.why : "why it asks: " + d.why;
   $("assessment").textContent = d.classifier ? "classifier: " + d.classifier : "";
   $("allow").textContent = d.caps.grant ? "Allow" : "Allow (the agent may still ask)";
-  $("note").hidden = d.caps.note === "none";
+  const plan = d.preview.kind === "plan";
+  if (plan) $("allow").textContent = "Approve the plan…";
+  $("note").hidden = d.caps.note === "none" || plan;
+  $("always").hidden = plan;
   $("edit").hidden = !d.edit;
   renderButtons();
 }
@@ -248,6 +256,9 @@ function openBox(kind) {
     text.value = d.edit;
     $("send").textContent = "Allow edited";
     api("/api/claim", { id: d.id });
+  } else if (kind === "plan") {
+    openPlanBox(d);
+    api("/api/claim", { id: d.id });
   } else {
     $("box-label").textContent = "Always allow, for this agent session (" + d.always.kind + ")";
     text.value = d.always.pattern;
@@ -276,8 +287,28 @@ async function judgeEdit() {
     : (reply.data.error || "");
 }
 
+// A plan's approve box: a note for the model, and the mode the console moves to once the plan
+// is approved (out of plan mode it starts on allow-read, elsewhere on staying).
+function openPlanBox(d) {
+  $("box-label").textContent = "Approve the plan, with a note for the model (optional)";
+  $("text").value = "";
+  $("send").textContent = "Approve";
+  const select = $("plan-mode");
+  const keep = el("option", "stay in " + state.mode);
+  keep.value = "";
+  const others = state.modes.filter((m) => m !== state.mode).map((m) => {
+    const o = el("option", "then switch to " + m);
+    o.value = m;
+    return o;
+  });
+  select.replaceChildren(keep, ...others);
+  select.value = state.mode === "plan" ? "allow-read" : "";
+  $("plan-choice").hidden = false;
+}
+
 function closeBox() {
   boxKind = null;
+  $("plan-choice").hidden = true;
   $("box").hidden = true;
   $("buttons").hidden = false;
   $("answer-error").textContent = "";
@@ -285,7 +316,7 @@ function closeBox() {
 
 // What this device answered, newest first: a confirmation and a short history.
 function remember(answer, d) {
-  const word = { allow: "allowed", note: "allowed with a note", always: "always allowed", deny: "denied", edit: "allowed edited" }[answer];
+  const word = { allow: "allowed", note: "allowed with a note", always: "always allowed", deny: "denied", edit: "allowed edited", plan: "approved the plan" }[answer];
   answered.unshift(word + " #" + d.id + " · " + d.agent + " · " + firstLine(d));
   answered = answered.slice(0, 5);
   $("history-title").hidden = false;
@@ -295,7 +326,8 @@ function remember(answer, d) {
 async function send(answer, text) {
   const d = current();
   if (!d || Date.now() < armedAt) return;
-  const reply = await api("/api/answer", { id: d.id, answer, text: text || "", confirm: confirmed });
+  const mode = answer === "plan" ? $("plan-mode").value || null : undefined;
+  const reply = await api("/api/answer", { id: d.id, answer, text: text || "", confirm: confirmed, mode });
   if (reply.ok) { closeBox(); remember(answer, d); return; }
   if (reply.data.confirm) {
     confirmed = true;
@@ -307,7 +339,11 @@ async function send(answer, text) {
 
 function wire() {
   wireBatch();
-  $("allow").addEventListener("click", () => send("allow"));
+  $("allow").addEventListener("click", () => {
+    const d = current();
+    if (d && d.preview.kind === "plan") openBox("plan"); else send("allow");
+  });
+  $("plan-mode").addEventListener("change", () => { confirmed = false; });
   $("note").addEventListener("click", () => openBox("note"));
   $("always").addEventListener("click", () => openBox("always"));
   $("deny").addEventListener("click", () => openBox("deny"));

@@ -295,7 +295,7 @@ pub fn fallback_without(call: &Call, rules: &Rules, without: Without) -> Decisio
             assessment.refusal(),
             without.words()
         )),
-        Class::Unverified | Class::Risky(_) | Class::Writer | Class::Tamper => {
+        Class::Unverified | Class::Risky(_) | Class::Writer | Class::Tamper | Class::Plan => {
             Decision::defer(format!(
                 "gatehouse decided without {} and static analysis cannot prove the call safe",
                 without.words()

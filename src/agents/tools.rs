@@ -13,6 +13,9 @@ pub struct Tools {
     pub read: &'static [&'static str],
     pub edit: &'static [&'static str],
     pub web: &'static [&'static str],
+    /// The tool that presents the agent's plan for the human's approval and leaves its plan
+    /// mode (Claude Code's `ExitPlanMode`), where the agent has one.
+    pub plan: &'static [&'static str],
     /// The agent's own bookkeeping, which the config's `internal_tools` lists by default (by
     /// its name alone a tool is never internal: the core decides that from the config).
     pub internal: &'static [&'static str],
@@ -28,17 +31,19 @@ impl Tools {
         read: &[],
         edit: &[],
         web: &[],
+        plan: &[],
         internal: &[],
         paths: &[],
     };
 
-    /// Each tool with its kind, in the order shell, read, edit, web.
+    /// Each tool with its kind, in the order shell, read, edit, web, plan.
     pub fn kinds(&self) -> Vec<(&'static str, ToolKind)> {
         let lists = [
             (self.shell, ToolKind::Shell),
             (self.read, ToolKind::Read),
             (self.edit, ToolKind::Edit),
             (self.web, ToolKind::Web),
+            (self.plan, ToolKind::Plan),
         ];
         let each = lists
             .into_iter()
@@ -58,6 +63,8 @@ impl Tools {
             ToolKind::Edit
         } else if listed(self.web) {
             ToolKind::Web
+        } else if listed(self.plan) {
+            ToolKind::Plan
         } else {
             mcp_kind(name)
         }

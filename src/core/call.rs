@@ -163,6 +163,10 @@ pub enum ToolKind {
     /// The agent's own bookkeeping, touching nothing outside it (the configured
     /// `internal_tools`; the core decides this, never the wire).
     Internal,
+    /// The agent presents its plan and asks to leave its plan mode (Claude Code's
+    /// `ExitPlanMode`): the plan is the subject, shown whole, and approving it lets the agent
+    /// go on to carry it out.
+    Plan,
     /// Anything else: never read-only by its name.
     Other,
 }
@@ -210,13 +214,22 @@ impl Call {
             .collect()
     }
 
-    /// A short one-line description of what the call is about: its shell line, file, or tool.
+    /// The plan a plan call presents: its `plan` text, where the agent sends it inline.
+    pub fn plan_text(&self) -> Option<&str> {
+        self.input.get("plan").and_then(Value::as_str)
+    }
+
+    /// A short one-line description of what the call is about: its shell line, file, plan, or
+    /// tool.
     pub fn subject(&self) -> String {
         if let Some(line) = self.shell_line() {
             return line.to_string();
         }
         if let Some(path) = self.file_path() {
             return path.to_string();
+        }
+        if let Some(plan) = self.plan_text() {
+            return plan.to_string();
         }
         match &self.input {
             Value::Null => self.tool.clone(),

@@ -227,8 +227,9 @@ fn assess_unruled(
     }
     if let Some(hit) = strictest.filter(|h| h.rule.ruling == Ruling::Ask) {
         // An ask outranks every allow: the human sees it, and the classifier never races it.
-        // A tamper is asked in every mode already, allow-all included: it keeps its row.
-        if a.row != Row::Tamper {
+        // A tamper is asked in every mode already, allow-all included, and a plan is asked in
+        // plan mode too: each keeps its row.
+        if !matches!(a.row, Row::Tamper | Row::Plan) {
             a.row = Row::WriterOrOther;
         }
         a.listed_by = None;
@@ -318,6 +319,19 @@ fn assess_static(
                     format!("edits of {path} allowed this session"),
                 ),
                 _ => a,
+            }
+        }
+        // Only an allow rule lets a plan pass unseen: each plan is new, so no session allow
+        // or safe listing covers the next.
+        ToolKind::Plan => {
+            let a = Assessment::new(Class::Plan, Row::Plan, kind, "presents a plan for approval");
+            match allowed_call {
+                Some(hit) => {
+                    let mut a = a.listed(Decider::Rule, format!("allowed by {}", hit.describe()));
+                    a.rule = Some(hit.clone());
+                    a
+                }
+                None => a,
             }
         }
         ToolKind::Mcp { .. } if rules.read_only_tools.contains(&call.tool) => Assessment::new(

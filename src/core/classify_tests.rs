@@ -332,3 +332,39 @@ fn a_gatehouse_command_that_changes_its_policy_is_asked_in_every_mode_and_nothin
     );
     assert_eq!(explain.row, Row::ReadOnly);
 }
+
+/// A plan presented for approval: its own class and row, asked in plan mode and passed only by
+/// allow-all; a tool rule still denies, asks (keeping the row, so plan mode still asks) or
+/// allows it, and no session allow or safe listing covers the next plan.
+#[test]
+fn a_plan_takes_the_plan_row_and_rules_on_its_tool_still_match() {
+    let mut call = test_call("PresentPlan", json!({"plan": "1. edit a.rs"}));
+    call.kind = Some(ToolKind::Plan);
+    let plain = assess(&call, &Rules::default(), &[]);
+    assert_eq!((plain.class, plain.row), (Class::Plan, Row::Plan));
+    assert_eq!(plain.route(Mode::Plan), Route::Ask);
+    assert_eq!(plain.route(Mode::AllowAll), Route::Allow);
+    let ruled = |verdict: &str| {
+        let text = format!("[[rule]]\ntool = \"PresentPlan\"\nverdict = \"{verdict}\"\n");
+        let rules = Rules {
+            policy: user_policy(&text),
+            ..Rules::default()
+        };
+        assess(&call, &rules, &[])
+    };
+    assert_eq!(ruled("deny").row, Row::Denied);
+    let asked = ruled("ask");
+    assert_eq!(
+        (asked.row, asked.route(Mode::Plan)),
+        (Row::Plan, Route::Ask)
+    );
+    let allowed = ruled("allow");
+    assert_eq!(
+        (allowed.row, allowed.listed_by),
+        (Row::Listed, Some(Decider::Rule))
+    );
+    let session = [SessionAllow::Tool("PresentPlan".into())];
+    assert_eq!(assess(&call, &Rules::default(), &session).row, Row::Plan);
+    let safe = rules(&["PresentPlan"], &[]);
+    assert_eq!(assess(&call, &safe, &[]).row, Row::Plan);
+}

@@ -22,8 +22,9 @@ pub enum Mode {
     AutoMcp,
     /// Every call that is not refused outright asks the human.
     BlockAll,
-    /// The plan is reviewed, nothing executes: proven reads pass, every other call is refused
-    /// at once with a reason that tells the agent it is in plan mode.
+    /// The plan is reviewed, nothing executes: proven reads pass, the plan the agent presents
+    /// for approval is asked, every other call is refused at once with a reason that tells the
+    /// agent it is in plan mode.
     Plan,
 }
 

@@ -29,6 +29,9 @@ pub enum Class {
     /// Changes what gatehouse itself allows (its rules, trust, hooks, devices or console):
     /// asked in every mode, never raced or listed.
     Tamper,
+    /// A plan the agent presents for approval before it carries it out: changes nothing by
+    /// itself, and is what the human should see before the agent goes on to write.
+    Plan,
 }
 
 impl Class {
@@ -52,6 +55,7 @@ impl Class {
             Class::Denied => "denied",
             Class::Doomed => "doomed",
             Class::Tamper => "tamper",
+            Class::Plan => "plan",
         }
     }
 }
@@ -80,10 +84,12 @@ pub enum Row {
     WriterOrOther,
     /// Calls that change what gatehouse itself allows.
     Tamper,
+    /// A plan presented for approval.
+    Plan,
 }
 
 impl Row {
-    pub const ALL: [Row; 18] = [
+    pub const ALL: [Row; 19] = [
         Row::Denied,
         Row::Doomed,
         Row::ReadOnly,
@@ -102,6 +108,7 @@ impl Row {
         Row::UnverifiedMcp,
         Row::WriterOrOther,
         Row::Tamper,
+        Row::Plan,
     ];
 
     /// The row's name in the route table.
@@ -127,6 +134,7 @@ impl Row {
             Row::UnverifiedMcp => "unverified-mcp",
             Row::WriterOrOther => "writer-or-other",
             Row::Tamper => "tamper",
+            Row::Plan => "plan",
         }
     }
 }
@@ -226,6 +234,13 @@ pub fn route(mode: Mode, row: Row) -> Route {
             Mode::AllowAll | Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll => Ask,
             Mode::Plan => Reject,
         },
+        // A plan is shown to the human wherever writes are: in plan mode above all, since
+        // approving it is how the human lets the agent leave planning (and may leave plan mode
+        // with it). Allow-all lets it pass unseen, as it lets the writes that follow.
+        Row::Plan => match mode {
+            Mode::AllowAll => Allow,
+            Mode::AllowRead | Mode::Auto | Mode::AutoMcp | Mode::BlockAll | Mode::Plan => Ask,
+        },
     }
 }
 
@@ -275,7 +290,8 @@ risky-credential     allow     ask        ask    ask      ask       reject
 risky-vouching       allow     ask        ask    ask      ask       reject
 unverified-mcp       allow     ask        ask    race     ask       reject
 writer-or-other      allow     ask        ask    ask      ask       reject
-tamper               ask       ask        ask    ask      ask       reject";
+tamper               ask       ask        ask    ask      ask       reject
+plan                 allow     ask        ask    ask      ask       ask";
 
     #[test]
     fn every_mode_and_row_routes_as_the_design_table_says() {
@@ -347,10 +363,10 @@ tamper               ask       ask        ask    ask      ask       reject";
     }
 
     #[test]
-    fn plan_mode_never_asks_and_allows_only_proven_reads() {
+    fn plan_mode_asks_only_the_plan_and_allows_only_proven_reads() {
         for row in Row::ALL {
             let got = route(Mode::Plan, row);
-            assert!(!got.asks(), "{row:?} would open a dialog in plan mode");
+            assert_eq!(got.asks(), row == Row::Plan, "{row:?} in plan mode");
             assert_eq!(got == Route::Allow, row == Row::ReadOnly, "{row:?}");
         }
     }

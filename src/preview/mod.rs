@@ -4,6 +4,7 @@
 //! visible-safe, so neither screen can forget to.
 
 mod patch;
+mod plan;
 
 use std::path::Path;
 
@@ -51,6 +52,9 @@ pub enum Preview {
         tool: String,
         arguments: String,
     },
+    /// A plan presented for approval: its text, and the file it is kept in if the agent
+    /// named one.
+    Plan { text: String, file: Option<String> },
     /// Any other tool: its input as JSON.
     Other { input: String },
 }
@@ -68,6 +72,10 @@ impl Preview {
                 tool: visible(tool).into_owned(),
                 arguments: pretty(&call.input),
             },
+            ToolKind::Plan => {
+                let (text, file) = plan::plan_of(call);
+                Preview::Plan { text, file }
+            }
             _ => Preview::Other {
                 input: pretty(&call.input),
             },
@@ -102,6 +110,10 @@ impl Preview {
                 tool,
                 arguments,
             } => format!("MCP server {server}, tool {tool}\n\n{arguments}\n"),
+            Preview::Plan { text, file } => match file {
+                Some(file) => format!("plan ({file})\n\n{text}\n"),
+                None => format!("plan\n\n{text}\n"),
+            },
             Preview::Other { input } => format!("{input}\n"),
         }
     }

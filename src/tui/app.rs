@@ -371,13 +371,15 @@ impl App {
             }
         }
         match intent {
-            Intent::AllowOnce => {
+            Intent::AllowOnce if !self.plan_focused() => {
                 let id = self.dialogs[self.focus].dialog.id;
                 self.answered(id, HumanAnswer::Allow { note: None })
             }
-            Intent::AllowAlways | Intent::AllowWithNote | Intent::Deny | Intent::Edit => {
-                self.open_box(intent)
-            }
+            Intent::AllowOnce
+            | Intent::AllowAlways
+            | Intent::AllowWithNote
+            | Intent::Deny
+            | Intent::Edit => self.open_box(intent),
             Intent::CycleMode => self.step_mode(Step::Forward),
             Intent::CycleModeBack => self.step_mode(Step::Back),
             Intent::Next | Intent::Previous => self.step_focus(intent),

@@ -3,6 +3,8 @@
 
 pub mod app;
 pub mod keymap;
+mod plan_choice;
+pub use plan_choice::PlanChoice;
 mod lasting;
 pub mod runner;
 pub mod terminal;

@@ -23,6 +23,8 @@ pub enum BoxKind {
     Pattern(AllowKind),
     /// The shell line edited before approving: allowed once as typed, judged afresh.
     Line,
+    /// A plan approved, with a note for the model and the mode to move to (Tab).
+    Plan,
 }
 
 /// What pressing Enter in a box does.
@@ -71,6 +73,7 @@ impl BoxKind {
                 format!(" {always}: fetches from the host (Tab: where; ^T: how long) ")
             }
             BoxKind::Line => format!(" edit the command, then {allow} the edited line once "),
+            BoxKind::Plan => " approve the plan: note for the model (Tab: mode after) ".into(),
         }
     }
 
@@ -89,6 +92,7 @@ impl BoxKind {
             },
             BoxKind::Pattern(_) => "what to allow always",
             BoxKind::Line => "the command to run instead",
+            BoxKind::Plan => "a note the model reads with the approval (optional)",
         }
     }
 }
@@ -188,6 +192,8 @@ pub struct TextBox {
     pub project: Option<String>,
     /// For an edited line: the console's judgement of it, once it has come.
     pub judged: Option<EditJudged>,
+    /// For a plan's approve box: the mode after, and how many other dialogs are open.
+    pub plan: Option<(super::PlanChoice, usize)>,
 }
 
 impl TextBox {
@@ -209,6 +215,7 @@ impl TextBox {
             lasts: Lasts::Always,
             project: None,
             judged: None,
+            plan: None,
         }
     }
 
@@ -220,6 +227,11 @@ impl TextBox {
                 self.confirming = None;
                 true
             }
+            BoxKind::Plan => self
+                .plan
+                .as_mut()
+                .map(|(choice, _)| choice.next())
+                .is_some(),
             _ => false,
         }
     }
@@ -249,6 +261,7 @@ impl TextBox {
         match self.kind {
             BoxKind::Pattern(_) => {}
             BoxKind::Line => return Some(self.line_meaning()),
+            BoxKind::Plan => return self.plan.as_ref().map(|(c, open)| c.words(*open)),
             BoxKind::Reason | BoxKind::Note => return None,
         }
         Some(match self.allow() {
@@ -353,6 +366,10 @@ impl TextBox {
             }),
             BoxKind::Line => (!trimmed.is_empty()).then(|| HumanAnswer::AllowEdited {
                 line: trimmed.to_string(),
+            }),
+            BoxKind::Plan => Some(HumanAnswer::AllowPlan {
+                mode: self.plan.as_ref().and_then(|(choice, _)| choice.chosen()),
+                note: (!trimmed.is_empty()).then(|| trimmed.to_string()),
             }),
             BoxKind::Pattern(_) => self.allow().map(|allow| match self.scope {
                 Scope::Session => HumanAnswer::AllowAlways { allow, note: None },

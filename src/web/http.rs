@@ -324,6 +324,8 @@ enum AnswerKind {
     Deny,
     /// Allow the shell line as edited in `text`, once.
     Edit,
+    /// Approve a plan, with `text` as a note, then move to `mode` if it names one.
+    Plan,
 }
 
 #[derive(Deserialize)]
@@ -336,6 +338,9 @@ struct AnswerRequest {
     /// For a broad "always" pattern: the human saw the warning and still wants it.
     #[serde(default)]
     confirm: bool,
+    /// For a plan: the mode the console moves to once it is approved.
+    #[serde(default)]
+    mode: Option<Mode>,
 }
 
 async fn answer(
@@ -390,6 +395,17 @@ async fn answer(
             );
         }
         AnswerKind::Edit => HumanAnswer::AllowEdited { line: text },
+        AnswerKind::Plan => {
+            match super::plan::approve(&dialog, request.mode, text, request.confirm) {
+                Ok(answer) => answer,
+                Err(why @ super::plan::PlanRefusal::Confirm(_)) => {
+                    let why = why.words();
+                    let body = Json(json!({ "error": why, "confirm": why }));
+                    return (StatusCode::CONFLICT, body).into_response();
+                }
+                Err(why) => return refuse(StatusCode::BAD_REQUEST, why.words()),
+            }
+        }
         AnswerKind::Always => {
             let always = &dialog.offer.always;
             let Some(allow) = always.allow(&text) else {

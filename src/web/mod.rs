@@ -20,6 +20,7 @@ mod judge;
 pub mod listen;
 pub mod notify;
 pub mod pairing;
+mod plan;
 pub mod qr;
 pub mod refusals;
 pub mod snapshot;

@@ -168,6 +168,7 @@ fn preview_json(preview: &Preview) -> Value {
             tool,
             arguments,
         } => json!({"kind": "mcp", "server": server, "tool": tool, "arguments": arguments}),
+        Preview::Plan { text, file } => json!({"kind": "plan", "text": text, "file": file}),
         Preview::Other { input } => json!({"kind": "other", "input": input}),
     }
 }

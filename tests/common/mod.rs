@@ -6,7 +6,7 @@ pub mod acp;
 pub mod e2e;
 pub mod place;
 pub mod rig;
-pub mod served;
+pub mod socket_console;
 pub mod tmux;
 pub mod web_rig;
 

@@ -13,3 +13,4 @@ mod tmux;
 mod web_batch;
 mod web_chromium;
 mod web_edit;
+mod web_plan;

@@ -23,19 +23,19 @@ use serde_json::{Value, json};
 
 use common::e2e::{self, AgentHome, GATEHOUSE, Serve, client};
 
-fn claude() -> Option<String> {
+pub(crate) fn claude() -> Option<String> {
     client("Claude Code", "install_claude.sh")
 }
 
 /// A project folder with a `build/` folder, a file outside it, a private config, and our hook
 /// installed in the project's local Claude settings.
-struct Project {
-    at: AgentHome,
-    claude: String,
+pub(crate) struct Project {
+    pub(crate) at: AgentHome,
+    pub(crate) claude: String,
 }
 
 impl Project {
-    fn new(claude: String, config: &str) -> Project {
+    pub(crate) fn new(claude: String, config: &str) -> Project {
         Project::hooked(claude, config, "pre-tool-use")
     }
 
@@ -54,7 +54,7 @@ impl Project {
         p
     }
 
-    fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.at.project()
     }
 
@@ -188,14 +188,14 @@ fn a_configured_denied_command_is_refused_even_in_allow_all() {
 
 /// A console in this process on the project's socket: the real server, with a scripted human
 /// who gives every dialog `answer`. Dropping it stops both.
-struct ScriptedConsole {
+pub(crate) struct ScriptedConsole {
     runtime: tokio::runtime::Runtime,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     served: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl ScriptedConsole {
-    fn start(project: &Project, answer: HumanAnswer) -> ScriptedConsole {
+    pub(crate) fn start(project: &Project, answer: HumanAnswer) -> ScriptedConsole {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

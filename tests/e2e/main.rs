@@ -14,6 +14,7 @@ mod common;
 mod acp;
 mod claude;
 mod claude_fail_closed;
+mod claude_plan;
 mod claude_session;
 mod codex;
 mod container;

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::process::Child;
 
-use common::served::Served;
+use common::socket_console::SocketConsole;
 use common::{claude_hook, decision_of, fixture};
 use gatehouse::core::barrier::Settings;
 use gatehouse::core::batch::{BatchAnswer, LeftOut};
@@ -14,15 +14,15 @@ use gatehouse::core::call::CallId;
 use gatehouse::core::mode::Mode;
 use serde_json::{Value, json};
 
-fn start() -> Served {
-    Served::start(Settings {
+fn start() -> SocketConsole {
+    SocketConsole::start(Settings {
         mode: Mode::AllowRead,
         ..Settings::default()
     })
 }
 
 /// A Claude Code `PreToolUse` for `line` in session `session`.
-fn claude(console: &Served, session: &str, line: &str) -> Child {
+fn claude(console: &SocketConsole, session: &str, line: &str) -> Child {
     let mut payload: Value =
         serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
     payload["session_id"] = json!(session);
@@ -31,7 +31,7 @@ fn claude(console: &Served, session: &str, line: &str) -> Child {
 }
 
 /// Codex's recorded `PreToolUse` of `rm -rf build`.
-fn codex(console: &Served) -> Child {
+fn codex(console: &SocketConsole) -> Child {
     common::hook(
         &console.socket,
         "codex",
@@ -51,11 +51,11 @@ async fn output(hook: Child) -> Value {
 async fn one_batch_deny_reaches_three_waiting_hooks_and_each_is_audited_in_the_batch() {
     let mut console = start();
     let first = claude(&console, "session-a", "rm -rf build");
-    let a = console.opened().await;
+    let a = console.opened().await.id;
     let second = claude(&console, "session-b", "touch notes.txt");
-    let b = console.opened().await;
+    let b = console.opened().await.id;
     let third = codex(&console);
-    let c = console.opened().await;
+    let c = console.opened().await.id;
     let reason = "hold on: review the plan first";
     let done = console.prompter.answer_batch(
         &[a, b, c],
@@ -85,11 +85,11 @@ async fn one_batch_deny_reaches_three_waiting_hooks_and_each_is_audited_in_the_b
 async fn a_batch_allow_always_allows_each_hook_and_leaves_a_credential_read_waiting() {
     let mut console = start();
     let first = claude(&console, "s", "rm -rf build");
-    let a = console.opened().await;
+    let a = console.opened().await.id;
     let second = claude(&console, "s", "rm -rf build");
-    let b = console.opened().await;
+    let b = console.opened().await.id;
     let held = claude(&console, "s", "cat ~/.ssh/id_rsa");
-    let key = console.opened().await;
+    let key = console.opened().await.id;
     let done = console
         .prompter
         .answer_batch(&[a, b, key], BatchAnswer::AllowAlways);

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::served::Served;
+use common::socket_console::SocketConsole;
 use common::{claude_hook, fixture};
 use gatehouse::core::barrier::{EditEnd, Settings};
 use gatehouse::core::mode::Mode;
@@ -16,8 +16,8 @@ use gatehouse::core::rules::{Pattern, Rules};
 use serde_json::{Value, json};
 
 /// A console in allow-read whose rules deny `git push`.
-fn start() -> Served {
-    Served::start(Settings {
+fn start() -> SocketConsole {
+    SocketConsole::start(Settings {
         mode: Mode::AllowRead,
         rules: Rules {
             denied_commands: vec![Pattern::new("git push")],
@@ -29,9 +29,9 @@ fn start() -> Served {
 
 /// Runs the Claude hook on `payload`, answers its dialog with `line` edited in (after checking
 /// what the console says approving will do), and returns the hook's answer.
-async fn edit(console: &mut Served, payload: Value, line: &str, end: EditEnd) -> Value {
+async fn edit(console: &mut SocketConsole, payload: Value, line: &str, end: EditEnd) -> Value {
     let hook = claude_hook(&console.socket, &payload);
-    let id = console.opened().await;
+    let id = console.opened().await.id;
     let judged = console.prompter.judge_edit(id, line).unwrap();
     assert_eq!(judged.end, end, "{judged:?}");
     assert!(console.prompter.answer(
@@ -58,7 +58,7 @@ fn pre_tool_use(line: &str) -> Value {
 async fn an_edited_line_runs_in_place_of_the_original_and_the_audit_names_it() {
     let mut console = start();
     let hook = claude_hook(&console.socket, &pre_tool_use("rm -rf build"));
-    let id = console.opened().await;
+    let id = console.opened().await.id;
     let judged = console.prompter.judge_edit(id, "ls build").unwrap();
     assert_eq!(judged.class, Class::ReadOnly);
     let judged = console

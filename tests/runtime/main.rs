@@ -24,6 +24,7 @@ mod kept;
 mod mode_grace;
 mod opencode_attach;
 mod other_hooks;
+mod plan;
 mod policy_files;
 mod qwen_hook;
 mod remote_cli;

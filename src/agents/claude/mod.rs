@@ -57,6 +57,7 @@ pub static TABLE: Table = Table {
         read: &["Read", "Glob", "Grep", "LS", "NotebookRead"],
         edit: &["Write", "Edit", "MultiEdit", "NotebookEdit"],
         web: &["WebFetch", "WebSearch"],
+        plan: &["ExitPlanMode"],
         internal: INTERNAL_TOOLS,
         paths: &[
             ("file_path", &["Read", "Write", "Edit", "MultiEdit"]),
@@ -84,7 +85,6 @@ pub const INTERNAL_TOOLS: &[&str] = &[
     "Skill",
     "AskUserQuestion",
     "EnterPlanMode",
-    "ExitPlanMode",
     "ListAgents",
     "TaskCreate",
     "TaskGet",

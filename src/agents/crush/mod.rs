@@ -60,6 +60,7 @@ pub static TABLE: Table = Table {
         read: &["view", "ls", "glob", "grep"],
         edit: &["write", "edit", "multiedit"],
         web: &["fetch"],
+        plan: &[],
         internal: &[],
         paths: &[
             ("file_path", &["view", "write", "edit", "multiedit"]),

@@ -77,6 +77,7 @@ pub static TABLE: Table = Table {
         ],
         edit: &["write_file", "replace"],
         web: &["web_fetch", "google_web_search"],
+        plan: &["exit_plan_mode"],
         internal: &[],
         paths: &[("file_path", &["read_file", "write_file", "replace"])],
     },

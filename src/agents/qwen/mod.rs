@@ -83,6 +83,7 @@ pub static TABLE: Table = Table {
         ],
         edit: &["write_file", "edit"],
         web: &["web_fetch"],
+        plan: &["exit_plan_mode"],
         internal: &[],
         paths: &[("file_path", &["read_file", "write_file", "edit"])],
     },

@@ -57,6 +57,9 @@ impl Shared {
                 return self.answer_saving(id, saving, Decision::allow_noting(note), device);
             }
             HumanAnswer::AllowEdited { line } => return self.answer_edited(id, line, device),
+            HumanAnswer::AllowPlan { mode, note } => {
+                return self.answer_plan(id, mode, note, device);
+            }
             HumanAnswer::Deny { reason } => {
                 let reason = if reason.trim().is_empty() {
                     "denied by user".to_string()

@@ -13,6 +13,7 @@
 //! - `control`: the human's answers and mode changes;
 //! - `batch`: one answer for many dialogs, each settled as if alone;
 //! - `edited`: a shell line the human edited before approving, judged afresh;
+//! - `plan`: a plan approved, and the mode the human moves to with it;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
 //! - `kept`: the notes and grants an answer leaves for the hook call that follows it, and the
@@ -402,6 +403,7 @@ mod control;
 mod edited;
 mod kept;
 mod pending;
+mod plan;
 pub mod prompter;
 mod race;
 mod review;

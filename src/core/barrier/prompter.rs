@@ -43,6 +43,12 @@ pub enum HumanAnswer {
     /// refused if the rules refuse it, else run in place of the original where the agent
     /// can, or handed to the model in a deny of the original where it cannot.
     AllowEdited { line: String },
+    /// Approve the plan a plan dialog presents ([`super::plan`]), with a note for the model,
+    /// and change the console to `mode` once it is approved (`None`: the mode stays).
+    AllowPlan {
+        mode: Option<Mode>,
+        note: Option<String>,
+    },
 }
 
 /// Where an "allow always" beyond the session is kept.

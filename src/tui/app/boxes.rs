@@ -2,14 +2,21 @@
 //! an allow-always pattern), and the answer that takes a dialog off the queue.
 
 use super::*;
+use crate::core::call::ToolKind;
 
 impl App {
     /// Opens the box an intent needs on the focused dialog, which claims it for the human.
     pub(super) fn open_box(&mut self, intent: Intent) -> Vec<Effect> {
+        let others = self.dialogs.len().saturating_sub(1);
         let open = &mut self.dialogs[self.focus];
         let id = open.dialog.id;
         let offer = &open.dialog.offer;
+        let plan = open.dialog.assessment.kind == ToolKind::Plan;
         let (kind, initial, always) = match intent {
+            // Every allow of a plan is the approve box: a plan is approved once, never always.
+            Intent::AllowOnce | Intent::AllowAlways | Intent::AllowWithNote if plan => {
+                (BoxKind::Plan, String::new(), None)
+            }
             Intent::Deny => (BoxKind::Reason, String::new(), None),
             Intent::AllowWithNote => (BoxKind::Note, String::new(), None),
             Intent::Edit => {
@@ -24,6 +31,7 @@ impl App {
         };
         let mut text_box = TextBox::new(id, kind, offer.caps, &initial);
         text_box.always = always;
+        text_box.plan = plan.then(|| (crate::tui::PlanChoice::new(self.mode), others));
         text_box.project = offer
             .project
             .as_ref()
@@ -123,8 +131,23 @@ impl App {
         })
     }
 
+    /// Whether the focused dialog presents a plan: its allow keys open the approve box.
+    pub(super) fn plan_focused(&self) -> bool {
+        self.focused()
+            .is_some_and(|o| o.dialog.assessment.kind == ToolKind::Plan)
+    }
+
     /// The human answered `id`: it leaves the queue now; the barrier's event logs it.
     pub(super) fn answered(&mut self, id: CallId, answer: HumanAnswer) -> Vec<Effect> {
+        // The barrier changes the mode once the plan is approved: the console shows it now,
+        // as it does after a mode key, and a mode still settling from the keys is dropped.
+        if let HumanAnswer::AllowPlan {
+            mode: Some(mode), ..
+        } = answer
+        {
+            self.mode = mode;
+            self.pending = None;
+        }
         self.remove(id);
         vec![Effect::Answer(id, answer)]
     }

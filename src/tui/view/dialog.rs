@@ -286,6 +286,16 @@ fn subject_lines(preview: &Preview, lines: &mut Vec<Line<'static>>) {
             ]));
             lines.extend(arguments.lines().map(|l| Line::raw(l.to_string())));
         }
+        Preview::Plan { text, file } => {
+            let kept = file
+                .as_ref()
+                .map_or(String::new(), |f| format!(" (kept in {f})"));
+            lines.push(Line::styled(
+                format!("the agent's plan, for your approval{kept}"),
+                theme::title(),
+            ));
+            lines.extend(text.lines().map(|l| Line::raw(l.to_string())));
+        }
         Preview::Other { input } => {
             lines.extend(input.lines().map(|l| Line::raw(l.to_string())));
         }

@@ -86,3 +86,7 @@ mod snapshot_box_tests;
 #[cfg(test)]
 #[path = "snapshot_edit_tests.rs"]
 mod snapshot_edit_tests;
+
+#[cfg(test)]
+#[path = "snapshot_plan_tests.rs"]
+mod snapshot_plan_tests;

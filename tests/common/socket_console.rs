@@ -1,27 +1,26 @@
-//! A barrier behind the real server on a real socket in a private folder, with its prompter
-//! for the test to answer as the human, and the audit log beside it: what the hook tests run
-//! real `gatehouse hook` processes against.
+//! A console in the test process on a real socket: the real server and barrier, its human the
+//! test itself through the `Prompter` the screen uses, and its audit log in a temporary folder.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use gatehouse::core::audit::Audit;
 use gatehouse::core::barrier::{Barrier, Settings};
-use gatehouse::core::call::CallId;
-use gatehouse::core::event::Event;
+use gatehouse::core::event::{Dialog, Event};
 use gatehouse::core::prompter::Prompter;
 use gatehouse::server::{self, Options};
 use serde_json::Value;
 use tempfile::TempDir;
 
-pub struct Served {
+pub struct SocketConsole {
     pub dir: TempDir,
     pub socket: PathBuf,
     pub prompter: Prompter,
 }
 
-impl Served {
-    /// Serves a barrier with `settings` until the test's runtime ends.
-    pub fn start(settings: Settings) -> Served {
+impl SocketConsole {
+    /// Starts it with `settings` on the current tokio runtime.
+    pub fn start(settings: Settings) -> SocketConsole {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("run/gatehouse.sock");
         let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
@@ -37,18 +36,20 @@ impl Served {
             .await;
             drop(bound.file);
         });
-        Served {
+        SocketConsole {
             dir,
             socket,
             prompter,
         }
     }
 
-    /// Waits for the next dialog to open and returns its id.
-    pub async fn opened(&mut self) -> CallId {
+    /// The next dialog; a call settled without one fails the test at once.
+    pub async fn opened(&mut self) -> Arc<Dialog> {
         loop {
-            if let Event::Opened(dialog) = self.prompter.next_event().await.unwrap() {
-                return dialog.id;
+            match self.prompter.next_event().await.unwrap() {
+                Event::Opened(dialog) => return dialog,
+                Event::Passed(outcome) => panic!("settled without a dialog: {outcome:?}"),
+                _ => {}
             }
         }
     }
