@@ -63,6 +63,8 @@ pub enum Effect {
     Answer(CallId, HumanAnswer),
     Claim(CallId),
     SetMode(Mode),
+    SetModeFor(Mode, Duration),
+    SetScopeMode(crate::core::mode_scope::ModeScope, Option<Mode>),
     /// A dialog opened: ring the bell or send a notification.
     Notify,
     RearmClassifier,
@@ -101,15 +103,8 @@ pub enum Screen {
     Activity,
     /// The web console's pairing QR code and devices.
     Web,
-}
-
-/// Whether the classifier re-arm key has something to re-arm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rearm {
-    /// A classifier is set up: `r` re-arms it after its breaker tripped.
-    Offered,
-    /// None is set up: `r` says so.
-    NotSetUp,
+    /// The chooser of a session's or agent's mode (`M`), or of a mode for a while (`T`).
+    ModeChooser,
 }
 
 /// The focused dialog's state.
@@ -178,6 +173,8 @@ pub struct App {
     learner: crate::core::learn::Learner,
     /// The rule last offered from the human's answers, until saved or replaced.
     pub offer: Option<crate::core::learn::Suggestion>,
+    /// The modes given to sessions and agents, the global mode's timer, the chooser.
+    pub scope_modes: scope_modes::ScopeModes,
 }
 
 impl App {
@@ -221,6 +218,7 @@ impl App {
             suggest_after: 3,
             learner: Default::default(),
             offer: None,
+            scope_modes: Default::default(),
         }
     }
 
@@ -266,7 +264,6 @@ impl App {
         match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Paste(text) => self.paste(&text),
-            // The open panel keeps its hit counts fresh.
             Msg::Tick => {
                 self.forget_idle_sessions();
                 match self.screen {
@@ -332,6 +329,7 @@ impl App {
             Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
             Screen::Rules => return self.rules_key(&key),
             Screen::Web => return self.web_key(&key),
+            Screen::ModeChooser => return self.chooser_key(&key),
             Screen::Activity => {
                 let last = self.log.len().saturating_sub(1);
                 match keymap::intent_of(&key) {
@@ -376,6 +374,8 @@ impl App {
             }
             Intent::CycleMode => self.step_mode(Step::Forward),
             Intent::CycleModeBack => self.step_mode(Step::Back),
+            Intent::ScopeMode => self.choose_scope_mode(),
+            Intent::ModeWhile => self.choose_mode_while(),
             Intent::Next | Intent::Previous => {
                 let n = self.dialogs.len();
                 if n > 1 {
@@ -447,6 +447,7 @@ impl App {
 }
 
 mod advice;
+pub use advice::Rearm;
 mod boxes;
 mod copy;
 pub use copy::osc52;
@@ -456,6 +457,7 @@ mod learned;
 mod log_line;
 mod mode_keys;
 mod rules_panel;
+pub mod scope_modes;
 mod web_panel;
 
 pub use log_line::LogLine;

@@ -18,6 +18,8 @@ pub enum Intent {
     Edit,
     CycleMode,
     CycleModeBack,
+    ScopeMode,
+    ModeWhile,
     Next,
     Previous,
     ScrollDown,
@@ -127,6 +129,22 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::CycleModeBack,
         needs_dialog: false,
         matches: |k| k.code == KeyCode::Tab,
+    },
+    Binding {
+        keys: "M",
+        hint: "own mode",
+        help: "give the focused call's session, or every session of its agent, its own mode (or back to the global one); the ceilings still cap it",
+        intent: Intent::ScopeMode,
+        needs_dialog: true,
+        matches: |k| plain(k, 'M'),
+    },
+    Binding {
+        keys: "T",
+        hint: "timed",
+        help: "set the mode for a while (15 min to 2 h), then back to the mode before; changing the mode by hand ends the while",
+        intent: Intent::ModeWhile,
+        needs_dialog: false,
+        matches: |k| plain(k, 'T'),
     },
     Binding {
         keys: "j/↓",
@@ -402,6 +420,15 @@ pub const WEB_KEYS: &[(&str, &str)] = &[
     ("j/k", "move"),
     ("x", "unpair"),
     ("W/Esc", "close"),
+];
+
+/// The keys of the mode chooser (`M`, `T`), for its box and the footer.
+pub const CHOOSER_KEYS: &[(&str, &str)] = &[
+    ("j/k", "mode"),
+    ("Tab", "session/agent"),
+    ("Ctrl+T", "how long"),
+    ("Enter", "apply"),
+    ("Esc", "close"),
 ];
 
 /// The keys of the help screen, for the footer.

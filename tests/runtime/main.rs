@@ -30,6 +30,7 @@ mod rules;
 mod rules_files;
 mod saved_rules;
 mod serve_stop;
+mod session_modes;
 mod session_rules;
 mod socket;
 mod socket_flag;

@@ -12,8 +12,9 @@ use tokio::sync::{broadcast, mpsc};
 use super::edited::EditJudged;
 use super::{Fallback, Shared};
 use crate::core::call::CallId;
-use crate::core::event::{Dialog, Event};
+use crate::core::event::{Dialog, Event, ModeTimer};
 use crate::core::mode::Mode;
+use crate::core::mode_scope::{ModeOverrides, ModeScope};
 use crate::core::rules::{RuleId, SessionAllow, SessionRule};
 
 /// What a human can answer.
@@ -152,6 +153,28 @@ impl Prompter {
         self.shared.mode()
     }
 
+    /// Gives `scope` (a session, or every session of an agent) its own mode, or (`None`)
+    /// sends it back to the mode above it; returns how many open dialogs that settled.
+    pub fn set_scope_mode(&self, scope: ModeScope, mode: Option<Mode>) -> usize {
+        self.shared.set_scope_mode(scope, mode)
+    }
+
+    /// The modes given to sessions and agents.
+    pub fn scope_modes(&self) -> ModeOverrides {
+        self.shared.overrides()
+    }
+
+    /// Sets the global mode for `lasts`, then back to the mode before (unless it is changed
+    /// by hand first); returns how many open dialogs the change settled.
+    pub fn set_mode_for(&self, mode: Mode, lasts: std::time::Duration) -> usize {
+        self.shared.set_mode_for(mode, lasts)
+    }
+
+    /// The global mode's timer, if it was set for a while.
+    pub fn mode_timer(&self) -> Option<ModeTimer> {
+        self.shared.mode_timer()
+    }
+
     /// Every session rule an "allow always" made, oldest first, with its hit count.
     pub fn session_rules(&self) -> Vec<SessionRule> {
         self.shared.session_rules()
@@ -240,6 +263,28 @@ impl Responder {
 
     pub fn mode(&self) -> Mode {
         self.shared.mode()
+    }
+
+    /// Gives `scope` (a session, or every session of an agent) its own mode, or (`None`)
+    /// sends it back to the mode above it; returns how many open dialogs that settled.
+    pub fn set_scope_mode(&self, scope: ModeScope, mode: Option<Mode>) -> usize {
+        self.shared.set_scope_mode(scope, mode)
+    }
+
+    /// The modes given to sessions and agents.
+    pub fn scope_modes(&self) -> ModeOverrides {
+        self.shared.overrides()
+    }
+
+    /// Sets the global mode for `lasts`, then back to the mode before (unless it is changed
+    /// by hand first); returns how many open dialogs the change settled.
+    pub fn set_mode_for(&self, mode: Mode, lasts: std::time::Duration) -> usize {
+        self.shared.set_mode_for(mode, lasts)
+    }
+
+    /// The global mode's timer, if it was set for a while.
+    pub fn mode_timer(&self) -> Option<ModeTimer> {
+        self.shared.mode_timer()
     }
 
     /// How long a dialog waits for an answer before it times out.

@@ -99,7 +99,7 @@ impl Shared {
 
     /// Moves the epoch on and judges every open dialog again under the rules now in force.
     pub(in crate::core) fn rules_changed(&self) {
-        let (mode, open) = {
+        let open = {
             let mut state = self.lock();
             state.epoch += 1;
             let epoch = state.epoch;
@@ -113,9 +113,11 @@ impl Shared {
                 let session = allows.of(&call.agent, &call.session).to_vec();
                 open.push((pending.dialog.id, call, session));
             }
-            (state.mode, open)
+            open.into_iter()
+                .map(|(id, call, session)| (id, state.applied(&call).mode, call, session))
+                .collect::<Vec<_>>()
         };
-        for (id, call, session) in open {
+        for (id, mode, call, session) in open {
             let fresh = assess(&call, &self.rules(), &session);
             match (fresh.row, fresh.route(mode)) {
                 (Row::Denied, _) => {

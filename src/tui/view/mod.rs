@@ -7,6 +7,7 @@
 
 mod activity;
 mod advice;
+mod chooser;
 mod dialog;
 mod lists;
 mod overlay;
@@ -66,6 +67,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Rules => overlay::draw_rules(frame, area, app),
         Screen::Web => web::draw_web(frame, area, app),
         Screen::Activity => activity::draw_activity(frame, area, app),
+        Screen::ModeChooser => chooser::draw_chooser(frame, area, app),
     }
 }
 

@@ -9,8 +9,8 @@ use ratatui::widgets::Paragraph;
 use super::theme;
 use crate::tui::app::{App, DialogState, Screen};
 use crate::tui::keymap::{
-    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BOX_KEYS, HELP_KEYS, Intent, KEYMAP, QUIT_KEYS,
-    RULES_KEYS, WEB_KEYS,
+    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BOX_KEYS, CHOOSER_KEYS, HELP_KEYS, Intent, KEYMAP,
+    QUIT_KEYS, RULES_KEYS, WEB_KEYS,
 };
 
 /// The mode by the name people type (`--mode`, the config), then what is open, the live
@@ -30,6 +30,7 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         ));
         spans.push(Span::styled(" pending ·", theme::dim()));
     }
+    spans.extend(super::chooser::status_spans(app));
     let sessions = app.sessions.len();
     let plural = if sessions == 1 { "" } else { "s" };
     // The longest wording that fits: a narrow terminal loses the classifier's words first.
@@ -85,6 +86,7 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         Screen::Rules => Some(RULES_KEYS),
         Screen::Web => Some(WEB_KEYS),
         Screen::Activity => Some(ACTIVITY_KEYS),
+        Screen::ModeChooser => Some(CHOOSER_KEYS),
     };
     let hints: Vec<(&str, &str)> = if let Some(keys) = boxed {
         keys.to_vec()
