@@ -129,6 +129,7 @@ function render(snapshot) {
   $("paired").hidden = false;
   $("device").textContent = snapshot.device;
   renderModes();
+  if (window.gatehouseModes) window.gatehouseModes.renderBeside(snapshot);
   const ids = snapshot.dialogs.map((d) => d.id);
   if (!ids.includes(focused)) focus(ids.length ? ids[0] : null);
   renderQueue();
@@ -214,6 +215,7 @@ function renderCall() {
   $("note").hidden = d.caps.note === "none";
   $("edit").hidden = !d.edit;
   renderButtons();
+  if (window.gatehouseModes) window.gatehouseModes.renderOwn(d);
 }
 
 function renderButtons() {
@@ -257,6 +259,7 @@ function openBox(kind) {
       + (d.always.caveat ? " Note: " + d.always.caveat + "." : "")
     : "";
   if (kind === "edit") judgeEdit();
+  if (window.gatehouseModes) window.gatehouseModes.openedBox(kind);
   text.focus();
 }
 
@@ -292,7 +295,10 @@ function remember(answer, d) {
 async function send(answer, text) {
   const d = current();
   if (!d || Date.now() < armedAt) return;
-  const reply = await api("/api/answer", { id: d.id, answer, text: text || "", confirm: confirmed });
+  const body = { id: d.id, answer, text: text || "", confirm: confirmed };
+  const lasts = answer === "always" && window.gatehouseModes && window.gatehouseModes.lastsSecs();
+  if (lasts) body.lasts_secs = lasts;
+  const reply = await api("/api/answer", body);
   if (reply.ok) { closeBox(); remember(answer, d); return; }
   if (reply.data.confirm) {
     confirmed = true;

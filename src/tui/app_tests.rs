@@ -223,7 +223,8 @@ fn a_offers_the_pattern_it_will_remember_and_sends_the_edited_one() {
             CallId(1),
             HumanAnswer::AllowAlways {
                 allow: SessionAllow::Tool("WebFetch2".into()),
-                note: None
+                note: None,
+                lasts: None,
             }
         )]
     );

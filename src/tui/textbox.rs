@@ -131,8 +131,8 @@ impl Scope {
     }
 }
 
-/// How long a saved allow-always lasts, chosen with Ctrl+T once it is saved (a session's
-/// lasts while the console runs).
+/// How long an allow-always lasts, chosen with Ctrl+T: always (for a session, while the
+/// console runs), or a while of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lasts {
     #[default]
@@ -224,14 +224,11 @@ impl TextBox {
         }
     }
 
-    /// Ctrl+T: how long a saved pattern lasts (15 min, 1 h, always); a session's lasts while
-    /// the console runs, so there it does nothing. Returns whether it applied.
+    /// Ctrl+T: how long the pattern lasts (15 min, 1 h, always: for a session, always is
+    /// while the console runs). Returns whether it applied.
     pub fn next_lasts(&mut self) -> bool {
-        match (self.kind, self.scope) {
-            (
-                BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host),
-                Scope::Project | Scope::Everyone,
-            ) => {
+        match self.kind {
+            BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host) => {
                 self.lasts = self.lasts.next();
                 true
             }
@@ -262,10 +259,7 @@ impl TextBox {
                 " will allow {} — {}{}{} ",
                 allow.describe(),
                 self.scope.words(self.project.as_deref()),
-                match self.scope {
-                    Scope::Session => "",
-                    Scope::Project | Scope::Everyone => self.lasts.words(),
-                },
+                self.lasts.words(),
                 match self.always.as_ref().and_then(|a| a.caveat) {
                     Some(caveat) => format!(". NOTE: {caveat}"),
                     None => String::new(),
@@ -355,7 +349,11 @@ impl TextBox {
                 line: trimmed.to_string(),
             }),
             BoxKind::Pattern(_) => self.allow().map(|allow| match self.scope {
-                Scope::Session => HumanAnswer::AllowAlways { allow, note: None },
+                Scope::Session => HumanAnswer::AllowAlways {
+                    allow,
+                    note: None,
+                    lasts: self.lasts.duration(),
+                },
                 Scope::Project => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Project,

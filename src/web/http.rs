@@ -48,6 +48,7 @@ pub fn router(hub: Arc<Hub>, request: Duration) -> Router {
         .route("/", get(page))
         .route("/app.js", get(script))
         .route("/app.css", get(style))
+        .route("/modes.js", get(super::modes::script))
         .route("/api/pair", post(pair))
         .route("/api/state", get(state))
         .route("/api/events", get(events))
@@ -55,6 +56,8 @@ pub fn router(hub: Arc<Hub>, request: Duration) -> Router {
         .route("/api/claim", post(claim))
         .route("/api/judge", post(super::judge::judge))
         .route("/api/mode", post(mode))
+        .route("/api/scope-mode", post(super::modes::scope_mode))
+        .route("/api/mode-while", post(super::modes::mode_while))
         .layer(middleware::from_fn_with_state(
             (hub.clone(), request),
             guard,
@@ -115,7 +118,7 @@ pub(super) fn refusal(status: StatusCode, why: &str) -> Response {
     (status, Json(json!({ "error": why }))).into_response()
 }
 
-fn asset(kind: &'static str, body: &'static str) -> Response {
+pub(super) fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
@@ -229,7 +232,8 @@ fn snapshot_for(hub: &Hub, device: &str) -> Snapshot {
     let mut live = hub.live.lock().unwrap_or_else(|p| p.into_inner());
     let live = &mut *live;
     live.previews.keep_only(&dialogs);
-    snapshot(
+    let beside = super::modes::beside(&hub.responder);
+    let mut state = snapshot(
         hub.responder.mode(),
         device,
         &dialogs,
@@ -239,7 +243,9 @@ fn snapshot_for(hub: &Hub, device: &str) -> Snapshot {
             now: Instant::now(),
             ask_timeout: hub.responder.ask_timeout(),
         },
-    )
+    );
+    state.beside = beside;
+    state
 }
 
 async fn state(
@@ -329,6 +335,10 @@ struct AnswerRequest {
     /// For a broad "always" pattern: the human saw the warning and still wants it.
     #[serde(default)]
     confirm: bool,
+    /// For "always": how long the session allow lasts, in seconds (absent: while the
+    /// console runs).
+    #[serde(default)]
+    lasts_secs: Option<u64>,
 }
 
 async fn answer(
@@ -396,7 +406,14 @@ async fn answer(
                 )
                     .into_response();
             }
-            HumanAnswer::AllowAlways { allow, note: None }
+            HumanAnswer::AllowAlways {
+                allow,
+                note: None,
+                lasts: match super::modes::lasts_of(request.lasts_secs) {
+                    Ok(lasts) => lasts,
+                    Err(why) => return refuse(StatusCode::BAD_REQUEST, &why),
+                },
+            }
         }
     };
     if hub.responder.answer_from(id, answer, &name) {

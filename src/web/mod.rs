@@ -17,6 +17,7 @@ pub mod hosts;
 pub mod http;
 mod judge;
 pub mod listen;
+mod modes;
 pub mod notify;
 pub mod pairing;
 pub mod qr;

@@ -40,3 +40,4 @@ mod tamper;
 mod two_agents;
 mod web;
 mod web_limits;
+mod web_modes;

@@ -27,7 +27,9 @@ impl Shared {
     ) -> bool {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::allow_noting(note), None),
-            HumanAnswer::AllowAlways { allow, note } => (Decision::allow_noting(note), Some(allow)),
+            HumanAnswer::AllowAlways { allow, note, lasts } => {
+                (Decision::allow_noting(note), Some((allow, lasts)))
+            }
             HumanAnswer::AllowSaved {
                 allow,
                 scope,
@@ -48,17 +50,23 @@ impl Shared {
             }
         };
         let settle = Settle::new(decision, Decider::Human).answered_from(device);
-        let Some(allow) = remember else {
+        let Some((allow, lasts)) = remember else {
             return self.resolve(id, |_| true, settle);
         };
-        let text = allow.text();
+        let text = match lasts {
+            Some(lasts) => format!("{} (for {} min)", allow.text(), lasts.as_secs() / 60),
+            None => allow.text(),
+        };
+        let expires = lasts.map(|lasts| std::time::SystemTime::now() + lasts);
         let session = {
             let mut state = self.lock();
             let Some(pending) = state.pending.get(id) else {
                 return false;
             };
             let call = pending.dialog.call.clone();
-            state.allows.add(&call.agent, &call.session, allow, id.0);
+            state
+                .allows
+                .add_until(&call.agent, &call.session, allow, id.0, expires);
             call
         };
         let won = self.resolve(id, |_| true, settle.noting(text));

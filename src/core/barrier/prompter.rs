@@ -22,10 +22,12 @@ use crate::core::rules::{RuleId, SessionAllow, SessionRule};
 pub enum HumanAnswer {
     /// Allow once, with an optional note for the model.
     Allow { note: Option<String> },
-    /// Allow, and allow what `allow` covers for the rest of this agent session.
+    /// Allow, and allow what `allow` covers for the rest of this agent session, or (`lasts`)
+    /// for a while of it.
     AllowAlways {
         allow: SessionAllow,
         note: Option<String>,
+        lasts: Option<std::time::Duration>,
     },
     /// Allow, and save what `allow` covers as a lasting rule: for the call's project or for
     /// everyone (the saved-rules file). An edit of a file can only be allowed for a session.
