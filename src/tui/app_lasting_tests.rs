@@ -8,7 +8,7 @@ use super::*;
 use crate::core::decision::{Decider, Decision};
 use crate::core::event::Outcome;
 use crate::core::policy::Layer;
-use crate::core::prompter::{HumanAnswer, SavedScope};
+use crate::core::prompter::{HumanAnswer, Keeping, SavedScope};
 use crate::core::route::{Class, Route};
 use crate::core::rule::Match;
 use crate::core::rules::Pattern;
@@ -277,4 +277,30 @@ fn a_session_allow_for_a_while_is_sent_with_its_while() {
         panic!("a session allow: {effects:?}")
     };
     assert_eq!(*lasts, Some(std::time::Duration::from_secs(3600)));
+}
+
+#[test]
+fn a_saved_scope_can_be_kept_until_gatehouse_quits_and_the_box_says_what_that_means() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
+    app.update(Msg::Opened(d, p), t0);
+    let ctrl_t = || code(KeyCode::Char('t'), KeyModifiers::CONTROL);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    app.update(tab(), t);
+    for _ in 0..3 {
+        app.update(ctrl_t(), t);
+    }
+    assert!(
+        meaning(&app).contains("until gatehouse quits (kept in its memory only, not written"),
+        "{}",
+        meaning(&app)
+    );
+    let effects = app.update(enter(), t);
+    let [Effect::Answer(_, HumanAnswer::AllowSaved { kept, lasts, .. })] = effects.as_slice()
+    else {
+        panic!("an allow kept for the project: {effects:?}")
+    };
+    assert_eq!((*kept, *lasts), (Keeping::UntilQuit, None));
 }

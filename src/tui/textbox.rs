@@ -9,7 +9,7 @@ use crate::core::barrier::{EditEnd, EditJudged};
 use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::offer::{AllowKind, Always};
-use crate::core::prompter::{HumanAnswer, SavedScope};
+use crate::core::prompter::{HumanAnswer, Keeping, SavedScope};
 use crate::core::rules::SessionAllow;
 
 /// What a box is for.
@@ -139,13 +139,15 @@ pub enum Lasts {
     Always,
     Hour,
     Quarter,
+    /// Kept in this console's memory only, never written, until it quits (a saved scope's).
+    UntilQuit,
 }
 
 impl Lasts {
     /// The duration, `None` for always.
     pub fn duration(self) -> Option<std::time::Duration> {
         match self {
-            Lasts::Always => None,
+            Lasts::Always | Lasts::UntilQuit => None,
             Lasts::Hour => Some(std::time::Duration::from_secs(3600)),
             Lasts::Quarter => Some(std::time::Duration::from_secs(15 * 60)),
         }
@@ -156,14 +158,28 @@ impl Lasts {
             Lasts::Always => "",
             Lasts::Hour => ", for 1 h",
             Lasts::Quarter => ", for 15 min",
+            Lasts::UntilQuit => {
+                ", until gatehouse quits (kept in its memory only, not written to rules.toml)"
+            }
         }
     }
 
-    fn next(self) -> Lasts {
+    /// The next while; until the console quits only for a saved scope (a session's always
+    /// lasts that long).
+    fn next(self, saved: bool) -> Lasts {
         match self {
             Lasts::Always => Lasts::Quarter,
             Lasts::Quarter => Lasts::Hour,
-            Lasts::Hour => Lasts::Always,
+            Lasts::Hour if saved => Lasts::UntilQuit,
+            Lasts::Hour | Lasts::UntilQuit => Lasts::Always,
+        }
+    }
+
+    /// Whether the rule is written to the saved rules or kept in memory.
+    pub fn keeping(self) -> Keeping {
+        match self {
+            Lasts::UntilQuit => Keeping::UntilQuit,
+            Lasts::Always | Lasts::Hour | Lasts::Quarter => Keeping::Saved,
         }
     }
 }
@@ -217,6 +233,9 @@ impl TextBox {
         match self.kind {
             BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host) => {
                 self.scope = self.scope.next(self.project.is_some());
+                if self.scope == Scope::Session && self.lasts == Lasts::UntilQuit {
+                    self.lasts = Lasts::Always;
+                }
                 self.confirming = None;
                 true
             }
@@ -229,7 +248,7 @@ impl TextBox {
     pub fn next_lasts(&mut self) -> bool {
         match self.kind {
             BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host) => {
-                self.lasts = self.lasts.next();
+                self.lasts = self.lasts.next(self.scope != Scope::Session);
                 true
             }
             _ => false,
@@ -359,12 +378,14 @@ impl TextBox {
                     scope: SavedScope::Project,
                     note: None,
                     lasts: self.lasts.duration(),
+                    kept: self.lasts.keeping(),
                 },
                 Scope::Everyone => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Everyone,
                     note: None,
                     lasts: self.lasts.duration(),
+                    kept: self.lasts.keeping(),
                 },
             }),
         }

@@ -12,32 +12,70 @@ use gatehouse::core::barrier::{Barrier, Settings};
 use gatehouse::core::decision::{Decider, Decision};
 use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
+use gatehouse::core::prompter::Prompter;
 use gatehouse::web::{self, Start};
 use serde_json::{Value, json};
 
+/// A barrier in allow-read with the web console on loopback and one paired device.
+struct Page {
+    dir: tempfile::TempDir,
+    audit_log: std::path::PathBuf,
+    barrier: Barrier,
+    prompter: Prompter,
+    running: web::Running,
+    base: String,
+    http: reqwest::Client,
+    token: String,
+}
+
+impl Page {
+    async fn start() -> Page {
+        let dir = tempfile::tempdir().unwrap();
+        let audit_log = dir.path().join("audit.jsonl");
+        let (barrier, mut prompter) =
+            Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
+        let running = web::start(Start {
+            settings: web::Settings {
+                listen: "127.0.0.1:0".parse().unwrap(),
+                ..web::Settings::default()
+            },
+            responder: prompter.responder(),
+            tap: prompter.tap(),
+            state: dir.path().join("state"),
+            audit_log: Some(audit_log.clone()),
+        })
+        .await
+        .unwrap();
+        let base = format!("http://{}", running.addr);
+        let http = gatehouse::plumbing::http::client();
+        let link = running.hub.pair_link().unwrap();
+        let code = link.link.split("#pair=").nth(1).unwrap();
+        let token = common::pair_device(&http, &base, code, "phone").await;
+        Page {
+            dir,
+            audit_log,
+            barrier,
+            prompter,
+            running,
+            base,
+            http,
+            token,
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paired_device_gives_a_session_its_own_mode_and_sets_the_mode_for_a_while() {
-    let dir = tempfile::tempdir().unwrap();
-    let audit_log = dir.path().join("audit.jsonl");
-    let (barrier, mut prompter) =
-        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-    let running = web::start(Start {
-        settings: web::Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            ..web::Settings::default()
-        },
-        responder: prompter.responder(),
-        tap: prompter.tap(),
-        state: dir.path().join("state"),
-        audit_log: Some(audit_log.clone()),
-    })
-    .await
-    .unwrap();
-    let base = format!("http://{}", running.addr);
-    let http = gatehouse::plumbing::http::client();
-    let link = running.hub.pair_link().unwrap();
-    let code = link.link.split("#pair=").nth(1).unwrap();
-    let token = common::pair_device(&http, &base, code, "phone").await;
+    let Page {
+        dir: _dir,
+        audit_log,
+        barrier,
+        mut prompter,
+        running,
+        base,
+        http,
+        token,
+    } = Page::start().await;
     let post = |path: &str, body: Value| {
         http.post(format!("{base}{path}"))
             .bearer_auth(&token)
@@ -113,27 +151,16 @@ async fn a_paired_device_gives_a_session_its_own_mode_and_sets_the_mode_for_a_wh
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn always_for_a_while_from_the_web_is_kept_for_that_while_and_an_odd_while_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let audit_log = dir.path().join("audit.jsonl");
-    let (barrier, mut prompter) =
-        Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-    let running = web::start(Start {
-        settings: web::Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            ..web::Settings::default()
-        },
-        responder: prompter.responder(),
-        tap: prompter.tap(),
-        state: dir.path().join("state"),
-        audit_log: Some(audit_log.clone()),
-    })
-    .await
-    .unwrap();
-    let base = format!("http://{}", running.addr);
-    let http = gatehouse::plumbing::http::client();
-    let link = running.hub.pair_link().unwrap();
-    let code = link.link.split("#pair=").nth(1).unwrap();
-    let token = common::pair_device(&http, &base, code, "phone").await;
+    let Page {
+        dir: _dir,
+        audit_log: _,
+        barrier,
+        mut prompter,
+        running,
+        base,
+        http,
+        token,
+    } = Page::start().await;
     let submitted = tokio::spawn({
         let barrier = barrier.clone();
         async move { barrier.submit(bash("mytool --sync")).await }

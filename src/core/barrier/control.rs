@@ -35,8 +35,9 @@ impl Shared {
                 scope,
                 note,
                 lasts,
+                kept,
             } => {
-                let saving = (allow, scope, lasts);
+                let saving = (allow, scope, lasts, kept);
                 return self.answer_saving(id, saving, Decision::allow_noting(note), device);
             }
             HumanAnswer::AllowEdited { line } => return self.answer_edited(id, line, device),

@@ -37,6 +37,8 @@ pub enum HumanAnswer {
         note: Option<String>,
         /// How long the saved rule lasts from now (written as its `expires`); `None`: always.
         lasts: Option<std::time::Duration>,
+        /// Written to the saved rules, or kept in memory until the console quits.
+        kept: Keeping,
     },
     /// Deny; an empty reason becomes "denied by user".
     Deny { reason: String },
@@ -44,6 +46,16 @@ pub enum HumanAnswer {
     /// refused if the rules refuse it, else run in place of the original where the agent
     /// can, or handed to the model in a deny of the original where it cannot.
     AllowEdited { line: String },
+}
+
+/// Whether an "allow always" for a project or everyone is written down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Keeping {
+    /// In the saved rules file.
+    #[default]
+    Saved,
+    /// Only in this console's memory, until it quits.
+    UntilQuit,
 }
 
 /// Where an "allow always" beyond the session is kept.
