@@ -47,10 +47,11 @@ async fn asked(rig: &mut Rig, call: Call, reason: &str) -> gatehouse::core::barr
     let b = rig.barrier.clone();
     let mut submit = tokio::spawn(async move { b.submit(call).await });
     // Cancellation: whichever comes first wins; a settled call is a failure here.
-    let id = tokio::select! {
-        id = rig.opened() => id,
-        answer = &mut submit => panic!("settled without a dialog: {:?}", answer.unwrap()),
+    let opened = tokio::select! {
+        id = rig.opened() => Ok(id),
+        answer = &mut submit => Err(answer.unwrap()),
     };
+    let id = opened.unwrap_or_else(|answer| panic!("settled without a dialog: {answer:?}"));
     let no = HumanAnswer::Deny {
         reason: reason.into(),
     };
