@@ -67,6 +67,34 @@ pub enum SavedScope {
     Everyone,
 }
 
+/// The modes beside the global one, the same on both handles: a session's or agent's own
+/// mode, and the global mode for a while.
+macro_rules! beside_the_global_mode {
+    () => {
+        /// Gives `scope` (a session, or every session of an agent) its own mode, or (`None`)
+        /// sends it back to the mode above it; returns how many open dialogs that settled.
+        pub fn set_scope_mode(&self, scope: ModeScope, mode: Option<Mode>) -> usize {
+            self.shared.set_scope_mode(scope, mode)
+        }
+
+        /// The modes given to sessions and agents.
+        pub fn scope_modes(&self) -> ModeOverrides {
+            self.shared.overrides()
+        }
+
+        /// Sets the global mode for `lasts`, then back to the mode before (unless it is changed
+        /// by hand first); returns how many open dialogs the change settled.
+        pub fn set_mode_for(&self, mode: Mode, lasts: std::time::Duration) -> usize {
+            self.shared.set_mode_for(mode, lasts)
+        }
+
+        /// The global mode's timer, if it was set for a while.
+        pub fn mode_timer(&self) -> Option<ModeTimer> {
+            self.shared.mode_timer()
+        }
+    };
+}
+
 /// The answering handle of one barrier, made with it by [`Barrier::new`](super::Barrier::new).
 pub struct Prompter {
     shared: Arc<Shared>,
@@ -167,27 +195,7 @@ impl Prompter {
         self.shared.mode()
     }
 
-    /// Gives `scope` (a session, or every session of an agent) its own mode, or (`None`)
-    /// sends it back to the mode above it; returns how many open dialogs that settled.
-    pub fn set_scope_mode(&self, scope: ModeScope, mode: Option<Mode>) -> usize {
-        self.shared.set_scope_mode(scope, mode)
-    }
-
-    /// The modes given to sessions and agents.
-    pub fn scope_modes(&self) -> ModeOverrides {
-        self.shared.overrides()
-    }
-
-    /// Sets the global mode for `lasts`, then back to the mode before (unless it is changed
-    /// by hand first); returns how many open dialogs the change settled.
-    pub fn set_mode_for(&self, mode: Mode, lasts: std::time::Duration) -> usize {
-        self.shared.set_mode_for(mode, lasts)
-    }
-
-    /// The global mode's timer, if it was set for a while.
-    pub fn mode_timer(&self) -> Option<ModeTimer> {
-        self.shared.mode_timer()
-    }
+    beside_the_global_mode!();
 
     /// Every session rule an "allow always" made, oldest first, with its hit count.
     pub fn session_rules(&self) -> Vec<SessionRule> {
@@ -279,27 +287,7 @@ impl Responder {
         self.shared.mode()
     }
 
-    /// Gives `scope` (a session, or every session of an agent) its own mode, or (`None`)
-    /// sends it back to the mode above it; returns how many open dialogs that settled.
-    pub fn set_scope_mode(&self, scope: ModeScope, mode: Option<Mode>) -> usize {
-        self.shared.set_scope_mode(scope, mode)
-    }
-
-    /// The modes given to sessions and agents.
-    pub fn scope_modes(&self) -> ModeOverrides {
-        self.shared.overrides()
-    }
-
-    /// Sets the global mode for `lasts`, then back to the mode before (unless it is changed
-    /// by hand first); returns how many open dialogs the change settled.
-    pub fn set_mode_for(&self, mode: Mode, lasts: std::time::Duration) -> usize {
-        self.shared.set_mode_for(mode, lasts)
-    }
-
-    /// The global mode's timer, if it was set for a while.
-    pub fn mode_timer(&self) -> Option<ModeTimer> {
-        self.shared.mode_timer()
-    }
+    beside_the_global_mode!();
 
     /// How long a dialog waits for an answer before it times out.
     pub fn ask_timeout(&self) -> std::time::Duration {
