@@ -7,7 +7,9 @@
 //! rules (`rule`, and the rules-file code under `policy/`: syntax, loading, bounded reading,
 //! the project files a call's folder is under, the trust list, safe writing) are files it reads itself: the floor, the user's, the saved rules and each
 //! call's project policy; `learn` turns the human's repeated answers into offered rules;
-//! `origin` is where a call from another machine came from (its host label, and the project
+//! `mode_scope` holds the modes given to one
+//! session or to every session of one agent beside the global mode (routed in, still capped by
+//! the ceilings); `origin` is where a call from another machine came from (its host label, and the project
 //! files the remote hook read there, judged as files that only tighten). It
 //! knows nothing of terminals, sockets or HTTP, nor of the other modules here
 //! (`tests/runtime/boundaries.rs` fails if it names one), so the policy can be read and tested
