@@ -205,6 +205,11 @@ fn handle(
             format!("gatehouse serve: {id} withdrawn: the agent went away")
         }
         Event::ModeChanged { mode, .. } => format!("gatehouse serve: mode is now {mode}"),
+        Event::ScopeMode { scope, mode, .. } => match mode {
+            Some(mode) => format!("gatehouse serve: {scope} is now in {mode}"),
+            None => format!("gatehouse serve: {scope} follows the global mode again"),
+        },
+        Event::ModeTimer(_) => return,
         Event::Audit(AuditHealth::Failing(why)) => {
             format!(
                 "gatehouse serve: AUDIT FAILING: {why}; allows are refused until it works again"
@@ -291,6 +296,7 @@ mod tests {
             class: Class::Writer,
             route: Route::Ask,
             mode: Mode::AllowRead,
+            mode_of: crate::core::mode_scope::ModeOwner::Global,
             decision: Decision::deny(reason),
             decider: Decider::Mode,
             latency: Duration::ZERO,

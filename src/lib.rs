@@ -9,7 +9,8 @@
 //! call's project policy; `learn` turns the human's repeated answers into offered rules;
 //! `batch` works out what one answer does to each of many marked calls (the barrier loops it
 //! through its one resolve path, each call audited with the batch);
-//! `origin` is where a call from another machine came from (its host label, and the project
+//! `mode_scope` holds the modes given to one session or to every session of one agent beside
+//! the global mode (routed in, still capped by the ceilings); `origin` is where a call from another machine came from (its host label, and the project
 //! files the remote hook read there, judged as files that only tighten). It
 //! knows nothing of terminals, sockets or HTTP, nor of the other modules here
 //! (`tests/runtime/boundaries.rs` fails if it names one), so the policy can be read and tested

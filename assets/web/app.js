@@ -130,6 +130,7 @@ function render(snapshot) {
   $("paired").hidden = false;
   $("device").textContent = snapshot.device;
   renderModes();
+  if (window.gatehouseModes) window.gatehouseModes.renderBeside(snapshot);
   const ids = snapshot.dialogs.map((d) => d.id);
   if (!ids.includes(focused)) focus(ids.length ? ids[0] : null);
   renderQueue();
@@ -225,6 +226,7 @@ function renderCall() {
   $("always").hidden = plan;
   $("edit").hidden = !d.edit;
   renderButtons();
+  if (window.gatehouseModes) window.gatehouseModes.renderOwn(d);
 }
 
 function renderButtons() {
@@ -271,6 +273,7 @@ function openBox(kind) {
       + (d.always.caveat ? " Note: " + d.always.caveat + "." : "")
     : "";
   if (kind === "edit") judgeEdit();
+  if (window.gatehouseModes) window.gatehouseModes.openedBox(kind);
   text.focus();
 }
 
@@ -326,8 +329,11 @@ function remember(answer, d) {
 async function send(answer, text) {
   const d = current();
   if (!d || Date.now() < armedAt) return;
-  const mode = answer === "plan" ? $("plan-mode").value || null : undefined;
-  const reply = await api("/api/answer", { id: d.id, answer, text: text || "", confirm: confirmed, mode });
+  const body = { id: d.id, answer, text: text || "", confirm: confirmed };
+  if (answer === "plan") body.mode = $("plan-mode").value || null;
+  const lasts = answer === "always" && window.gatehouseModes && window.gatehouseModes.lastsSecs();
+  if (lasts) body.lasts_secs = lasts;
+  const reply = await api("/api/answer", body);
   if (reply.ok) { closeBox(); remember(answer, d); return; }
   if (reply.data.confirm) {
     confirmed = true;

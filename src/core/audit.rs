@@ -30,6 +30,7 @@ use super::advice::Risk;
 use super::audit_text;
 use super::decision::{Decider, Decision, Verdict};
 use super::mode::Mode;
+use super::mode_scope::ModeOwner;
 use super::route::{Class, Route};
 
 /// One audit record, typed end to end: each field has one spelling, its type's own.
@@ -45,6 +46,9 @@ pub struct Record<'a> {
     pub tool: &'a str,
     pub subject: String,
     pub mode: Mode,
+    /// Whose mode that was, where it was not the global one: a session's or an agent's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode_of: Option<ModeOwner>,
     pub class: Judged,
     pub route: Route,
     pub decision: Ending,

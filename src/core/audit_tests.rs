@@ -13,6 +13,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         tool: "Bash",
         subject: "ls".into(),
         mode: Mode::AllowRead,
+        mode_of: None,
         class: Judged::Class(Class::ReadOnly),
         route: Route::Allow,
         decision: Ending::Allow,
@@ -273,6 +274,7 @@ fn shorten_cuts_on_characters_and_marks_the_cut() {
 fn a_record_spells_each_typed_field_as_its_type_names_it() {
     let typed = Record {
         mode: Mode::AutoMcp,
+        mode_of: None,
         class: Judged::Class(Class::Risky(crate::core::shell::Risk::Pager)),
         route: Route::Race,
         decision: Ending::Withdrawn,

@@ -126,7 +126,11 @@ pub fn fit(dialog: &Dialog, answer: &BatchAnswer) -> Result<HumanAnswer, LeftOut
             if always.needs_confirming(&allow, false) {
                 return Err(LeftOut::Broad);
             }
-            Ok(HumanAnswer::AllowAlways { allow, note: None })
+            Ok(HumanAnswer::AllowAlways {
+                allow,
+                note: None,
+                lasts: None,
+            })
         }
     }
 }

@@ -48,6 +48,7 @@ fn a_batch_allow_always_remembers_each_calls_own_pattern_and_never_a_guarded_one
     let always = |text: &str| HumanAnswer::AllowAlways {
         allow: SessionAllow::shell(text).unwrap(),
         note: None,
+        lasts: None,
     };
     assert_eq!(
         plan.included,

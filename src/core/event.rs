@@ -9,6 +9,7 @@ use super::call::{Agent, Call, CallId};
 use super::classify::Assessment;
 use super::decision::{Decider, Decision};
 use super::mode::Mode;
+use super::mode_scope::{ModeOwner, ModeScope};
 use super::offer::Offer;
 use super::route::Route;
 
@@ -53,7 +54,9 @@ pub struct Outcome {
     pub call: Arc<Call>,
     pub class: super::route::Class,
     pub route: Route,
+    /// The mode the call was routed in, and whose it was (global, its session's, its agent's).
     pub mode: Mode,
+    pub mode_of: ModeOwner,
     pub decision: Decision,
     pub decider: Decider,
     pub latency: Duration,
@@ -103,6 +106,16 @@ pub enum Event {
         resolved: usize,
         refusing: usize,
     },
+    /// A session or an agent was given its own mode (`None`: back to the mode above it);
+    /// `resolved` and `refusing` as for [`Event::ModeChanged`].
+    ScopeMode {
+        scope: ModeScope,
+        mode: Option<Mode>,
+        resolved: usize,
+        refusing: usize,
+    },
+    /// The global mode was set for a while, went back, or had its timer ended by hand.
+    ModeTimer(TimerState),
     /// The agent said this session ended: it is no longer live.
     SessionEnded {
         agent: Agent,
@@ -111,6 +124,27 @@ pub enum Event {
     /// Whether the audit log is being written: sent on every record that could not be
     /// written (whose allow became a deny), and once when records go through again.
     Audit(AuditHealth),
+}
+
+/// The global mode set for a while.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModeTimer {
+    /// The mode set for the while.
+    pub mode: Mode,
+    /// The mode it goes back to.
+    pub back_to: Mode,
+    pub until: Instant,
+}
+
+/// Where the global mode's timer is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimerState {
+    /// Set for a while: it goes back at `until`.
+    Running(ModeTimer),
+    /// The while is over: the global mode went back to this one.
+    Returned(Mode),
+    /// The mode was changed by hand: no timer runs.
+    Ended,
 }
 
 /// The state of the audit log, for the console to show.

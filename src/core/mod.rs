@@ -17,6 +17,7 @@ pub mod event;
 pub mod guard;
 pub mod learn;
 pub mod mode;
+pub mod mode_scope;
 mod named_paths;
 pub mod offer;
 pub mod origin;

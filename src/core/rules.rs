@@ -268,6 +268,15 @@ pub struct SessionRule {
     /// Who made it.
     pub by: &'static str,
     pub hits: u64,
+    /// When it stops matching, if it was made for a while (else while the console runs).
+    pub expires: Option<std::time::SystemTime>,
+}
+
+impl SessionRule {
+    /// Whether the rule still matches at `now`.
+    pub fn live_at(&self, now: std::time::SystemTime) -> bool {
+        self.expires.is_none_or(|until| until > now)
+    }
 }
 
 /// The session allows of every agent session, kept in memory only.
@@ -281,7 +290,27 @@ impl SessionAllows {
     /// Remembers `allow` for the agent session, made by the human answering call `origin`.
     /// An allow the session already has is not added twice.
     pub fn add(&mut self, agent: &Agent, session: &str, allow: SessionAllow, origin: u64) {
-        if self.of(agent, session).contains(&allow) {
+        self.add_until(agent, session, allow, origin, None);
+    }
+
+    /// As [`SessionAllows::add`], lasting until `expires` (`None`: while the console runs).
+    /// Made again for a session that has it, it lasts as the newest answer says.
+    pub fn add_until(
+        &mut self,
+        agent: &Agent,
+        session: &str,
+        allow: SessionAllow,
+        origin: u64,
+        expires: Option<std::time::SystemTime>,
+    ) {
+        let now = std::time::SystemTime::now();
+        self.rules.retain(|r| r.live_at(now));
+        if let Some(rule) = self
+            .rules
+            .iter_mut()
+            .find(|r| &r.agent == agent && r.session == session && r.allow == allow)
+        {
+            rule.expires = expires;
             return;
         }
         self.next += 1;
@@ -294,14 +323,26 @@ impl SessionAllows {
             origin_at: std::time::SystemTime::now(),
             by: "human",
             hits: 0,
+            expires,
         });
     }
 
-    /// The allows of one agent session.
+    /// The allows of one agent session in force now.
     pub fn of(&self, agent: &Agent, session: &str) -> Vec<SessionAllow> {
+        self.of_at(agent, session, std::time::SystemTime::now())
+    }
+
+    /// The allows of one agent session in force at `now`: those made for a while that is
+    /// over match nothing.
+    pub fn of_at(
+        &self,
+        agent: &Agent,
+        session: &str,
+        now: std::time::SystemTime,
+    ) -> Vec<SessionAllow> {
         self.rules
             .iter()
-            .filter(|r| &r.agent == agent && r.session == session)
+            .filter(|r| &r.agent == agent && r.session == session && r.live_at(now))
             .map(|r| r.allow.clone())
             .collect()
     }
@@ -317,10 +358,11 @@ impl SessionAllows {
         path: Option<&str>,
     ) -> Vec<String> {
         let mut texts = Vec::new();
+        let now = std::time::SystemTime::now();
         for rule in self
             .rules
             .iter_mut()
-            .filter(|r| &r.agent == agent && r.session == session)
+            .filter(|r| &r.agent == agent && r.session == session && r.live_at(now))
         {
             let covers = match &rule.allow {
                 SessionAllow::Tool(t) => t == tool,
@@ -335,9 +377,14 @@ impl SessionAllows {
         texts
     }
 
-    /// Every rule, oldest first.
+    /// Every rule in force, oldest first.
     pub fn list(&self) -> Vec<SessionRule> {
-        self.rules.clone()
+        let now = std::time::SystemTime::now();
+        self.rules
+            .iter()
+            .filter(|r| r.live_at(now))
+            .cloned()
+            .collect()
     }
 
     /// Forgets rule `id`; returns whether it was there.

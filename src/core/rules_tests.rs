@@ -128,3 +128,27 @@ fn quoted_words_stay_one_word_and_come_back_quoted() {
         Some(SessionAllow::ShellExact(_))
     ));
 }
+
+#[test]
+fn a_session_allow_made_for_a_while_matches_nothing_once_it_is_over() {
+    use std::time::{Duration, SystemTime};
+    let mut allows = SessionAllows::default();
+    let agent = Agent::new("a");
+    let made = SystemTime::now();
+    let until = made + Duration::from_secs(15 * 60);
+    let allow = SessionAllow::shell("make lint").unwrap();
+    allows.add_until(&agent, "s", allow.clone(), 1, Some(until));
+    assert_eq!(allows.of_at(&agent, "s", made).len(), 1);
+    assert_eq!(
+        allows.of_at(&agent, "s", until + Duration::from_secs(1)),
+        [],
+        "over: it matches nothing"
+    );
+    // Made again without a while, it lasts while the console runs.
+    allows.add_until(&agent, "s", allow.clone(), 2, None);
+    assert_eq!(allows.list().len(), 1);
+    assert_eq!(
+        allows.of_at(&agent, "s", until + Duration::from_secs(3600)),
+        [allow]
+    );
+}

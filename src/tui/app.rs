@@ -16,7 +16,7 @@ use crate::core::event::{ClassifierState, Dialog, Event, Outcome};
 use crate::core::mode::{Mode, ModeCycle};
 use crate::core::prompter::HumanAnswer;
 use crate::core::route::Route;
-use crate::core::rules::{RuleId, SessionRule};
+use crate::core::rules::SessionRule;
 use crate::preview::Preview;
 
 /// How long a newly shown dialog ignores decision keys (safety contract 4).
@@ -36,61 +36,6 @@ pub struct Now {
     pub wall: SystemTime,
 }
 
-pub enum Msg {
-    Key(KeyEvent),
-    Paste(String),
-    Tick,
-    /// A dialog opened, with its preview prepared by the runner.
-    Opened(Arc<Dialog>, Preview),
-    Barrier(Event),
-    /// The classifier's state, as the status bar shows it.
-    ClassifierStatus(String),
-    /// The session rules, as the barrier has them now.
-    Rules(Vec<SessionRule>),
-    /// The web console's pairing link and devices, as it answered.
-    Web(WebPanel),
-    /// The lasting rules and the policy files in force.
-    Lasting(Lasting),
-    /// Something the runner learned that the human should read (the config was read again).
-    Notice(String),
-    /// The console's judgement of an edited line (`Effect::Judge`).
-    Judged(CallId, crate::core::barrier::EditJudged),
-    /// What a batch answer did (`Effect::AnswerBatch`).
-    Batched(crate::core::barrier::BatchDone),
-}
-
-/// What `update` asks the runner to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    Answer(CallId, HumanAnswer),
-    Claim(CallId),
-    SetMode(Mode),
-    /// A dialog opened: ring the bell or send a notification.
-    Notify,
-    RearmClassifier,
-    /// Ask the classifier for advice on this dialog (it only resolves a dialog that races).
-    AskAdvice(CallId),
-    /// Judge this line as the dialog's shell line edited (`Msg::Judged` answers).
-    Judge(CallId, String),
-    /// Read the session rules (the runner answers with `Msg::Rules`).
-    ListRules,
-    /// Forget a session rule (the runner answers with `Msg::Rules`).
-    Revoke(RuleId),
-    /// Ask the web console for a link or to unpair (the runner answers with `Msg::Web`).
-    Web(WebAsk),
-    /// Delete a saved rule by its id (the runner answers with the lists again).
-    Unsave(String),
-    /// Save a rule the console offered from the human's answers.
-    SaveRule(crate::core::rule::Rule),
-    /// Put this text on the clipboard through the terminal (OSC 52).
-    Copy(String),
-    /// Show this text in the user's pager, the console suspended meanwhile.
-    Page(String),
-    /// Answer these calls with one answer, as one batch (the runner notes what it did).
-    AnswerBatch(Vec<CallId>, crate::core::batch::BatchAnswer),
-    Quit,
-}
-
 /// Which screen is up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -107,15 +52,8 @@ pub enum Screen {
     Web,
     /// The batch box: one answer for the marked calls.
     Batch,
-}
-
-/// Whether the classifier re-arm key has something to re-arm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rearm {
-    /// A classifier is set up: `r` re-arms it after its breaker tripped.
-    Offered,
-    /// None is set up: `r` says so.
-    NotSetUp,
+    /// The chooser of a session's or agent's mode (`M`), or of a mode for a while (`T`).
+    ModeChooser,
 }
 
 /// The focused dialog's state.
@@ -186,6 +124,8 @@ pub struct App {
     pub offer: Option<crate::core::learn::Suggestion>,
     /// The queue's marks, filter and order, and the batch box.
     pub queue: Queue,
+    /// The modes given to sessions and agents, the global mode's timer, the chooser.
+    pub scope_modes: scope_modes::ScopeModes,
 }
 
 impl App {
@@ -230,6 +170,7 @@ impl App {
             learner: Default::default(),
             offer: None,
             queue: Queue::default(),
+            scope_modes: Default::default(),
         }
     }
 
@@ -276,7 +217,6 @@ impl App {
         match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Paste(text) => self.paste(&text),
-            // The open panel keeps its hit counts fresh.
             Msg::Tick => {
                 self.forget_idle_sessions();
                 match self.screen {
@@ -343,6 +283,7 @@ impl App {
             Screen::ConfirmAllowAll => return self.confirm_allow_all(&key),
             Screen::Rules => return self.rules_key(&key),
             Screen::Web => return self.web_key(&key),
+            Screen::ModeChooser => return self.chooser_key(&key),
             Screen::Activity => return self.activity_key(&key),
             Screen::Batch => return self.batch_key(&key),
             Screen::Main => {}
@@ -382,6 +323,8 @@ impl App {
             | Intent::Edit => self.open_box(intent),
             Intent::CycleMode => self.step_mode(Step::Forward),
             Intent::CycleModeBack => self.step_mode(Step::Back),
+            Intent::ScopeMode => self.choose_scope_mode(),
+            Intent::ModeWhile => self.choose_mode_while(),
             Intent::Next | Intent::Previous => self.step_focus(intent),
             Intent::Mark | Intent::MarkShape | Intent::Filter | Intent::Sort => {
                 self.queue_intent(intent)
@@ -447,6 +390,9 @@ impl App {
 
 mod advice;
 mod batch_box;
+mod messages;
+pub use advice::Rearm;
+pub use messages::{Effect, Msg};
 mod boxes;
 mod copy;
 pub use copy::osc52;
@@ -457,6 +403,7 @@ mod log_line;
 mod mode_keys;
 mod queue;
 mod rules_panel;
+pub mod scope_modes;
 mod web_panel;
 
 pub use batch_box::{BatchBox, BatchKind};

@@ -84,7 +84,8 @@ fn a_bare_program_name_needs_a_second_enter() {
             CallId(1),
             HumanAnswer::AllowAlways {
                 allow: SessionAllow::shell("rm *").unwrap(),
-                note: None
+                note: None,
+                lasts: None,
             }
         )]
     );
@@ -134,6 +135,7 @@ pub(crate) fn rule(id: u64, text: &str, hits: u64) -> crate::core::rules::Sessio
         origin_at: SystemTime::UNIX_EPOCH + Duration::from_secs(36_000),
         by: "human",
         hits,
+        expires: None,
     }
 }
 

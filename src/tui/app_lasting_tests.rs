@@ -8,7 +8,7 @@ use super::*;
 use crate::core::decision::{Decider, Decision};
 use crate::core::event::Outcome;
 use crate::core::policy::Layer;
-use crate::core::prompter::{HumanAnswer, SavedScope};
+use crate::core::prompter::{HumanAnswer, Keeping, SavedScope};
 use crate::core::route::{Class, Route};
 use crate::core::rule::Match;
 use crate::core::rules::Pattern;
@@ -64,7 +64,7 @@ fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_fol
 }
 
 #[test]
-fn ctrl_t_sets_how_long_a_saved_allow_lasts_and_does_nothing_for_a_session() {
+fn ctrl_t_sets_how_long_an_allow_always_lasts_for_a_session_and_once_saved() {
     let t0 = start();
     let mut app = app(t0);
     let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
@@ -74,13 +74,12 @@ fn ctrl_t_sets_how_long_a_saved_allow_lasts_and_does_nothing_for_a_session() {
     app.update(key('a'), t);
     app.update(ctrl_t(), t);
     assert!(
-        meaning(&app).ends_with("for this session "),
+        meaning(&app).ends_with("for this session, for 15 min "),
         "{}",
         meaning(&app)
     );
     app.update(tab(), t);
     app.update(tab(), t);
-    app.update(ctrl_t(), t);
     assert!(
         meaning(&app).ends_with("everywhere, saved, for 15 min "),
         "{}",
@@ -143,6 +142,7 @@ fn a_saved_allow_always_says_where_it_went() {
         class: Class::Unverified,
         route: Route::Ask,
         mode: crate::core::mode::Mode::AllowRead,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision: Decision::allow(),
         decider: Decider::Human,
         latency: std::time::Duration::ZERO,
@@ -221,6 +221,7 @@ fn answered(id: u64, line: &str, decider: Decider) -> Msg {
         class: Class::Unverified,
         route: Route::Ask,
         mode: Mode::AllowRead,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision: Decision::allow(),
         decider,
         latency: Duration::ZERO,
@@ -259,4 +260,47 @@ fn suggest_after_zero_never_offers() {
         app.update(answered(id, "make lint", Decider::Human), t0);
     }
     assert!(app.offer.is_none());
+}
+
+#[test]
+fn a_session_allow_for_a_while_is_sent_with_its_while() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
+    app.update(Msg::Opened(d, p), t0);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    app.update(code(KeyCode::Char('t'), KeyModifiers::CONTROL), t);
+    app.update(code(KeyCode::Char('t'), KeyModifiers::CONTROL), t);
+    let effects = app.update(enter(), t);
+    let [Effect::Answer(_, HumanAnswer::AllowAlways { lasts, .. })] = effects.as_slice() else {
+        panic!("a session allow: {effects:?}")
+    };
+    assert_eq!(*lasts, Some(std::time::Duration::from_secs(3600)));
+}
+
+#[test]
+fn a_saved_scope_can_be_kept_until_gatehouse_quits_and_the_box_says_what_that_means() {
+    let t0 = start();
+    let mut app = app(t0);
+    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
+    app.update(Msg::Opened(d, p), t0);
+    let ctrl_t = || code(KeyCode::Char('t'), KeyModifiers::CONTROL);
+    let t = later(t0, 300);
+    app.update(key('a'), t);
+    app.update(tab(), t);
+    for _ in 0..3 {
+        app.update(ctrl_t(), t);
+    }
+    assert!(
+        meaning(&app).contains("until gatehouse quits (kept in its memory only, not written"),
+        "{}",
+        meaning(&app)
+    );
+    let effects = app.update(enter(), t);
+    let [Effect::Answer(_, HumanAnswer::AllowSaved { kept, lasts, .. })] = effects.as_slice()
+    else {
+        panic!("an allow kept for the project: {effects:?}")
+    };
+    assert_eq!((*kept, *lasts), (Keeping::UntilQuit, None));
 }

@@ -29,6 +29,7 @@ fn settled_by_mode(app: &App, id: u64, mode: Mode) -> Msg {
         class: Class::Writer,
         route: Route::Allow,
         mode,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision: Decision::allow(),
         decider: Decider::Mode,
         latency: Duration::ZERO,

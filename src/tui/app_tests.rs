@@ -223,7 +223,8 @@ fn a_offers_the_pattern_it_will_remember_and_sends_the_edited_one() {
             CallId(1),
             HumanAnswer::AllowAlways {
                 allow: SessionAllow::Tool("WebFetch2".into()),
-                note: None
+                note: None,
+                lasts: None,
             }
         )]
     );
@@ -299,6 +300,7 @@ fn a_dialog_settled_elsewhere_leaves_the_queue_closes_its_box_and_is_logged() {
         class: crate::core::route::Class::Writer,
         route: Route::Ask,
         mode: Mode::AllowAll,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision: Decision::allow(),
         decider: Decider::Classifier,
         latency: Duration::ZERO,
@@ -334,6 +336,7 @@ fn a_classifier_allow_of_a_queued_dialog_leaves_a_notice_but_a_humans_answer_doe
         class: crate::core::route::Class::Unverified,
         route: Route::Race,
         mode: Mode::Auto,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision: Decision::allow(),
         decider,
         latency: Duration::ZERO,
@@ -368,6 +371,7 @@ fn the_log_keeps_the_newest_ten_thousand_lines() {
             class: crate::core::route::Class::ReadOnly,
             route: Route::Allow,
             mode: Mode::AllowRead,
+            mode_of: crate::core::mode_scope::ModeOwner::Global,
             decision: Decision::allow(),
             decider: Decider::Rule,
             latency: Duration::ZERO,
@@ -397,6 +401,7 @@ fn idle_sessions_are_forgotten_unless_a_dialog_of_theirs_is_open() {
             class: crate::core::route::Class::ReadOnly,
             route: Route::Allow,
             mode: Mode::AllowRead,
+            mode_of: crate::core::mode_scope::ModeOwner::Global,
             decision: Decision::allow(),
             decider: Decider::Rule,
             latency: Duration::ZERO,

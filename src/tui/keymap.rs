@@ -18,6 +18,8 @@ pub enum Intent {
     Edit,
     CycleMode,
     CycleModeBack,
+    ScopeMode,
+    ModeWhile,
     Next,
     Previous,
     ScrollDown,
@@ -131,6 +133,22 @@ pub const KEYMAP: &[Binding] = &[
         intent: Intent::CycleModeBack,
         needs_dialog: false,
         matches: |k| k.code == KeyCode::Tab,
+    },
+    Binding {
+        keys: "M",
+        hint: "own mode",
+        help: "give the focused call's session, or every session of its agent, its own mode (or back to the global one); the ceilings still cap it",
+        intent: Intent::ScopeMode,
+        needs_dialog: true,
+        matches: |k| plain(k, 'M'),
+    },
+    Binding {
+        keys: "T",
+        hint: "timed",
+        help: "set the mode for a while (15 min to 2 h), then back to the mode before; changing the mode by hand ends the while",
+        intent: Intent::ModeWhile,
+        needs_dialog: false,
+        matches: |k| plain(k, 'T'),
     },
     Binding {
         keys: "j/↓",
@@ -396,6 +414,9 @@ pub fn offered_on(offer: Option<&Offer>) -> Vec<Binding> {
     keys
 }
 
+mod panels;
+pub use panels::*;
+
 /// The intent of a key outside text boxes, if it has one.
 pub fn intent_of(key: &KeyEvent) -> Option<Intent> {
     KEYMAP.iter().find(|b| (b.matches)(key)).map(|b| b.intent)
@@ -417,47 +438,6 @@ pub enum BoxKey {
     /// Anything else: the text box handles it.
     Edit,
 }
-
-/// The keys of the quit confirmation, for its box and the footer.
-pub const QUIT_KEYS: &[(&str, &str)] = &[("y/Enter", "quit"), ("n/Esc", "stay")];
-
-/// The keys of the allow-all confirmation, for its box and the footer.
-pub const ALLOW_ALL_KEYS: &[(&str, &str)] =
-    &[("y/Enter", "enter allow-all"), ("any other key", "stay")];
-
-/// The keys of the session rules panel, for its box and the footer.
-pub const RULES_KEYS: &[(&str, &str)] = &[
-    ("j/k", "move"),
-    ("x", "revoke or delete"),
-    ("s/Esc", "close"),
-];
-
-/// The keys of the web panel, for its box and the footer.
-pub const WEB_KEYS: &[(&str, &str)] = &[
-    ("C", "copy link"),
-    ("j/k", "move"),
-    ("x", "unpair"),
-    ("W/Esc", "close"),
-];
-
-/// The keys of the batch box, for its box and the footer.
-pub const BATCH_KEYS: &[(&str, &str)] = &[("Enter", "answer them"), ("Esc", "back (marks kept)")];
-
-/// The keys of the filter line, for the footer.
-pub const FILTER_KEYS: &[(&str, &str)] = &[("Enter", "keep"), ("Esc", "clear")];
-
-/// The keys of the help screen, for the footer.
-pub const HELP_KEYS: &[(&str, &str)] = &[("j/k PgDn/PgUp", "scroll"), ("?/Esc", "close")];
-
-/// The keys of the activity entry, for its box and the footer.
-pub const ACTIVITY_KEYS: &[(&str, &str)] = &[("j/k", "newer/older"), ("l/Esc", "close")];
-
-/// The text-box hints, for the footer and the help screen.
-pub const BOX_KEYS: &[(&str, &str)] = &[
-    ("Enter", "send"),
-    ("Alt+Enter", "new line"),
-    ("Esc", "back"),
-];
 
 pub fn box_key(key: &KeyEvent) -> BoxKey {
     match key.code {

@@ -231,6 +231,12 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
         Effect::SetMode(mode) => {
             prompter.set_mode(mode);
         }
+        Effect::SetModeFor(mode, lasts) => {
+            prompter.set_mode_for(mode, lasts);
+        }
+        Effect::SetScopeMode(scope, mode) => {
+            prompter.set_scope_mode(scope, mode);
+        }
         Effect::Notify => notify(options.notify)?,
         // Carried out by the loop, which holds the terminal.
         Effect::Page(_) => {}

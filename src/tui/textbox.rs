@@ -9,7 +9,7 @@ use crate::core::barrier::{EditEnd, EditJudged};
 use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
 use crate::core::offer::{AllowKind, Always};
-use crate::core::prompter::{HumanAnswer, SavedScope};
+use crate::core::prompter::{HumanAnswer, Keeping, SavedScope};
 use crate::core::rules::SessionAllow;
 
 /// What a box is for.
@@ -135,21 +135,23 @@ impl Scope {
     }
 }
 
-/// How long a saved allow-always lasts, chosen with Ctrl+T once it is saved (a session's
-/// lasts while the console runs).
+/// How long an allow-always lasts, chosen with Ctrl+T: always (for a session, while the
+/// console runs), or a while of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lasts {
     #[default]
     Always,
     Hour,
     Quarter,
+    /// Kept in this console's memory only, never written, until it quits (a saved scope's).
+    UntilQuit,
 }
 
 impl Lasts {
     /// The duration, `None` for always.
     pub fn duration(self) -> Option<std::time::Duration> {
         match self {
-            Lasts::Always => None,
+            Lasts::Always | Lasts::UntilQuit => None,
             Lasts::Hour => Some(std::time::Duration::from_secs(3600)),
             Lasts::Quarter => Some(std::time::Duration::from_secs(15 * 60)),
         }
@@ -160,14 +162,28 @@ impl Lasts {
             Lasts::Always => "",
             Lasts::Hour => ", for 1 h",
             Lasts::Quarter => ", for 15 min",
+            Lasts::UntilQuit => {
+                ", until gatehouse quits (kept in its memory only, not written to rules.toml)"
+            }
         }
     }
 
-    fn next(self) -> Lasts {
+    /// The next while; until the console quits only for a saved scope (a session's always
+    /// lasts that long).
+    fn next(self, saved: bool) -> Lasts {
         match self {
             Lasts::Always => Lasts::Quarter,
             Lasts::Quarter => Lasts::Hour,
-            Lasts::Hour => Lasts::Always,
+            Lasts::Hour if saved => Lasts::UntilQuit,
+            Lasts::Hour | Lasts::UntilQuit => Lasts::Always,
+        }
+    }
+
+    /// Whether the rule is written to the saved rules or kept in memory.
+    pub fn keeping(self) -> Keeping {
+        match self {
+            Lasts::UntilQuit => Keeping::UntilQuit,
+            Lasts::Always | Lasts::Hour | Lasts::Quarter => Keeping::Saved,
         }
     }
 }
@@ -224,6 +240,9 @@ impl TextBox {
         match self.kind {
             BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host) => {
                 self.scope = self.scope.next(self.project.is_some());
+                if self.scope == Scope::Session && self.lasts == Lasts::UntilQuit {
+                    self.lasts = Lasts::Always;
+                }
                 self.confirming = None;
                 true
             }
@@ -236,15 +255,12 @@ impl TextBox {
         }
     }
 
-    /// Ctrl+T: how long a saved pattern lasts (15 min, 1 h, always); a session's lasts while
-    /// the console runs, so there it does nothing. Returns whether it applied.
+    /// Ctrl+T: how long the pattern lasts (15 min, 1 h, always: for a session, always is
+    /// while the console runs). Returns whether it applied.
     pub fn next_lasts(&mut self) -> bool {
-        match (self.kind, self.scope) {
-            (
-                BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host),
-                Scope::Project | Scope::Everyone,
-            ) => {
-                self.lasts = self.lasts.next();
+        match self.kind {
+            BoxKind::Pattern(AllowKind::Shell | AllowKind::Tool | AllowKind::Host) => {
+                self.lasts = self.lasts.next(self.scope != Scope::Session);
                 true
             }
             _ => false,
@@ -275,10 +291,7 @@ impl TextBox {
                 " will allow {} — {}{}{} ",
                 allow.describe(),
                 self.scope.words(self.project.as_deref()),
-                match self.scope {
-                    Scope::Session => "",
-                    Scope::Project | Scope::Everyone => self.lasts.words(),
-                },
+                self.lasts.words(),
                 match self.always.as_ref().and_then(|a| a.caveat) {
                     Some(caveat) => format!(". NOTE: {caveat}"),
                     None => String::new(),
@@ -372,18 +385,24 @@ impl TextBox {
                 note: (!trimmed.is_empty()).then(|| trimmed.to_string()),
             }),
             BoxKind::Pattern(_) => self.allow().map(|allow| match self.scope {
-                Scope::Session => HumanAnswer::AllowAlways { allow, note: None },
+                Scope::Session => HumanAnswer::AllowAlways {
+                    allow,
+                    note: None,
+                    lasts: self.lasts.duration(),
+                },
                 Scope::Project => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Project,
                     note: None,
                     lasts: self.lasts.duration(),
+                    kept: self.lasts.keeping(),
                 },
                 Scope::Everyone => HumanAnswer::AllowSaved {
                     allow,
                     scope: SavedScope::Everyone,
                     note: None,
                     lasts: self.lasts.duration(),
+                    kept: self.lasts.keeping(),
                 },
             }),
         }

@@ -26,7 +26,6 @@ use super::pairing::Redeemed;
 use super::snapshot::{Clock, Snapshot, snapshot};
 use crate::core::call::CallId;
 use crate::core::mode::Mode;
-use crate::core::prompter::HumanAnswer;
 
 const PAGE: &str = include_str!("../../assets/web/index.html");
 const SCRIPT: &str = include_str!("../../assets/web/app.js");
@@ -49,15 +48,18 @@ pub fn router(hub: Arc<Hub>, request: Duration) -> Router {
         .route("/", get(page))
         .route("/app.js", get(script))
         .route("/app.css", get(style))
+        .route("/modes.js", get(super::modes::script))
         .route("/api/pair", post(pair))
         .route("/api/state", get(state))
         .route("/api/events", get(events))
-        .route("/api/answer", post(answer))
+        .route("/api/answer", post(super::answer::answer))
         .route("/api/claim", post(claim))
         .route("/api/judge", post(super::judge::judge))
         .route("/api/batch", post(super::batch::batch))
         .route("/batch.js", get(batch_script))
         .route("/api/mode", post(mode))
+        .route("/api/scope-mode", post(super::modes::scope_mode))
+        .route("/api/mode-while", post(super::modes::mode_while))
         .layer(middleware::from_fn_with_state(
             (hub.clone(), request),
             guard,
@@ -118,7 +120,7 @@ pub(super) fn refusal(status: StatusCode, why: &str) -> Response {
     (status, Json(json!({ "error": why }))).into_response()
 }
 
-fn asset(kind: &'static str, body: &'static str) -> Response {
+pub(super) fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
@@ -236,7 +238,8 @@ fn snapshot_for(hub: &Hub, device: &str) -> Snapshot {
     let mut live = hub.live.lock().unwrap_or_else(|p| p.into_inner());
     let live = &mut *live;
     live.previews.keep_only(&dialogs);
-    snapshot(
+    let beside = super::modes::beside(&hub.responder);
+    let mut state = snapshot(
         hub.responder.mode(),
         device,
         &dialogs,
@@ -246,7 +249,9 @@ fn snapshot_for(hub: &Hub, device: &str) -> Snapshot {
             now: Instant::now(),
             ask_timeout: hub.responder.ask_timeout(),
         },
-    )
+    );
+    state.beside = beside;
+    state
 }
 
 async fn state(
@@ -313,120 +318,6 @@ async fn events(
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
-}
-
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-enum AnswerKind {
-    Allow,
-    Note,
-    Always,
-    Deny,
-    /// Allow the shell line as edited in `text`, once.
-    Edit,
-    /// Approve a plan, with `text` as a note, then move to `mode` if it names one.
-    Plan,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AnswerRequest {
-    id: u64,
-    answer: AnswerKind,
-    #[serde(default)]
-    text: String,
-    /// For a broad "always" pattern: the human saw the warning and still wants it.
-    #[serde(default)]
-    confirm: bool,
-    /// For a plan: the mode the console moves to once it is approved.
-    #[serde(default)]
-    mode: Option<Mode>,
-}
-
-async fn answer(
-    State(hub): State<Arc<Hub>>,
-    ConnectInfo(Peer(from)): ConnectInfo<Peer>,
-    headers: HeaderMap,
-    Json(request): Json<AnswerRequest>,
-) -> Response {
-    let name = match device(&hub, &headers, "/api/answer", from) {
-        Ok(name) => name,
-        Err(refused) => return refused.into_response(),
-    };
-    // An answer that cannot be taken is audited like every other refused request.
-    let refuse = |status: StatusCode, why: &str| {
-        hub.refused(status.as_u16(), why, "/api/answer", from);
-        refusal(status, why)
-    };
-    let id = CallId(request.id);
-    let Some(dialog) = hub
-        .responder
-        .open_dialogs()
-        .into_iter()
-        .find(|d| d.id == id)
-    else {
-        return refuse(StatusCode::CONFLICT, "already answered");
-    };
-    if dialog.opened.elapsed() < dialog.offer.arming {
-        return refusal(
-            StatusCode::CONFLICT,
-            "this call has only just opened: look, then answer",
-        );
-    }
-    let text = request.text.trim().to_string();
-    let answer = match request.answer {
-        AnswerKind::Allow => HumanAnswer::Allow { note: None },
-        AnswerKind::Note => {
-            if !dialog.offer.takes_a_note() {
-                return refuse(StatusCode::BAD_REQUEST, "this agent cannot carry a note");
-            }
-            HumanAnswer::Allow {
-                note: (!text.is_empty()).then_some(text),
-            }
-        }
-        AnswerKind::Deny => HumanAnswer::Deny { reason: text },
-        AnswerKind::Edit if dialog.offer.edit.is_none() => {
-            return refuse(StatusCode::BAD_REQUEST, "this call has no command to edit");
-        }
-        AnswerKind::Edit if text.is_empty() => {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                "the edited command is empty: type the command to run instead",
-            );
-        }
-        AnswerKind::Edit => HumanAnswer::AllowEdited { line: text },
-        AnswerKind::Plan => {
-            match super::plan::approve(&dialog, request.mode, text, request.confirm) {
-                Ok(answer) => answer,
-                Err(why @ super::plan::PlanRefusal::Confirm(_)) => {
-                    let why = why.words();
-                    let body = Json(json!({ "error": why, "confirm": why }));
-                    return (StatusCode::CONFLICT, body).into_response();
-                }
-                Err(why) => return refuse(StatusCode::BAD_REQUEST, why.words()),
-            }
-        }
-        AnswerKind::Always => {
-            let always = &dialog.offer.always;
-            let Some(allow) = always.allow(&text) else {
-                return refuse(StatusCode::BAD_REQUEST, "the pattern matches nothing");
-            };
-            if always.needs_confirming(&allow, false) && !request.confirm {
-                let why = format!("BROAD: {}", allow.describe());
-                return (
-                    StatusCode::CONFLICT,
-                    Json(json!({ "error": why, "confirm": why })),
-                )
-                    .into_response();
-            }
-            HumanAnswer::AllowAlways { allow, note: None }
-        }
-    };
-    if hub.responder.answer_from(id, answer, &name) {
-        Json(json!({ "won": true })).into_response()
-    } else {
-        refuse(StatusCode::CONFLICT, "already answered")
-    }
 }
 
 #[derive(Deserialize)]

@@ -12,12 +12,14 @@
 //! or an explicit `allow_plain_http`. Every answer is in the audit log with the device's name,
 //! and every refused request beside it.
 
+mod answer;
 mod batch;
 pub mod devices;
 pub mod hosts;
 pub mod http;
 mod judge;
 pub mod listen;
+mod modes;
 pub mod notify;
 pub mod pairing;
 mod plan;

@@ -28,6 +28,9 @@ pub struct Snapshot {
     /// The device this snapshot is for.
     pub device: String,
     pub dialogs: Vec<Value>,
+    /// The modes beside the global one (`web::modes::beside`), where the page's state has them.
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub beside: Value,
 }
 
 /// The previews of open dialogs, built once each (an edit's preview reads its file).
@@ -75,6 +78,7 @@ pub fn snapshot(
             .iter()
             .map(|d| dialog(d, &previews.of(d), classifier.get(&d.id), clock))
             .collect(),
+        beside: Value::Null,
     }
 }
 

@@ -278,6 +278,7 @@ async fn allow_always_passes_later_calls_of_the_same_session_only() {
         HumanAnswer::AllowAlways {
             allow: SessionAllow::Tool("WebFetch".into()),
             note: None,
+            lasts: None,
         },
     );
     assert_eq!(first.await.unwrap().decider, Decider::Human);

@@ -12,10 +12,10 @@ use common::call_in;
 use common::rig::Rig;
 use gatehouse::core::barrier::Settings;
 use gatehouse::core::call::Call;
-use gatehouse::core::decision::Decider;
+use gatehouse::core::decision::{Decider, Decision};
 use gatehouse::core::mode::Mode;
 use gatehouse::core::policy::load::Policy;
-use gatehouse::core::prompter::{HumanAnswer, SavedScope};
+use gatehouse::core::prompter::{HumanAnswer, Keeping, SavedScope};
 use gatehouse::core::rules::{Rules, SessionAllow};
 use serde_json::json;
 
@@ -62,6 +62,7 @@ async fn a_rule_saved_for_everyone_settles_open_dialogs_of_other_sessions_and_la
         scope: SavedScope::Everyone,
         note: None,
         lasts: None,
+        kept: Keeping::Saved,
     };
     assert!(rig.prompter.answer(id, answer));
     assert_eq!(first.await.unwrap().decider, Decider::Human);
@@ -133,6 +134,7 @@ async fn a_rule_saved_for_a_project_applies_only_under_that_project() {
         scope: SavedScope::Project,
         note: None,
         lasts: None,
+        kept: Keeping::Saved,
     };
     assert!(rig.prompter.answer(id, answer));
     first.await.unwrap();
@@ -166,6 +168,7 @@ async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_t
         scope: SavedScope::Everyone,
         note: None,
         lasts: Some(quarter),
+        kept: Keeping::Saved,
     };
     let before = std::time::SystemTime::now();
     assert!(rig.prompter.answer(id, answer));
@@ -190,5 +193,51 @@ async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_t
     assert!(
         saved["rule"].as_str().unwrap().contains("for 15m"),
         "{saved}"
+    );
+}
+
+#[tokio::test]
+async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no_file() {
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let here = tempfile::tempdir().unwrap();
+    let b = rig.barrier.clone();
+    let call = bash_in("s1", here.path(), "make lint");
+    let first = tokio::spawn(async move { b.submit(call).await });
+    let id = rig.opened().await;
+    let answer = HumanAnswer::AllowSaved {
+        allow: SessionAllow::shell("make lint").unwrap(),
+        scope: SavedScope::Everyone,
+        note: None,
+        lasts: None,
+        kept: Keeping::UntilQuit,
+    };
+    assert!(rig.prompter.answer(id, answer));
+    assert_eq!(first.await.unwrap().decider, Decider::Human);
+    let later = rig
+        .barrier
+        .submit(bash_in("s2", here.path(), "make lint"))
+        .await;
+    assert_eq!(
+        (later.decision, later.decider),
+        (Decision::allow(), Decider::Rule),
+        "another session is allowed by the rule kept in memory"
+    );
+    let written: Vec<_> = std::fs::read_dir(config.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        !written.iter().any(|n| n == "rules.toml"),
+        "nothing written: {written:?}"
+    );
+    let audit = rig.audit();
+    assert!(
+        audit[0]["rule"]
+            .as_str()
+            .unwrap()
+            .contains("until gatehouse quits"),
+        "{}",
+        audit[0]
     );
 }

@@ -18,10 +18,14 @@ async fn an_exact_rule_allows_its_command_again_names_itself_and_can_be_revoked(
     let first = tokio::spawn(async move { b.submit(bash("rm -rf build/cache")).await });
     let id = rig.opened().await;
     let allow = SessionAllow::shell("rm -rf build/cache").unwrap();
-    assert!(
-        rig.prompter
-            .answer(id, HumanAnswer::AllowAlways { allow, note: None })
-    );
+    assert!(rig.prompter.answer(
+        id,
+        HumanAnswer::AllowAlways {
+            allow,
+            note: None,
+            lasts: None,
+        }
+    ));
     assert_eq!(first.await.unwrap().decider, Decider::Human);
 
     // A sibling with other operands is not covered: it asks.

@@ -3,10 +3,9 @@
 //! re-route every open dialog.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use super::prompter::HumanAnswer;
-use super::settle::{Direct, Settle};
+use super::settle::Settle;
 use super::{Fallback, Shared};
 use crate::core::batch::Batch;
 use crate::core::call::{Call, CallId};
@@ -16,10 +15,6 @@ use crate::core::event::{Dialog, Event};
 use crate::core::mode::Mode;
 use crate::core::route::{Route, Row};
 use crate::core::rules::{RuleId, SessionRule};
-
-/// How long an open dialog stays open after a change to a mode that refuses it: a hurried
-/// step toward plan can be taken back. New calls meet the new mode at once.
-pub const REFUSAL_GRACE: Duration = Duration::from_secs(1);
 
 impl Shared {
     /// The human's answer to dialog `id`. An "allow always" is remembered for the call's agent
@@ -46,14 +41,17 @@ impl Shared {
     ) -> bool {
         let (decision, remember) = match answer {
             HumanAnswer::Allow { note } => (Decision::allow_noting(note), None),
-            HumanAnswer::AllowAlways { allow, note } => (Decision::allow_noting(note), Some(allow)),
+            HumanAnswer::AllowAlways { allow, note, lasts } => {
+                (Decision::allow_noting(note), Some((allow, lasts)))
+            }
             HumanAnswer::AllowSaved {
                 allow,
                 scope,
                 note,
                 lasts,
+                kept,
             } => {
-                let saving = (allow, scope, lasts);
+                let saving = (allow, scope, lasts, kept);
                 return self.answer_saving(id, saving, Decision::allow_noting(note), device);
             }
             HumanAnswer::AllowEdited { line } => return self.answer_edited(id, line, device),
@@ -72,17 +70,23 @@ impl Shared {
         let settle = Settle::new(decision, Decider::Human)
             .answered_from(device)
             .in_batch(batch);
-        let Some(allow) = remember else {
+        let Some((allow, lasts)) = remember else {
             return self.resolve(id, |_| true, settle);
         };
-        let text = allow.text();
+        let text = match lasts {
+            Some(lasts) => format!("{} (for {} min)", allow.text(), lasts.as_secs() / 60),
+            None => allow.text(),
+        };
+        let expires = lasts.map(|lasts| std::time::SystemTime::now() + lasts);
         let session = {
             let mut state = self.lock();
             let Some(pending) = state.pending.get(id) else {
                 return false;
             };
             let call = pending.dialog.call.clone();
-            state.allows.add(&call.agent, &call.session, allow, id.0);
+            state
+                .allows
+                .add_until(&call.agent, &call.session, allow, id.0, expires);
             call
         };
         let won = self.resolve(id, |_| true, settle.noting(text));
@@ -106,7 +110,7 @@ impl Shared {
                 .map(|p| (p.dialog.id, p.dialog.call.clone()))
                 .collect::<Vec<_>>();
             (
-                state.mode,
+                state.applied(like).mode,
                 state.allows.of(&like.agent, &like.session).to_vec(),
                 open,
             )
@@ -127,92 +131,22 @@ impl Shared {
         self.resolve(id, |_| true, settle)
     }
 
-    /// Changes the live mode and re-routes every open dialog: those the new mode allows are
-    /// allowed (decider `mode`), those that now race start their classifier, and those that no
-    /// longer race stop it. Those it refuses are refused after [`REFUSAL_GRACE`] if the mode
-    /// is still this one (a hurried step toward plan can be taken back); new calls meet the
-    /// new mode at once. Returns how many dialogs the change settled now.
+    /// Changes the global mode (ending any timer it was set with) and re-routes every open
+    /// dialog it applies to (see [`Shared::change_modes`]). Returns how many dialogs the
+    /// change settled now.
     pub(super) fn set_mode(self: &Arc<Self>, mode: Mode) -> usize {
-        let mut settle = Vec::new();
-        let mut refuse = Vec::new();
-        let later = tokio::runtime::Handle::try_current().ok();
-        {
-            let mut state = self.lock();
+        let mut ended = None;
+        let (resolved, refusing) = self.change_modes(|state| {
             state.mode = mode;
-            state.epoch += 1;
-            let epoch = state.epoch;
-            let mut races = Vec::new();
-            for pending in state.pending.iter_mut() {
-                pending.epoch = epoch;
-                let id = pending.dialog.id;
-                let new = pending.route_in(mode);
-                if new == pending.route {
-                    continue;
-                }
-                match new {
-                    Route::Allow => {
-                        settle.push((id, Direct::Allow));
-                        continue;
-                    }
-                    Route::Reject if later.is_none() => {
-                        settle.push((id, Direct::Reject));
-                        continue;
-                    }
-                    Route::Reject => {
-                        pending.race.cancel();
-                        refuse.push(id);
-                    }
-                    Route::Ask => pending.race.cancel(),
-                    Route::Race => races.push(id),
-                }
-                pending.route = new;
-                self.emit(Event::Rerouted { id, route: new });
-            }
-            for id in races {
-                self.start_race(&mut state, id);
-            }
-        }
-        let settled = settle
-            .into_iter()
-            .filter(|&(id, direct)| {
-                let decision = match direct {
-                    Direct::Allow => Decision::allow(),
-                    Direct::Reject => Decision::deny(mode.refusal()),
-                };
-                self.resolve(id, |_| true, Settle::new(decision, Decider::Mode))
-            })
-            .count();
-        let refusing = refuse.len();
-        if let Some(runtime) = later
-            && !refuse.is_empty()
-        {
-            let shared = self.clone();
-            runtime.spawn(async move {
-                tokio::time::sleep(REFUSAL_GRACE).await;
-                shared.refuse_after_grace(mode, &refuse);
-            });
-        }
+            ended = state.timer.take().map(|t| t.shown);
+        });
         self.emit(Event::ModeChanged {
             mode,
-            resolved: settled,
+            resolved,
             refusing,
         });
-        settled
-    }
-
-    /// The grace after a change to `mode` is over: each of `ids` still open, still refused
-    /// by the mode in force, which is still `mode`, is refused.
-    fn refuse_after_grace(&self, mode: Mode, ids: &[CallId]) {
-        for &id in ids {
-            let still = |p: &super::pending::Pending| {
-                p.route == Route::Reject && p.route_in(mode) == Route::Reject
-            };
-            if self.lock().mode != mode {
-                return;
-            }
-            let refusal = Settle::new(Decision::deny(mode.refusal()), Decider::Mode);
-            self.resolve(id, still, refusal);
-        }
+        self.timer_ended_by_hand(ended, mode);
+        resolved
     }
 
     pub(super) fn open_dialogs(&self) -> Vec<Arc<Dialog>> {

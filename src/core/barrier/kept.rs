@@ -148,13 +148,14 @@ impl Shared {
     pub(super) fn report_after_tool(&self, call: Call) -> Answer {
         let started = Instant::now();
         let note = self.kept.notes.take(&note_key(&call), started);
-        let (id, mode) = self.fresh_id();
+        let (id, applied) = self.fresh_id(&call);
         let outcome = Outcome {
             id,
             call: Arc::new(call),
             class: Class::ReadOnly,
             route: Route::Allow,
-            mode,
+            mode: applied.mode,
+            mode_of: applied.owner,
             decision: Decision::allow_noting(note),
             decider: Decider::Note,
             latency: started.elapsed(),
@@ -174,13 +175,13 @@ impl Shared {
         }
         self.kept.grants.take(&grant_key(call), started)?;
         let assessment = assess_bounded(call, &self.rules(), &[]);
-        let (id, mode) = self.fresh_id();
-        let settle = match Direct::of(assessment.route(mode)) {
-            Some(Direct::Reject) => Direct::Reject.settle(&assessment, mode),
+        let (id, applied) = self.fresh_id(call);
+        let settle = match Direct::of(assessment.route(applied.mode)) {
+            Some(Direct::Reject) => Direct::Reject.settle(&assessment, applied.mode),
             _ => Settle::new(Decision::allow(), Decider::Grant),
         };
         let call = Arc::new(call.clone());
-        Some(self.settle_direct(id, call, &assessment, mode, settle.quiet(), started))
+        Some(self.settle_direct(id, call, &assessment, applied, settle.quiet(), started))
     }
 }
 

@@ -12,6 +12,8 @@
 //! - `review`: allow-all's opt-in review, which can only turn an allow into a dialog;
 //! - `control`: the human's answers and mode changes;
 //! - `batch`: one answer for many dialogs, each settled as if alone;
+//! - `modes`: the modes given to one session or one agent, and the re-routing they cause;
+//! - `timed`: the global mode set for a while, and its return to the mode before;
 //! - `edited`: a shell line the human edited before approving, judged afresh;
 //! - `plan`: a plan approved, and the mode the human moves to with it;
 //! - `prompter`: the answering handle;
@@ -35,13 +37,14 @@ use super::classifier::Classifier;
 use super::decision::{Decider, Decision};
 use super::event::{ClassifierState, Dialog, Event};
 use super::mode::Mode;
+use super::mode_scope::{Applied, ModeOverrides};
 use super::route::{Class, Route};
 use super::rules::{Rules, SessionAllows};
 
 pub use self::analysis::{INLINE_BYTES, MAX_ANALYSED_LINE, assess_bounded};
 pub use self::batch::{Arming, BatchDone};
-pub use self::control::REFUSAL_GRACE;
 pub use self::edited::{EditEnd, EditJudged};
+pub use self::modes::REFUSAL_GRACE;
 pub use self::prompter::{HumanAnswer, Prompter};
 
 /// How long a dialog waits for an answer unless `ask_timeout_secs` says otherwise (nine
@@ -135,6 +138,10 @@ struct State {
     closed: bool,
     pending: PendingTable,
     allows: SessionAllows,
+    /// The modes given to sessions and agents (`modes`).
+    overrides: ModeOverrides,
+    /// The global mode's timer, if it was set for a while (`timed`).
+    timer: Option<timed::Timer>,
 }
 
 impl Barrier {
@@ -165,6 +172,8 @@ impl Barrier {
                 closed: false,
                 pending: PendingTable::default(),
                 allows: SessionAllows::default(),
+                overrides: ModeOverrides::default(),
+                timer: None,
             }),
         });
         let prompter = Prompter::new(shared.clone(), receiver);
@@ -204,13 +213,14 @@ impl Barrier {
         let allows = shared.lock().allows.of(&call.agent, &call.session).to_vec();
         let call = Arc::new(call);
         let assessment = shared.assess_call(call.clone(), allows).await;
-        let mode = shared.lock().mode;
+        let mode = shared.lock().applied(&call).mode;
         let alarm = shared.review(&call, &assessment, mode).await;
 
         let (dialog, waiting) = {
             let mut state = shared.lock();
             let id = state.next_id();
-            let mode = state.mode;
+            let applied = state.applied(&call);
+            let mode = applied.mode;
             // An alarm holds the call only while allow-all, which asked for it, is in force.
             let (cause, alarm) = match alarm {
                 Some(advice) if review::only_allow_all_passes(mode, &assessment) => {
@@ -233,7 +243,7 @@ impl Barrier {
             };
             if let Some(settle) = settle {
                 drop(state);
-                return shared.settle_direct(id, call, &assessment, mode, settle, started);
+                return shared.settle_direct(id, call, &assessment, applied, settle, started);
             }
             let (reply, waiting) = oneshot::channel();
             let dialog = Arc::new(Dialog::new(
@@ -300,13 +310,13 @@ impl Barrier {
     pub fn refuse_busy(&self, call: Call, reason: String) -> Answer {
         let started = Instant::now();
         let assessment = assess_bounded(&call, &self.shared.rules(), &[]);
-        let (id, mode) = self.shared.fresh_id();
-        let settle = match Direct::of(assessment.route(mode)) {
-            Some(direct) => direct.settle(&assessment, mode),
+        let (id, applied) = self.shared.fresh_id(&call);
+        let settle = match Direct::of(assessment.route(applied.mode)) {
+            Some(direct) => direct.settle(&assessment, applied.mode),
             None => Settle::new(Decision::defer(reason), Decider::Busy),
         };
         self.shared
-            .settle_direct(id, Arc::new(call), &assessment, mode, settle, started)
+            .settle_direct(id, Arc::new(call), &assessment, applied, settle, started)
     }
 
     /// Answers every open dialog with the shutdown fallback and refuses new calls the same
@@ -337,6 +347,12 @@ impl State {
         self.next_id += 1;
         id
     }
+
+    /// The mode that applies to `call`: its session's or agent's, else the global one.
+    fn applied(&self, call: &Call) -> Applied {
+        self.overrides
+            .applied(self.mode, &call.agent, &call.session)
+    }
 }
 
 impl Shared {
@@ -346,16 +362,16 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A fresh call id, and the mode in force.
-    fn fresh_id(&self) -> (CallId, Mode) {
+    /// A fresh call id, and the mode in force for `call`.
+    fn fresh_id(&self, call: &Call) -> (CallId, Applied) {
         let mut state = self.lock();
-        (state.next_id(), state.mode)
+        (state.next_id(), state.applied(call))
     }
 
     /// The agent's word that a session ended: the console is told, and nothing is decided,
     /// kept or audited (the answer, a defer, is not shown to the agent).
     fn session_ended(&self, call: Call) -> Answer {
-        let (id, _) = self.fresh_id();
+        let (id, _) = self.fresh_id(&call);
         self.emit(Event::SessionEnded {
             agent: call.agent,
             session: call.session,
@@ -402,6 +418,7 @@ mod batch;
 mod control;
 mod edited;
 mod kept;
+mod modes;
 mod pending;
 mod plan;
 pub mod prompter;
@@ -409,3 +426,4 @@ mod race;
 mod review;
 mod rules_changed;
 mod settle;
+mod timed;

@@ -14,8 +14,9 @@ use super::edited::EditJudged;
 use super::{Fallback, Shared};
 use crate::core::batch::BatchAnswer;
 use crate::core::call::CallId;
-use crate::core::event::{Dialog, Event};
+use crate::core::event::{Dialog, Event, ModeTimer};
 use crate::core::mode::Mode;
+use crate::core::mode_scope::{ModeOverrides, ModeScope};
 use crate::core::rules::{RuleId, SessionAllow, SessionRule};
 
 /// What a human can answer.
@@ -23,10 +24,12 @@ use crate::core::rules::{RuleId, SessionAllow, SessionRule};
 pub enum HumanAnswer {
     /// Allow once, with an optional note for the model.
     Allow { note: Option<String> },
-    /// Allow, and allow what `allow` covers for the rest of this agent session.
+    /// Allow, and allow what `allow` covers for the rest of this agent session, or (`lasts`)
+    /// for a while of it.
     AllowAlways {
         allow: SessionAllow,
         note: Option<String>,
+        lasts: Option<std::time::Duration>,
     },
     /// Allow, and save what `allow` covers as a lasting rule: for the call's project or for
     /// everyone (the saved-rules file). An edit of a file can only be allowed for a session.
@@ -36,6 +39,8 @@ pub enum HumanAnswer {
         note: Option<String>,
         /// How long the saved rule lasts from now (written as its `expires`); `None`: always.
         lasts: Option<std::time::Duration>,
+        /// Written to the saved rules, or kept in memory until the console quits.
+        kept: Keeping,
     },
     /// Deny; an empty reason becomes "denied by user".
     Deny { reason: String },
@@ -51,6 +56,16 @@ pub enum HumanAnswer {
     },
 }
 
+/// Whether an "allow always" for a project or everyone is written down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Keeping {
+    /// In the saved rules file.
+    #[default]
+    Saved,
+    /// Only in this console's memory, until it quits.
+    UntilQuit,
+}
+
 /// Where an "allow always" beyond the session is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SavedScope {
@@ -58,6 +73,34 @@ pub enum SavedScope {
     Project,
     /// A saved rule for every project.
     Everyone,
+}
+
+/// The modes beside the global one, the same on both handles: a session's or agent's own
+/// mode, and the global mode for a while.
+macro_rules! beside_the_global_mode {
+    () => {
+        /// Gives `scope` (a session, or every session of an agent) its own mode, or (`None`)
+        /// sends it back to the mode above it; returns how many open dialogs that settled.
+        pub fn set_scope_mode(&self, scope: ModeScope, mode: Option<Mode>) -> usize {
+            self.shared.set_scope_mode(scope, mode)
+        }
+
+        /// The modes given to sessions and agents.
+        pub fn scope_modes(&self) -> ModeOverrides {
+            self.shared.overrides()
+        }
+
+        /// Sets the global mode for `lasts`, then back to the mode before (unless it is changed
+        /// by hand first); returns how many open dialogs the change settled.
+        pub fn set_mode_for(&self, mode: Mode, lasts: std::time::Duration) -> usize {
+            self.shared.set_mode_for(mode, lasts)
+        }
+
+        /// The global mode's timer, if it was set for a while.
+        pub fn mode_timer(&self) -> Option<ModeTimer> {
+            self.shared.mode_timer()
+        }
+    };
 }
 
 /// The answering handle of one barrier, made with it by [`Barrier::new`](super::Barrier::new).
@@ -167,6 +210,8 @@ impl Prompter {
         self.shared.mode()
     }
 
+    beside_the_global_mode!();
+
     /// Every session rule an "allow always" made, oldest first, with its hit count.
     pub fn session_rules(&self) -> Vec<SessionRule> {
         self.shared.session_rules()
@@ -270,6 +315,8 @@ impl Responder {
     pub fn mode(&self) -> Mode {
         self.shared.mode()
     }
+
+    beside_the_global_mode!();
 
     /// How long a dialog waits for an answer before it times out.
     pub fn ask_timeout(&self) -> std::time::Duration {

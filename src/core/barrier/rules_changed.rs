@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::prompter::SavedScope;
+use super::prompter::{Keeping, SavedScope};
 use super::settle::Settle;
 use super::{Shared, State};
 use crate::core::call::CallId;
@@ -43,7 +43,12 @@ impl Shared {
     pub(super) fn answer_saving(
         self: &Arc<Self>,
         id: CallId,
-        (allow, scope, lasts): (SessionAllow, SavedScope, Option<std::time::Duration>),
+        (allow, scope, lasts, kept): (
+            SessionAllow,
+            SavedScope,
+            Option<std::time::Duration>,
+            super::prompter::Keeping,
+        ),
         decision: Decision,
         device: Option<Arc<str>>,
     ) -> bool {
@@ -65,11 +70,17 @@ impl Shared {
                 Some(mut rule) => {
                     rule.learned.call = Some(id.0);
                     rule.expires = lasts.map(|d| std::time::SystemTime::now() + d);
-                    self.rules().policy.save(rule).map_err(|e| e.to_string())
+                    match kept {
+                        Keeping::Saved => self.rules().policy.save(rule).map_err(|e| e.to_string()),
+                        Keeping::UntilQuit => Ok(self.rules().policy.keep_until_quit(rule)),
+                    }
                 }
             },
         };
-        let file = self.rules().policy.paths().saved.clone();
+        let file = match kept {
+            Keeping::Saved => self.rules().policy.paths().saved.clone(),
+            Keeping::UntilQuit => None,
+        };
         let place = match (&project, file) {
             (Some(root), Some(file)) => format!(" in {} for {}", file.display(), root.display()),
             (None, Some(file)) => format!(" in {} for every project", file.display()),
@@ -77,9 +88,13 @@ impl Shared {
         };
         let note = match &saved {
             Ok(rule) => {
-                let lasting = lasts
-                    .map(|d| format!(" for {}", humantime::format_duration(d)))
-                    .unwrap_or_default();
+                let lasting = match (kept, lasts) {
+                    (Keeping::UntilQuit, _) => {
+                        " until gatehouse quits (kept in memory only)".into()
+                    }
+                    (Keeping::Saved, Some(d)) => format!(" for {}", humantime::format_duration(d)),
+                    (Keeping::Saved, None) => String::new(),
+                };
                 format!("saved rule {rule}{place}{lasting}: {}", allow.text())
             }
             Err(why) => format!("not saved ({why}): {}", allow.text()),
@@ -99,7 +114,7 @@ impl Shared {
 
     /// Moves the epoch on and judges every open dialog again under the rules now in force.
     pub(in crate::core) fn rules_changed(&self) {
-        let (mode, open) = {
+        let open = {
             let mut state = self.lock();
             state.epoch += 1;
             let epoch = state.epoch;
@@ -113,9 +128,11 @@ impl Shared {
                 let session = allows.of(&call.agent, &call.session).to_vec();
                 open.push((pending.dialog.id, call, session));
             }
-            (state.mode, open)
+            open.into_iter()
+                .map(|(id, call, session)| (id, state.applied(&call).mode, call, session))
+                .collect::<Vec<_>>()
         };
-        for (id, call, session) in open {
+        for (id, mode, call, session) in open {
             let fresh = assess(&call, &self.rules(), &session);
             match (fresh.row, fresh.route(mode)) {
                 (Row::Denied, _) => {

@@ -18,6 +18,7 @@ use crate::core::classify::Assessment;
 use crate::core::decision::{Decider, Decision, Verdict};
 use crate::core::event::{AuditHealth, Event, Outcome};
 use crate::core::mode::Mode;
+use crate::core::mode_scope::{Applied, ModeOwner};
 use crate::core::route::{Route, Row};
 
 /// How a call is settled: the binding decision, who made it, and for the audit the session
@@ -153,10 +154,11 @@ impl Shared {
         id: CallId,
         call: Arc<Call>,
         assessment: &Assessment,
-        mode: Mode,
+        applied: Applied,
         settle: Settle,
         started: Instant,
     ) -> Answer {
+        let mode = applied.mode;
         let reply = if settle.quiet {
             Reply::Quiet
         } else {
@@ -178,6 +180,7 @@ impl Shared {
             class: assessment.class,
             route,
             mode,
+            mode_of: applied.owner,
             decision: settle.decision,
             decider: settle.decider,
             latency: started.elapsed(),
@@ -196,7 +199,7 @@ impl Shared {
         only_if: impl FnOnce(&Pending) -> bool,
         settle: Settle,
     ) -> bool {
-        let Some((mut pending, mode)) = self.take(id, only_if) else {
+        let Some((mut pending, applied)) = self.take(id, only_if) else {
             return false;
         };
         pending.race.cancel();
@@ -205,7 +208,8 @@ impl Shared {
             call: pending.dialog.call.clone(),
             class: pending.dialog.assessment.class,
             route: pending.route,
-            mode,
+            mode: applied.mode,
+            mode_of: applied.owner,
             decision: settle.decision,
             decider: settle.decider,
             latency: pending.started.elapsed(),
@@ -278,24 +282,31 @@ impl Shared {
         hits.join("; ")
     }
 
-    /// Takes dialog `id` out of the pending table if `only_if` holds, with the mode in force.
-    fn take(&self, id: CallId, only_if: impl FnOnce(&Pending) -> bool) -> Option<(Pending, Mode)> {
+    /// Takes dialog `id` out of the pending table if `only_if` holds, with the mode in force
+    /// for its call.
+    fn take(
+        &self,
+        id: CallId,
+        only_if: impl FnOnce(&Pending) -> bool,
+    ) -> Option<(Pending, Applied)> {
         let mut state = self.lock();
-        let mode = state.mode;
-        state.pending.take(id, only_if).map(|p| (p, mode))
+        let pending = state.pending.take(id, only_if)?;
+        let applied = state.applied(&pending.dialog.call);
+        Some((pending, applied))
     }
 
     /// Withdraws dialog `id`, whose submitter went away: audited as `withdrawn`, decided by
     /// the agent.
     pub(super) fn withdraw(&self, id: CallId) {
-        let Some((mut pending, mode)) = self.take(id, |_| true) else {
+        let Some((mut pending, applied)) = self.take(id, |_| true) else {
             return;
         };
         pending.race.cancel();
         let facts = Facts {
             id,
             call: &pending.dialog.call,
-            mode,
+            mode: applied.mode,
+            mode_of: applied.owner,
             class: Judged::Class(pending.dialog.assessment.class),
             route: pending.route,
             latency: pending.started.elapsed(),
@@ -355,6 +366,7 @@ fn record_of(outcome: &Outcome, advised: Option<Gist>) -> Record<'_> {
         id: outcome.id,
         call: &outcome.call,
         mode: outcome.mode,
+        mode_of: outcome.mode_of,
         class: match after_tool {
             true => Judged::AfterTool,
             false => Judged::Class(outcome.class),
@@ -384,6 +396,7 @@ struct Facts<'a> {
     id: CallId,
     call: &'a Call,
     mode: Mode,
+    mode_of: ModeOwner,
     class: Judged,
     route: Route,
     latency: Duration,
@@ -404,6 +417,10 @@ impl<'a> Facts<'a> {
             tool: &call.tool,
             subject: audit::subject(&call.subject()),
             mode: self.mode,
+            mode_of: match self.mode_of {
+                ModeOwner::Global => None,
+                owner => Some(owner),
+            },
             class: self.class,
             route: self.route,
             decision,

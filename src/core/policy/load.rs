@@ -74,6 +74,8 @@ pub struct Policy {
     user: Option<Arc<RuleFile>>,
     saved: Mutex<Option<(Stamp, Loaded)>>,
     projects: Mutex<HashMap<PathBuf, CachedProject>>,
+    /// Rules kept only in memory until the console quits (`policy::in_memory`).
+    pub(super) in_memory: Mutex<Option<Arc<RuleFile>>>,
     /// A lock per project file, held while it is read and parsed.
     reading: Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>,
     parsed: Parsed,
@@ -298,6 +300,7 @@ impl Policy {
             Some(Err(err)) => out.broken = out.broken.or(Some(err)),
             None => {}
         }
+        out.files.extend(lock(&self.in_memory).clone());
         out
     }
 
@@ -344,6 +347,7 @@ impl Policy {
         out.extend(self.floor());
         out.extend(self.user.clone().map(Ok));
         out.extend(self.saved());
+        out.extend(lock(&self.in_memory).clone().map(Ok));
         let mut projects: Vec<(PathBuf, Loaded)> = lock(&self.projects)
             .iter()
             .filter(|(path, _)| path.exists())
@@ -401,7 +405,7 @@ impl Policy {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

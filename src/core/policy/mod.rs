@@ -9,6 +9,7 @@
 
 pub mod file;
 pub mod hits;
+mod in_memory;
 pub mod load;
 pub mod place;
 pub mod read;

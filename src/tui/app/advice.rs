@@ -2,8 +2,17 @@
 //! barrier decides what the answer may do (only a race's allow resolves); the console only
 //! asks, or says in the footer why it cannot.
 
-use super::{App, Effect, Rearm};
+use super::{App, Effect};
 use crate::core::event::ClassifierState;
+
+/// Whether the classifier re-arm key has something to re-arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rearm {
+    /// A classifier is set up: `r` re-arms it after its breaker tripped.
+    Offered,
+    /// None is set up: `r` says so.
+    NotSetUp,
+}
 
 impl App {
     /// Asks the classifier about the focused dialog, or says why it cannot.

@@ -114,6 +114,8 @@ impl App {
             // its last key asked for: an event can lag behind several quick presses, so it
             // only reports what a change settled.
             Event::ModeChanged { mode, refusing, .. } => self.mode_changed(mode, refusing),
+            Event::ScopeMode { scope, mode, .. } => self.scope_mode_changed(scope, mode),
+            Event::ModeTimer(timer) => self.mode_timer_changed(timer),
             // The agent said so: the session is no longer live.
             Event::SessionEnded { agent, session } => {
                 self.sessions.remove(&format!("{agent}:{session}"));

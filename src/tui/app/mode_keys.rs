@@ -151,7 +151,7 @@ impl App {
 
     /// Shows `text` about the mode in the footer for [`MODE_NOTICE_FOR`], in place of any
     /// other notice: the newest wins.
-    fn say_mode(&mut self, text: String) {
+    pub(super) fn say_mode(&mut self, text: String) {
         self.mode_notice = Some((text, self.now.at + MODE_NOTICE_FOR));
         self.notice = None;
     }

@@ -212,6 +212,7 @@ fn what_a_batch_did_stays_in_the_footer_after_its_calls_settle() {
         device: None,
         rule: None,
         edited: None,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
     };
     app.update(
         Msg::Barrier(Event::Resolved(Arc::new(outcome))),

@@ -57,13 +57,16 @@ pub fn draw_queue(frame: &mut Frame, area: Rect, app: &App) {
                 ToolKind::Mcp { tool, .. } => tool.as_str(),
                 _ => call.tool.as_str(),
             };
-            // What the call is comes first: at any width, calls can be told apart.
+            // What the call is comes first: at any width, calls can be told apart. A session
+            // whose mode is not the global one says which it is.
+            let own = app.own_mode(call).map(|m| format!(" [{m}]"));
             let text = format!(
-                "{} · {} {} {}",
+                "{} · {} {} {}{}",
                 open.short,
                 visible(&registry::caller(call)),
                 session_of(call),
-                visible(tool)
+                visible(tool),
+                own.unwrap_or_default()
             );
             // The mark column is there only while something is marked.
             let mark = match (marking, app.queue.marked.contains(&open.dialog.id)) {

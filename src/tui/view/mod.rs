@@ -8,6 +8,7 @@
 mod activity;
 mod advice;
 mod batch;
+mod chooser;
 mod dialog;
 mod lists;
 mod overlay;
@@ -68,6 +69,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Web => web::draw_web(frame, area, app),
         Screen::Activity => activity::draw_activity(frame, area, app),
         Screen::Batch => batch::draw_batch(frame, area, app),
+        Screen::ModeChooser => chooser::draw_chooser(frame, area, app),
     }
 }
 

@@ -254,12 +254,16 @@ pub fn draw_rules(frame: &mut Frame, area: Rect, app: &App) {
         ));
         lines.push(Line::styled(
             format!(
-                "    from call #{} by the {} at {} · {} hit{}",
+                "    from call #{} by the {} at {} · {} hit{}{}",
                 rule.origin_call,
                 rule.by,
                 clock(rule.origin_at),
                 rule.hits,
                 if rule.hits == 1 { "" } else { "s" },
+                rule.expires.map_or(String::new(), |until| {
+                    let left = until.duration_since(app.now.wall).unwrap_or_default();
+                    format!(" · {} min left", left.as_secs().div_ceil(60))
+                }),
             ),
             theme::dim(),
         ));

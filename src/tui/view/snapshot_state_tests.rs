@@ -157,6 +157,7 @@ fn a_dialog_settled_by_the_timeout_leaves_the_queue_and_says_so() {
         class: Class::Unverified,
         route: Route::Race,
         mode: Mode::AllowRead,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision: Decision::deny("nobody answered in time"),
         decider: Decider::Timeout,
         latency: std::time::Duration::from_secs(540),

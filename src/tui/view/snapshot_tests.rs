@@ -58,6 +58,7 @@ pub(super) fn passed(
         class: Class::ReadOnly,
         route: Route::Allow,
         mode: Mode::AllowRead,
+        mode_of: crate::core::mode_scope::ModeOwner::Global,
         decision,
         decider,
         latency: std::time::Duration::ZERO,

@@ -9,8 +9,8 @@ use ratatui::widgets::Paragraph;
 use super::theme;
 use crate::tui::app::{App, DialogState, FilterState, Screen};
 use crate::tui::keymap::{
-    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BATCH_KEYS, BOX_KEYS, FILTER_KEYS, HELP_KEYS, Intent,
-    KEYMAP, QUIT_KEYS, RULES_KEYS, WEB_KEYS,
+    self, ACTIVITY_KEYS, ALLOW_ALL_KEYS, BATCH_KEYS, BOX_KEYS, CHOOSER_KEYS, FILTER_KEYS,
+    HELP_KEYS, Intent, KEYMAP, QUIT_KEYS, RULES_KEYS, WEB_KEYS,
 };
 
 /// The mode by the name people type (`--mode`, the config), then what is open, the live
@@ -30,6 +30,7 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         ));
         spans.push(Span::styled(" pending ·", theme::dim()));
     }
+    spans.extend(super::chooser::status_spans(app));
     let sessions = app.sessions.len();
     let plural = if sessions == 1 { "" } else { "s" };
     // The longest wording that fits: a narrow terminal loses the classifier's words first.
@@ -86,6 +87,7 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         Screen::Web => Some(WEB_KEYS),
         Screen::Activity => Some(ACTIVITY_KEYS),
         Screen::Batch => Some(BATCH_KEYS),
+        Screen::ModeChooser => Some(CHOOSER_KEYS),
     };
     let boxed = boxed.or((app.queue.typing == FilterState::Typing).then_some(FILTER_KEYS));
     let hints: Vec<(&str, &str)> = if let Some(keys) = boxed {

@@ -1,0 +1,29 @@
+//! Rules kept only in memory, until the console quits: an "allow always" for a project or for
+//! everyone that the human chose to keep for this run only. They are judged as the saved
+//! rules are (a project's only under its root, each until its `expires`), are listed in the
+//! rules panel as "saved rules" with no file, and are never written anywhere.
+
+use std::sync::Arc;
+
+use super::load::{Policy, lock, unique_id};
+use super::{Layer, RuleFile, Trust};
+use crate::core::rule::Rule;
+
+impl Policy {
+    /// Keeps `rule` in memory until the console quits (its id made unique among those kept).
+    /// Returns the id it is kept under.
+    pub fn keep_until_quit(&self, mut rule: Rule) -> String {
+        let mut kept = lock(&self.in_memory);
+        let mut rules = kept.as_ref().map_or_else(Vec::new, |f| f.rules.clone());
+        rule.id = unique_id(&rule.id, &rules);
+        let id = rule.id.clone();
+        rules.push(rule);
+        *kept = Some(Arc::new(RuleFile::new(
+            Layer::Saved,
+            None,
+            Trust::Own,
+            rules,
+        )));
+        id
+    }
+}
