@@ -6,21 +6,20 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use common::rig::Rig;
-use common::{audit_records, call_in, claude_hook, fixture};
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Settings};
+use common::socket_console::SocketConsole;
+use common::{call_in, claude_hook, fixture};
+use gatehouse::core::barrier::Settings;
 use gatehouse::core::call::{Agent, Call};
 use gatehouse::core::decision::{Decider, Decision};
 use gatehouse::core::event::{Event, TimerState};
 use gatehouse::core::mode::Mode;
 use gatehouse::core::mode_scope::ModeScope;
-use gatehouse::core::prompter::{HumanAnswer, Prompter};
+use gatehouse::core::prompter::HumanAnswer;
 use gatehouse::core::route::Route;
-use gatehouse::server::{self, Options};
 use serde_json::{Value, json};
 
 fn session(name: &str) -> ModeScope {
@@ -246,8 +245,12 @@ async fn a_while_of_allow_all_and_a_session_given_it_are_still_capped_by_the_flo
     for name in ["s1", "s2"] {
         let b = rig.barrier.clone();
         let write = write_in(name, cwd.path());
-        let asked = tokio::spawn(async move { b.submit(write).await });
-        let id = rig.opened().await;
+        let mut asked = tokio::spawn(async move { b.submit(write).await });
+        // Cancellation: a call settled before any dialog opened fails the test at once.
+        let id = tokio::select! {
+            id = rig.opened() => id,
+            settled = &mut asked => panic!("{name}: settled without a dialog: {settled:?}"),
+        };
         assert!(rig.prompter.answer(
             id,
             HumanAnswer::Deny {
@@ -258,92 +261,60 @@ async fn a_while_of_allow_all_and_a_session_given_it_are_still_capped_by_the_flo
     }
 }
 
-/// A console on a real socket in allow-read, and its prompter.
-struct Console {
-    dir: tempfile::TempDir,
-    socket: PathBuf,
-    prompter: Prompter,
+/// A console on a real socket in allow-read.
+fn console() -> SocketConsole {
+    SocketConsole::start(Settings {
+        mode: Mode::AllowRead,
+        ..Settings::default()
+    })
 }
 
-impl Console {
-    fn start() -> Console {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("run/gatehouse.sock");
-        let audit = Audit::open(&dir.path().join("audit.jsonl")).unwrap();
-        let settings = Settings {
-            mode: Mode::AllowRead,
-            ..Settings::default()
+/// Runs the real Claude hook for `rm -rf build` in `session`, made in `cwd`; `answer`
+/// answers the dialog if one opens. Returns the hook's decision and reason.
+async fn rm(
+    console: &mut SocketConsole,
+    session: &str,
+    cwd: &Path,
+    answer: Option<HumanAnswer>,
+) -> (String, String) {
+    let mut payload: Value =
+        serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
+    payload["session_id"] = json!(session);
+    payload["cwd"] = json!(cwd.display().to_string());
+    let hook = claude_hook(&console.socket, &payload);
+    let mut done = tokio::task::spawn_blocking(move || hook.wait_with_output().unwrap());
+    if let Some(answer) = answer {
+        let opened = async { console.opened().await.id };
+        // Cancellation: a hook answered before any dialog opened fails the test.
+        let id = tokio::select! {
+            id = opened => id,
+            out = &mut done => panic!("answered without a dialog: {:?}", out.unwrap()),
         };
-        let (barrier, prompter) = Barrier::new(settings, audit, None);
-        let bound = server::bind(&socket).unwrap();
-        tokio::spawn(async move {
-            server::run_with(
-                bound.listener,
-                barrier,
-                Options::default(),
-                std::future::pending(),
-            )
-            .await;
-            drop(bound.file);
-        });
-        Console {
-            dir,
-            socket,
-            prompter,
-        }
+        assert!(console.prompter.answer(id, answer));
+    } else {
+        // Settled without a dialog: take its event, so the next dialog is the next event.
+        while !matches!(
+            console.prompter.next_event().await,
+            Some(gatehouse::core::event::Event::Passed(_))
+        ) {}
     }
-
-    /// Runs the real Claude hook for `rm -rf build` in `session`, made in `cwd`; `answer`
-    /// answers the dialog if one opens. Returns the hook's decision and reason.
-    async fn rm(
-        &mut self,
-        session: &str,
-        cwd: &Path,
-        answer: Option<HumanAnswer>,
-    ) -> (String, String) {
-        let mut payload: Value =
-            serde_json::from_slice(&fixture("claude-code/pretooluse-bash.json")).unwrap();
-        payload["session_id"] = json!(session);
-        payload["cwd"] = json!(cwd.display().to_string());
-        let hook = claude_hook(&self.socket, &payload);
-        let mut done = tokio::task::spawn_blocking(move || hook.wait_with_output().unwrap());
-        if let Some(answer) = answer {
-            let opened = async {
-                loop {
-                    if let Some(Event::Opened(dialog)) = self.prompter.next_event().await {
-                        return dialog.id;
-                    }
-                }
-            };
-            // Cancellation: a hook answered before any dialog opened fails the test.
-            let id = tokio::select! {
-                id = opened => id,
-                out = &mut done => panic!("answered without a dialog: {:?}", out.unwrap()),
-            };
-            assert!(self.prompter.answer(id, answer));
-        }
-        let out = done.await.unwrap();
-        assert!(out.status.success());
-        let out: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let specific = &out["hookSpecificOutput"];
-        (
-            specific["permissionDecision"].as_str().unwrap_or("").into(),
-            specific["permissionDecisionReason"]
-                .as_str()
-                .unwrap_or("")
-                .into(),
-        )
-    }
-
-    fn audit(&self) -> Vec<Value> {
-        audit_records(&self.dir.path().join("audit.jsonl"))
-    }
+    let out = done.await.unwrap();
+    assert!(out.status.success());
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let specific = &out["hookSpecificOutput"];
+    (
+        specific["permissionDecision"].as_str().unwrap_or("").into(),
+        specific["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or("")
+            .into(),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn through_the_real_hook_one_session_in_allow_all_runs_a_write_another_in_block_all_is_refused()
  {
-    let mut console = Console::start();
+    let mut console = console();
     let cwd = tempfile::tempdir().unwrap();
     console
         .prompter
@@ -351,12 +322,12 @@ async fn through_the_real_hook_one_session_in_allow_all_runs_a_write_another_in_
     console
         .prompter
         .set_scope_mode(session("reviewed"), Some(Mode::BlockAll));
-    let (decision, _) = console.rm("sandboxed", cwd.path(), None).await;
+    let (decision, _) = rm(&mut console, "sandboxed", cwd.path(), None).await;
     assert_eq!(decision, "allow");
     let no = HumanAnswer::Deny {
         reason: "not in review".into(),
     };
-    let (decision, reason) = console.rm("reviewed", cwd.path(), Some(no)).await;
+    let (decision, reason) = rm(&mut console, "reviewed", cwd.path(), Some(no)).await;
     assert_eq!(
         (decision.as_str(), reason.as_str()),
         ("deny", "not in review")
@@ -383,7 +354,7 @@ async fn through_the_real_hook_one_session_in_allow_all_runs_a_write_another_in_
 
 #[tokio::test(flavor = "multi_thread")]
 async fn through_the_real_hook_a_projects_mode_ceiling_caps_a_session_given_allow_all() {
-    let mut console = Console::start();
+    let mut console = console();
     let repo = tempfile::tempdir().unwrap();
     let status = std::process::Command::new("git")
         .args(["init", "-q"])
@@ -402,10 +373,10 @@ async fn through_the_real_hook_a_projects_mode_ceiling_caps_a_session_given_allo
     let no = HumanAnswer::Deny {
         reason: "capped".into(),
     };
-    let (decision, reason) = console.rm("sandboxed", repo.path(), Some(no)).await;
+    let (decision, reason) = rm(&mut console, "sandboxed", repo.path(), Some(no)).await;
     assert_eq!((decision.as_str(), reason.as_str()), ("deny", "capped"));
     let outside = tempfile::tempdir().unwrap();
-    let (decision, _) = console.rm("sandboxed", outside.path(), None).await;
+    let (decision, _) = rm(&mut console, "sandboxed", outside.path(), None).await;
     assert_eq!(
         decision, "allow",
         "outside the project the session's allow-all passes"
