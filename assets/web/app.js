@@ -166,6 +166,9 @@ function renderQueue() {
     const li = el("li");
     const top = el("div", null, "line");
     top.append(el("span", d.agent + " · " + d.tool), el("span", left(d.left_ms - now), "meta"));
+    // A call whose session or agent has its own mode says so, as the console's queue does.
+    const own = ((state.beside || {}).own || {})[String(d.id)];
+    if (own) top.append(el("span", "[" + own.mode + "]", "own-mode-mark"));
     top.prepend(markBox(d));
     li.append(top, el("div", firstLine(d), "subject"),
       el("div", d.cwd + " · session " + d.session.slice(0, 8), "meta"));

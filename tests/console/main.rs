@@ -13,4 +13,5 @@ mod tmux;
 mod web_batch;
 mod web_chromium;
 mod web_edit;
+mod web_modes;
 mod web_plan;
