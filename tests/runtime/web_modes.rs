@@ -7,22 +7,21 @@
 use crate::common;
 
 use common::bash;
-use gatehouse::core::audit::Audit;
-use gatehouse::core::barrier::{Barrier, Settings};
+use gatehouse::core::barrier::Barrier;
 use gatehouse::core::decision::{Decider, Decision};
 use gatehouse::core::event::Event;
 use gatehouse::core::mode::Mode;
 use gatehouse::core::prompter::Prompter;
-use gatehouse::web::{self, Start};
 use serde_json::{Value, json};
 
-/// A barrier in allow-read with the web console on loopback and one paired device.
+/// A barrier in allow-read with the web console on loopback (`common::web_rig`) and one
+/// paired device.
 struct Page {
     dir: tempfile::TempDir,
     audit_log: std::path::PathBuf,
     barrier: Barrier,
     prompter: Prompter,
-    running: web::Running,
+    running: gatehouse::web::Running,
     base: String,
     http: reqwest::Client,
     token: String,
@@ -30,34 +29,18 @@ struct Page {
 
 impl Page {
     async fn start() -> Page {
-        let dir = tempfile::tempdir().unwrap();
-        let audit_log = dir.path().join("audit.jsonl");
-        let (barrier, mut prompter) =
-            Barrier::new(Settings::default(), Audit::open(&audit_log).unwrap(), None);
-        let running = web::start(Start {
-            settings: web::Settings {
-                listen: "127.0.0.1:0".parse().unwrap(),
-                ..web::Settings::default()
-            },
-            responder: prompter.responder(),
-            tap: prompter.tap(),
-            state: dir.path().join("state"),
-            audit_log: Some(audit_log.clone()),
-        })
-        .await
-        .unwrap();
-        let base = format!("http://{}", running.addr);
+        let rig = common::web_rig::start(Default::default()).await;
         let http = gatehouse::plumbing::http::client();
-        let link = running.hub.pair_link().unwrap();
+        let link = rig.running.hub.pair_link().unwrap();
         let code = link.link.split("#pair=").nth(1).unwrap();
-        let token = common::pair_device(&http, &base, code, "phone").await;
+        let token = common::pair_device(&http, &rig.base, code, "phone").await;
         Page {
-            dir,
-            audit_log,
-            barrier,
-            prompter,
-            running,
-            base,
+            dir: rig.dir,
+            audit_log: rig.audit_log,
+            barrier: rig.barrier,
+            prompter: rig.prompter,
+            running: rig.running,
+            base: rig.base,
             http,
             token,
         }
