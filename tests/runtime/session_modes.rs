@@ -95,6 +95,22 @@ async fn a_session_given_allow_all_passes_a_write_that_another_given_block_all_a
 }
 
 #[tokio::test]
+async fn a_session_that_ends_loses_its_own_mode_and_its_agent_keeps_its() {
+    let rig = Rig::new(Mode::AllowRead, None);
+    let agent = ModeScope::Agent(Agent::new("claude-code"));
+    rig.prompter
+        .set_scope_mode(session("done"), Some(Mode::AllowAll));
+    rig.prompter
+        .set_scope_mode(agent.clone(), Some(Mode::BlockAll));
+    let mut end = call_in("done", "Bash", json!({}));
+    end.stage = gatehouse::core::call::Stage::SessionEnd;
+    rig.barrier.submit(end).await;
+    let modes = rig.prompter.scope_modes();
+    assert_eq!(modes.get(&session("done")), None);
+    assert_eq!(modes.get(&agent), Some(Mode::BlockAll));
+}
+
+#[tokio::test]
 async fn an_agent_mode_applies_to_its_sessions_and_a_session_mode_comes_before_it() {
     let rig = Rig::new(Mode::AllowRead, None);
     let cwd = tempfile::tempdir().unwrap();

@@ -368,10 +368,16 @@ impl Shared {
         (state.next_id(), state.applied(call))
     }
 
-    /// The agent's word that a session ended: the console is told, and nothing is decided,
-    /// kept or audited (the answer, a defer, is not shown to the agent).
+    /// The agent's word that a session ended: the console is told, a mode given to that
+    /// session is dropped (a later session of the same id starts under the mode above it), and
+    /// nothing is decided, kept or audited (the answer, a defer, is not shown to the agent).
     fn session_ended(&self, call: Call) -> Answer {
         let (id, _) = self.fresh_id(&call);
+        let session = super::mode_scope::ModeScope::Session {
+            agent: call.agent.clone(),
+            session: call.session.clone(),
+        };
+        self.lock().overrides.set(&session, None);
         self.emit(Event::SessionEnded {
             agent: call.agent,
             session: call.session,
