@@ -72,15 +72,27 @@ impl Browser {
     }
 
     pub(crate) async fn call(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
+        self.try_call(method, path, body)
+            .await
+            .unwrap_or_else(|reply| panic!("WebDriver {path}: {reply}"))
+    }
+
+    /// [`Browser::call`], with WebDriver's error reply as the error.
+    async fn try_call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Value,
+    ) -> Result<Value, Value> {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         if !body.is_null() {
             request = request.json(&body);
         }
         let reply: Value = request.send().await.unwrap().json().await.unwrap();
-        if reply["value"]["error"].is_string() {
-            panic!("WebDriver {path}: {reply}");
+        match reply["value"]["error"].is_string() {
+            true => Err(reply),
+            false => Ok(reply["value"].clone()),
         }
-        reply["value"].clone()
     }
 
     pub(crate) async fn go(&self, url: &str) {
@@ -116,11 +128,20 @@ impl Browser {
         found[ELEMENT].as_str().unwrap().to_string()
     }
 
-    /// Clicks `css` as a person would (WebDriver's pointer click).
+    /// Clicks `css` as a person would (WebDriver's pointer click). The page redraws its queue
+    /// on every update, so an element found may be replaced before the click reaches it: it
+    /// is then found again (a few times at most), as a person's next look would.
     pub(crate) async fn click(&self, css: &str) {
-        let id = self.element(css).await;
-        let path = format!("/element/{id}/click");
-        self.call(reqwest::Method::POST, &path, json!({})).await;
+        for _ in 0..5 {
+            let id = self.element(css).await;
+            let path = format!("/element/{id}/click");
+            match self.try_call(reqwest::Method::POST, &path, json!({})).await {
+                Ok(_) => return,
+                Err(reply) if reply["value"]["error"] == "stale element reference" => continue,
+                Err(reply) => panic!("WebDriver {path}: {reply}"),
+            }
+        }
+        panic!("{css} was replaced before every click reached it");
     }
 
     /// Types `text` into `css` as key presses.
