@@ -84,14 +84,8 @@ const AGE: Spec = Spec {
 
 fn age(args: &[Word]) -> Judged {
     let parsed = flags::parse(&AGE, args)?;
-    for value in parsed.opts.iter().filter_map(|o| o.value.as_ref()) {
-        if value.literal_text().is_none() || value.many {
-            return Err(Judgement::dynamic(format!(
-                "age: {} is only known when the line runs",
-                escape(&value.text)
-            )));
-        }
-    }
+    let values: Vec<Word> = parsed.opts.into_iter().filter_map(|o| o.value).collect();
+    literal_operands("age", &values)?;
     literal_operands("age", &parsed.args)?;
     Ok(Judgement::read_only(
         "encrypts or decrypts to standard output",
