@@ -2,17 +2,28 @@
 //! output through `pr` and `diff3 --diff-program` runs a program of the line's choosing.
 
 use super::flags;
-use super::{Judge, Judged, Judgement, Risk};
+use super::manuals::{Rule, Table};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "diff" => diff,
-        "diff3" => diff3,
-        _ => return None,
-    })
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "diff",
+        manual: "diff(1), GNU diffutils 3.10",
+        rule: Rule::Walked(diff),
+        reads: &["diff -u a.txt b.txt", "diff -rq src/ backup/src/", "diff --color=always -y a b"],
+        refuses: &["diff -l a b", "diff --paginate a b", "diff -u a b > patch.diff"],
+    },
+    Table {
+        program: "diff3",
+        manual: "diff3(1), GNU diffutils 3.10",
+        rule: Rule::Walked(diff3),
+        reads: &["diff3 mine older yours", "diff3 -m a b c"],
+        refuses: &["diff3 --diff-program=./x a b c", "diff3 -m a b c > merged"],
+    },
+];
 
 /// GNU diff's short options that take a value: the rest of a bundle is that value.
 const DIFF_VALUES: &str = "CDFILSUWXx";

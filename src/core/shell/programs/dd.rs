@@ -2,14 +2,30 @@
 //! passes output on). Its operands are `name=value` words; any other word, or a word that may
 //! split into more operands, is refused.
 
-use super::{Judge, Judged, Judgement};
+use super::manuals::{Rule, Table};
+use super::{Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    (name == "dd").then_some(dd as Judge)
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[Table {
+    program: "dd",
+    manual: "dd(1), GNU coreutils 9.4",
+    rule: Rule::Walked(dd),
+    reads: &[
+        "dd if=disk.img bs=512 count=1 | xxd",
+        "dd if=/dev/urandom bs=16 count=1 status=none",
+        "dd if=a.bin of=/dev/stdout skip=4 iflag=skip_bytes",
+    ],
+    refuses: &[
+        "dd if=a.img of=b.img",
+        "dd if=/dev/zero of=/dev/sda bs=1M",
+        "dd if=a $OPS",
+        "dd if=a oflag=append conv=notrunc of=log",
+        "dd if=a unknown=1",
+    ],
+}];
 
 /// Operands that only choose what is read and how much.
 #[rustfmt::skip]

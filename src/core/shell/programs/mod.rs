@@ -238,7 +238,7 @@ fn asks_for_version(name: &str, flag: &str) -> bool {
     }
     match flag {
         "--help" | "--version" => true,
-        "-V" => tables::is_runner(name),
+        "-V" => tables::is_runner(name) || matches!(name, "cargo" | "pip" | "pip3"),
         "-v" => matches!(
             name,
             "node"
@@ -264,7 +264,7 @@ fn asks_for_version(name: &str, flag: &str) -> bool {
     }
 }
 
-type Judge = fn(&mut Walker, &str, &[Word]) -> Judged;
+pub(crate) type Judge = fn(&mut Walker, &str, &[Word]) -> Judged;
 
 fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judged> {
     if let Some(judge) = family(name) {
@@ -273,7 +273,7 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
     if let Some(judgement) = tables::simple(name) {
         return Some(Ok(judgement));
     }
-    manuals::lookup(name).map(|table| Ok(table.judge(args)))
+    manuals::lookup(name).map(|table| Ok(table.judge(walker, args)))
 }
 
 /// The families of programs whose judgement depends on their arguments, in the order they are
@@ -286,8 +286,6 @@ const FAMILIES: &[(&str, Lookup)] = &[
     ("network", network::lookup),
     ("iproute", iproute::lookup),
     ("firewall", firewall::lookup),
-    ("dd", dd::lookup),
-    ("compare", compare::lookup),
     ("viewers", viewers::lookup),
     ("packages", packages::lookup),
     ("git", git::lookup),

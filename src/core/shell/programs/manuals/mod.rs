@@ -6,11 +6,13 @@
 //! not (the write, run or network forms of the same program). One test runs every table's
 //! examples through the whole analyser, so each program carries its own test in its table.
 //!
-//! The tables are looked up by name once per command through one hash map. They are consulted
-//! after the older hand-written families ([`super::family`]) and the simple lists
-//! ([`super::tables`]); a test checks that no table names a program those already judge, so a
-//! table is always the one that judged its program. The judgement's reason ends with the table
-//! that gave it, which `gatehouse explain` shows.
+//! The tables here are the ones written as data from the start. The hand-written families
+//! (`git`, `find`, `sort`…) give their programs tables too, in their own modules, with a
+//! [`Rule::Walked`] rule pointing at the family's code; [`families`] gathers both. Families not
+//! yet given tables are looked up first ([`super::family`]), then the simple lists
+//! ([`super::tables`]), then these tables; a test checks that no table names a program those
+//! already judge, so a table is always the one that judged its program. The judgement's reason
+//! ends with the table that gave it, which `gatehouse explain` shows.
 
 mod database;
 mod documents;
@@ -29,7 +31,8 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use super::flags::{self, Spec};
-use super::{Judged, Judgement, Risk};
+use super::{Judge, Judged, Judgement, Risk};
+use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
 /// What one program does, from its manual.
@@ -57,6 +60,10 @@ pub(crate) enum Rule {
     Options(&'static Spec, &'static str),
     /// Judged by a function, for programs whose operands or option values decide.
     Judged(fn(&[Word]) -> Judged),
+    /// Judged by a function that also needs the line around the command: where its output
+    /// goes (`sort -o /dev/stdout`), the commands it runs in turn (wrappers, `find -exec`) or
+    /// the name it was called by. The older hand-written families are tables of this rule.
+    Walked(Judge),
     /// Known to change files or system state, with the reason a person should see.
     Writes(&'static str),
     /// Known to run code of the line's or the project's choosing.
@@ -78,6 +85,8 @@ fn families() -> impl Iterator<Item = &'static Table> {
         mercurial::TABLES,
         readers::TABLES,
         writers::TABLES,
+        super::compare::TABLES,
+        super::dd::TABLES,
     ]
     .into_iter()
     .flatten()
@@ -105,13 +114,14 @@ pub(crate) fn count() -> usize {
 impl Table {
     /// Judges `args` (the words after the program name) by the table's rule; the reason names
     /// the table.
-    pub(crate) fn judge(&self, args: &[Word]) -> Judgement {
+    pub(crate) fn judge(&self, walker: &mut Walker, args: &[Word]) -> Judgement {
         let judged = match &self.rule {
             Rule::Reads(what) => Ok(Judgement::read_only(*what)),
             Rule::Options(spec, what) => {
                 flags::parse(spec, args).map(|_| Judgement::read_only(*what))
             }
             Rule::Judged(judge) => judge(args),
+            Rule::Walked(judge) => judge(walker, self.program, args),
             Rule::Writes(why) => Ok(Judgement::writer(*why)),
             Rule::Runs(why) => Ok(Judgement::risk(Risk::RunsCode, *why)),
             Rule::Network(why) => Ok(Judgement::risk(Risk::Network, *why)),
@@ -131,7 +141,7 @@ impl Table {
     pub(crate) fn has_read_forms(&self) -> bool {
         matches!(
             self.rule,
-            Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_)
+            Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_) | Rule::Walked(_)
         )
     }
 

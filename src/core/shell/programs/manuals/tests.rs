@@ -44,7 +44,10 @@ fn a_table_with_read_forms_shows_one_and_a_table_that_judges_shows_a_refused_nei
                 table.program
             );
         }
-        if matches!(table.rule, Rule::Options(..) | Rule::Judged(_)) {
+        if matches!(
+            table.rule,
+            Rule::Options(..) | Rule::Judged(_) | Rule::Walked(_)
+        ) {
             assert!(
                 !table.refuses.is_empty(),
                 "{}: no refused neighbour",
