@@ -15,7 +15,8 @@ pub(super) fn lookup(name: &str) -> Option<Judge> {
     Some(match name {
         "cd" | "pushd" | "popd" => change_dir,
         "compgen" => compgen,
-        "dirs" | "jobs" | "times" | "caller" | "help" | "unalias" | "disown" => {
+        "jobs" => jobs,
+        "dirs" | "times" | "caller" | "help" | "unalias" | "disown" => {
             |_, _, _| Ok(Judgement::read_only("shell builtin"))
         }
         "shift" | "exit" | "return" | "break" | "continue" | "wait" => numeric_builtin,
@@ -63,6 +64,24 @@ fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         }
     }
     Ok(Judgement::read_only("shell builtin"))
+}
+
+/// `jobs` lists jobs, but `jobs -x COMMAND` runs the command (with job specs replaced), so
+/// only its listing letters are read-only, and no word may be only known when the line runs
+/// (`jobs $OPTS` can become `-x rm …`).
+fn jobs(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    for word in args {
+        let text = word.literal_text().filter(|_| !word.many).ok_or_else(|| {
+            Judgement::dynamic(format!("jobs: {} may become -x", escape(&word.text)))
+        })?;
+        if text == "--" || !text.starts_with('-') {
+            break;
+        }
+        if !text[1..].chars().all(|letter| "lnprs".contains(letter)) {
+            return Err(Judgement::risk(Risk::RunsCode, "jobs -x: runs a command"));
+        }
+    }
+    Ok(Judgement::read_only("lists jobs"))
 }
 
 /// `compgen` lists completions; its `-W` word list is expanded like a command line, and
