@@ -11,7 +11,7 @@ use super::manuals::{Rule, Table};
 #[rustfmt::skip]
 pub(super) const TABLES: &[Table] = &[Table {
     program: "git",
-    manual: "git(1) and the git-<subcommand>(1) pages, git 2.47.3",
+    manual: "git(1), git 2.47.3",
     rule: Rule::Walked(git),
     reads: &[
         "git status --short", "git log --oneline --graph -10", "git diff --stat HEAD~1",

@@ -36,7 +36,7 @@ pub(super) const TABLES: &[Table] = &[
     },
     Table {
         program: "cargo",
-        manual: "cargo help tree and cargo help install, cargo 1.95.0",
+        manual: "cargo help, cargo 1.95.0",
         rule: Rule::Walked(cargo),
         reads: &["cargo install --list", "cargo tree --frozen", "cargo tree --offline --locked -e normal"],
         refuses: &["cargo build", "cargo install ripgrep", "cargo tree", "cargo tree --frozen --manifest-path ../x/Cargo.toml", "cargo run -- --help"],
