@@ -145,7 +145,7 @@ pub(super) const TABLES: &[Table] = &[
         manual: "unzip(1), UnZip 6.00",
         rule: Rule::Walked(unzip),
         reads: &["unzip -l archive.zip", "unzip -p archive.zip README.md", "unzip -t archive.zip", "unzip -Z -1 archive.zip"],
-        refuses: &["unzip archive.zip", "unzip -q x.zip", "unzip -o a.zip -d out", "unzip -l -d out a.zip", "unzip -lT a.zip", "unzip -lM a.zip"],
+        refuses: &["unzip archive.zip", "unzip -q x.zip", "unzip -o a.zip -d out", "unzip -l -d out a.zip", "unzip -lT a.zip", "unzip -lM a.zip", "UNZIP=-T unzip -l a.zip"],
     },
     Table {
         program: "7z",
@@ -323,7 +323,8 @@ fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
 /// The letters unzip and its zipinfo mode (`-Z`) take before the archive while they only
 /// list, test or print: the modes, quiet, case-insensitive names, text conversion, comments
 /// and zipinfo's listing formats. Left off: `-T` (sets the archive's time, even while it
-/// lists), `-M` (pipes the output through `more`), the extraction options and `-d`.
+/// lists), `-M` (pages the output, waiting for keys on the terminal), the extraction options
+/// and `-d`.
 const UNZIP_READS: &str = "ltpvZcqCabz12smh";
 
 fn unzip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
