@@ -44,7 +44,7 @@ pub(super) const TABLES: &[Table] = &[
     },
     Table {
         program: "busybox-awk",
-        manual: "BusyBox awk applet (busybox awk --help)",
+        manual: "the awk applet of BusyBox, upstream documentation",
         rule: Rule::Walked(awk),
         reads: &["busybox-awk '{print $1}' notes.txt"],
         refuses: &["busybox-awk 'BEGIN{system(\"touch pwn\")}'", "busybox-awk -S 'BEGIN{system(\"id\")}'"],
