@@ -86,11 +86,11 @@ fn explain_says_which_table_judged_a_command() {
         ),
         "{out}"
     );
-    // A family's judgement is named by its family.
+    // A family's program is named by its own table too, with the family's reason.
     let (out, ok) = gatehouse(&["explain", "git log -5"], b"");
     assert!(ok);
     assert!(
-        out.contains("judged git: shows history (the git family)"),
+        out.contains("judged git: shows history (table git, git(1), git 2.47.3)"),
         "{out}"
     );
     let (out, ok) = gatehouse(&["explain", "groff -U -man x.1"], b"");

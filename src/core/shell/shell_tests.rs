@@ -26,7 +26,10 @@ fn explanation_of_a_read_only_line_names_its_programs() {
 
 #[test]
 fn explanation_names_a_program_once_and_a_parse_failure_once() {
-    assert_eq!(analyse("tee x").explanation(), "tee: writes files");
+    assert_eq!(
+        analyse("tee x").explanation(),
+        "tee: writes files (table tee, tee(1), GNU coreutils 9.1)"
+    );
     assert_eq!(
         analyse("sudo ls").explanation(),
         "sudo: runs as another user"

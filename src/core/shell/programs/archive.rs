@@ -6,21 +6,176 @@
 //! replaces files. `unzip` is read-only with `-l`, `-t`, `-p`, `-v` or `-Z`.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::manuals::{Rule, Table};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "tar" | "gtar" | "bsdtar" => tar,
-        "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd"
-        | "unzstd" | "lz4" | "unlz4" | "pigz" | "unpigz" | "brotli" => compressor,
-        "unzip" => unzip,
-        "7z" | "7za" | "7zz" | "7zr" => seven_zip,
-        _ => return None,
-    })
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "tar",
+        manual: "tar(1), GNU tar 1.34",
+        rule: Rule::Walked(tar),
+        reads: &["tar -tf a.tar", "tar -tvzf release.tar.gz", "tar -xOf a.tar README.md", "tar tf a.tar", "tar -cf - src | wc -c"],
+        refuses: &["tar -xf a.tar", "tar -czf out.tar.gz src", "tar -tf a.tar --to-command='sh -c id'", "tar -tf host:a.tar", "tar -tf a.tar -I ./evil", "tar -xf a.tar --checkpoint=1 --checkpoint-action=exec=id", "tar -rf a.tar notes.txt", "tar --delete -f a.tar x"],
+    },
+    Table {
+        program: "gtar",
+        manual: "tar(1) of GNU tar (gtar where the system tar is another)",
+        rule: Rule::Walked(tar),
+        reads: &["gtar -tzf a.tar.gz"],
+        refuses: &["gtar -xzf a.tar.gz", "gtar -cf out.tar src"],
+    },
+    Table {
+        program: "bsdtar",
+        manual: "bsdtar(1), libarchive",
+        rule: Rule::Walked(tar),
+        reads: &["bsdtar -tf a.zip", "bsdtar -xOf a.tar notes.txt"],
+        refuses: &["bsdtar -xf a.zip", "bsdtar -cf out.tar src"],
+    },
+    Table {
+        program: "gzip",
+        manual: "gzip(1), gzip 1.12",
+        rule: Rule::Walked(compressor),
+        reads: &["gzip -c notes.txt | wc -c", "gzip -l x.gz", "gzip -t x.gz", "gzip -dc file.gz | head"],
+        refuses: &["gzip notes.txt", "gzip -d file.gz", "gzip -r dir/", "gzip -k notes.txt"],
+    },
+    Table {
+        program: "gunzip",
+        manual: "gzip(1), gzip 1.12",
+        rule: Rule::Walked(compressor),
+        reads: &["gunzip -c file.gz", "gunzip -t file.gz"],
+        refuses: &["gunzip file.gz", "gunzip -r dir/"],
+    },
+    Table {
+        program: "bzip2",
+        manual: "bzip2(1), bzip2 1.0.8",
+        rule: Rule::Walked(compressor),
+        reads: &["bzip2 -dc x.bz2", "bzip2 -t x.bz2"],
+        refuses: &["bzip2 notes.txt", "bzip2 -d x.bz2"],
+    },
+    Table {
+        program: "bunzip2",
+        manual: "bzip2(1), bzip2 1.0.8",
+        rule: Rule::Walked(compressor),
+        reads: &["bunzip2 -c x.bz2"],
+        refuses: &["bunzip2 x.bz2"],
+    },
+    Table {
+        program: "xz",
+        manual: "xz(1), XZ Utils 5.4.1",
+        rule: Rule::Walked(compressor),
+        reads: &["xz -dc x.xz", "xz -l x.xz", "xz -t x.xz"],
+        refuses: &["xz notes.txt", "xz -d x.xz", "xz -T0 -9 big.tar"],
+    },
+    Table {
+        program: "unxz",
+        manual: "xz(1), XZ Utils 5.4.1",
+        rule: Rule::Walked(compressor),
+        reads: &["unxz -c x.xz | head"],
+        refuses: &["unxz x.xz"],
+    },
+    Table {
+        program: "lzma",
+        manual: "xz(1), XZ Utils 5.4.1",
+        rule: Rule::Walked(compressor),
+        reads: &["lzma -dc x.lzma"],
+        refuses: &["lzma notes.txt"],
+    },
+    Table {
+        program: "unlzma",
+        manual: "xz(1), XZ Utils 5.4.1",
+        rule: Rule::Walked(compressor),
+        reads: &["unlzma -c x.lzma"],
+        refuses: &["unlzma x.lzma"],
+    },
+    Table {
+        program: "zstd",
+        manual: "zstd(1), zstd 1.5.4",
+        rule: Rule::Walked(compressor),
+        reads: &["zstd -dc file.zst | head", "zstd -l file.zst", "zstd -t file.zst"],
+        refuses: &["zstd notes.txt", "zstd -d file.zst", "zstd -o out.zst notes.txt", "zstd --rm notes.txt"],
+    },
+    Table {
+        program: "unzstd",
+        manual: "zstd(1), zstd 1.5.4",
+        rule: Rule::Walked(compressor),
+        reads: &["unzstd -c file.zst"],
+        refuses: &["unzstd file.zst"],
+    },
+    Table {
+        program: "lz4",
+        manual: "lz4(1), lz4 1.9.4",
+        rule: Rule::Walked(compressor),
+        reads: &["lz4 -dc file.lz4 | head", "lz4 -c notes.txt | wc -c", "lz4 -t file.lz4"],
+        refuses: &["lz4 notes.txt notes.lz4", "lz4 -d file.lz4", "lz4 -l notes.txt", "lz4 -m notes.txt"],
+    },
+    Table {
+        program: "unlz4",
+        manual: "lz4(1), lz4 1.9.4",
+        rule: Rule::Walked(compressor),
+        reads: &["unlz4 -c file.lz4"],
+        refuses: &["unlz4 file.lz4", "unlz4 file.lz4 out", "unlz4 -l file.lz4"],
+    },
+    Table {
+        program: "pigz",
+        manual: "pigz(1)",
+        rule: Rule::Walked(compressor),
+        reads: &["pigz -dc file.gz", "pigz -l file.gz"],
+        refuses: &["pigz notes.txt", "pigz -d file.gz"],
+    },
+    Table {
+        program: "unpigz",
+        manual: "pigz(1)",
+        rule: Rule::Walked(compressor),
+        reads: &["unpigz -c file.gz"],
+        refuses: &["unpigz file.gz"],
+    },
+    Table {
+        program: "brotli",
+        manual: "brotli(1)",
+        rule: Rule::Walked(compressor),
+        reads: &["brotli -dc file.br", "brotli -t file.br"],
+        refuses: &["brotli notes.txt", "brotli -o out.br notes.txt", "brotli -j notes.txt"],
+    },
+    Table {
+        program: "unzip",
+        manual: "unzip(1), UnZip 6.00",
+        rule: Rule::Walked(unzip),
+        reads: &["unzip -l archive.zip", "unzip -p archive.zip README.md", "unzip -t archive.zip", "unzip -Z -1 archive.zip"],
+        refuses: &["unzip archive.zip", "unzip -q x.zip", "unzip -o a.zip -d out", "unzip -l -d out a.zip", "unzip -lT a.zip", "unzip -lM a.zip", "UNZIP=-T unzip -l a.zip"],
+    },
+    Table {
+        program: "7z",
+        manual: "7z(1), p7zip / 7-Zip",
+        rule: Rule::Walked(seven_zip),
+        reads: &["7z l x.7z", "7z l -slt x.7z", "7z t x.7z"],
+        refuses: &["7z x x.7z", "7z a out.7z src", "7z e x.7z -ooutdir", "7z l x.7z -so"],
+    },
+    Table {
+        program: "7za",
+        manual: "7z(1), p7zip / 7-Zip",
+        rule: Rule::Walked(seven_zip),
+        reads: &["7za l x.7z", "7za l -slt x.7z", "7za t x.7z"],
+        refuses: &["7za x x.7z", "7za a out.7z src", "7za e x.7z -ooutdir", "7za l x.7z -so"],
+    },
+    Table {
+        program: "7zz",
+        manual: "7z(1), p7zip / 7-Zip",
+        rule: Rule::Walked(seven_zip),
+        reads: &["7zz l x.7z", "7zz l -slt x.7z", "7zz t x.7z"],
+        refuses: &["7zz x x.7z", "7zz a out.7z src", "7zz e x.7z -ooutdir", "7zz l x.7z -so"],
+    },
+    Table {
+        program: "7zr",
+        manual: "7z(1), p7zip / 7-Zip",
+        rule: Rule::Walked(seven_zip),
+        reads: &["7zr l x.7z", "7zr l -slt x.7z", "7zr t x.7z"],
+        refuses: &["7zr x x.7z", "7zr a out.7z src", "7zr e x.7z -ooutdir", "7zr l x.7z -so"],
+    },
+];
 
 #[rustfmt::skip]
 const TAR: Spec = Spec {
@@ -152,15 +307,11 @@ fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     if parsed.has(&["-r", "--recursive"]) {
         return Err(Judgement::writer(format!("{name} -r: replaces files")));
     }
-    let filters = parsed.has(&[
-        "-c",
-        "--stdout",
-        "--to-stdout",
-        "-t",
-        "--test",
-        "-l",
-        "--list",
-    ]) || parsed.args.iter().all(|a| a.literal_text() == Some("-"));
+    // lz4's `-l` is not a listing: it compresses in the legacy format (`--list` lists).
+    let lists = parsed.has(&["--list"]) || (!name.contains("lz4") && parsed.has(&["-l"]));
+    let filters = lists
+        || parsed.has(&["-c", "--stdout", "--to-stdout", "-t", "--test"])
+        || parsed.args.iter().all(|a| a.literal_text() == Some("-"));
     if filters {
         return Ok(Judgement::read_only(
             "compresses or decompresses to standard output",
@@ -169,18 +320,34 @@ fn compressor(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Err(Judgement::writer(format!("{name}: replaces files")))
 }
 
+/// The letters unzip and its zipinfo mode (`-Z`) take before the archive while they only
+/// list, test or print: the modes, quiet, case-insensitive names, text conversion, comments
+/// and zipinfo's listing formats. Left off: `-T` (sets the archive's time, even while it
+/// lists), `-M` (pages the output, waiting for keys on the terminal), the extraction options
+/// and `-d`.
+const UNZIP_READS: &str = "ltpvZcqCabz12smh";
+
 fn unzip(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
-    let read_mode = args
+    let mut options = args
         .iter()
         .filter_map(Word::literal_text)
-        .take_while(|w| w.starts_with('-'))
-        .any(|w| {
-            w == "-Z"
-                || (w.len() > 1
-                    && !w.starts_with("--")
-                    && w[1..].chars().any(|c| "ltpvZ".contains(c))
-                    && !w.contains('d'))
-        });
+        .take_while(|w| w.starts_with('-'));
+    if let Some(option) = options
+        .clone()
+        .find(|w| w.chars().skip(1).any(|c| !UNZIP_READS.contains(c)))
+    {
+        return Err(Judgement::writer(format!(
+            "unzip {}: not an option that only lists, tests or prints",
+            escape(option)
+        )));
+    }
+    let read_mode = options.any(|w| {
+        w == "-Z"
+            || (w.len() > 1
+                && !w.starts_with("--")
+                && w[1..].chars().any(|c| "ltpvZ".contains(c))
+                && !w.contains('d'))
+    });
     if read_mode && !args.iter().any(|w| w.literal_text() == Some("-d")) {
         return Ok(Judgement::read_only("lists or tests an archive"));
     }

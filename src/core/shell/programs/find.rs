@@ -5,14 +5,29 @@
 //! word known only at run time; `-ok`/`-okdir` also ask on the terminal.
 
 use super::flags;
-use super::{Judge, Judged, Judgement, Risk};
+use super::manuals::{Rule, Table};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    matches!(name, "find" | "gfind").then_some(find as Judge)
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "find",
+        manual: "find(1), GNU findutils 4.9.0",
+        rule: Rule::Walked(find),
+        reads: &["find . -name '*.txt'", "find . -maxdepth 2 -type f -name '*.conf'", "find . -name node_modules -prune -o -name '*.js' -print", "find . -name '*.py' -exec wc -l {} \\;", "find src -newer notes.txt -type f -printf '%p %s\\n'"],
+        refuses: &["find . -delete", "find . -name '*.o' -exec rm {} +", "find . -fprint out.txt", "find . -fls list.txt", "find . -execdir sh -c 'touch x' \\;", "find . -ok rm {} \\;", "find . $ACTION"],
+    },
+    Table {
+        program: "gfind",
+        manual: "find(1) of GNU findutils (gfind where the system find is another)",
+        rule: Rule::Walked(find),
+        reads: &["gfind . -type f -mtime -1", "gfind . -name '*.rs' -print0"],
+        refuses: &["gfind . -name '*.tmp' -delete", "gfind . -fprintf out '%p'"],
+    },
+];
 
 /// Tests and options without an argument.
 #[rustfmt::skip]

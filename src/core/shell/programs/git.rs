@@ -12,14 +12,10 @@ use super::git_tables::{
     BLAME, BRANCH, CAT_FILE, CONFIG, DIFF, FSCK, GREP, HASH_OBJECT, LOG, LS_FILES, LS_TREE, MISC,
     STATUS, TAG, VERIFY_PACK,
 };
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
-
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    (name == "git").then_some(git as Judge)
-}
 
 #[rustfmt::skip]
 const NETWORK: &[&str] = &[
@@ -31,7 +27,7 @@ const INTERACTIVE: &[&str] = &[
     "help", "difftool", "mergetool", "instaweb", "gui", "citool", "web--browse", "gitk",
 ];
 
-fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn git(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut rest = args;
     while let Some((first, tail)) = rest.split_first() {
         let text = first
@@ -427,6 +423,18 @@ fn config(args: &[Word]) -> Judged {
     {
         flags::parse(&CONFIG, &args[1..])?;
         return Ok(Judgement::read_only("reads settings"));
+    }
+    // Since git 2.46 the first word may be a subcommand: `edit` opens the editor, the others
+    // change settings. A key always has a section (`user.name`); a lone word without one is
+    // such a subcommand, or one git may add.
+    if let Some(verb) = args.first().and_then(Word::literal_text)
+        && !verb.starts_with('-')
+        && !verb.contains('.')
+    {
+        return Err(Judgement::writer(format!(
+            "git config {}: a subcommand that changes settings or opens an editor",
+            escape(verb)
+        )));
     }
     // `git config` stops at its first operand: `git config key value --get` sets `key`.
     let (parsed, operands) = flags::parse_leading(&CONFIG, args)?;

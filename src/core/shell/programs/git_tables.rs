@@ -1,9 +1,36 @@
-//! The option allow-lists of git's read subcommands.
+//! git's table and the option allow-lists of its read subcommands.
 //!
 //! The diff options are shared by `diff`, `show`, `log`, `stash show` and friends; the log
 //! options extend them. `--output`, `--ext-diff` and `--textconv` are deliberately absent.
 
 use super::flags::Spec;
+use super::git::git;
+use super::manuals::{Rule, Table};
+
+/// git is one program: its subcommands are judged by [`git`], and its examples cover them.
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[Table {
+    program: "git",
+    manual: "git(1), git 2.47.3",
+    rule: Rule::Walked(git),
+    reads: &[
+        "git status --short", "git log --oneline --graph -10", "git diff --stat HEAD~1",
+        "git show -p HEAD", "git blame -L 10,20 src/main.rs", "git grep -n unwrap -- '*.rs'",
+        "git branch -a", "git tag -l 'v1.*'", "git remote -v", "git config --get user.name",
+        "git stash list", "git ls-files -m", "git rev-parse --abbrev-ref HEAD",
+        "git clean --dry-run", "git cat-file -p HEAD", "git worktree list",
+    ],
+    refuses: &[
+        "git commit -m x", "git checkout -b feature", "git push --dry-run", "git fetch origin",
+        "git diff --output=/tmp/x", "git log --ext-diff", "git -c alias.st='!sh -c id' st",
+        "git -C ../other log", "git branch -D old", "git tag -d v1", "git config user.name x",
+        "git stash pop", "git clean -fd", "git hash-object -w notes.txt",
+        "git remote add up https://example.com/x.git", "git submodule foreach 'rm -rf x'",
+        "git grep -O x", "git archive -o out.tar HEAD", "git apply fix.patch",
+        "git worktree add ../w", "git cat-file --textconv HEAD:x", "git notes add -m x",
+        "git config edit", "git config unset user.name",
+    ],
+}];
 
 #[rustfmt::skip]
 pub(super) const DIFF: Spec = Spec {

@@ -30,8 +30,10 @@ mod sed;
 mod sed_script;
 mod shell;
 mod system;
+mod system_tables;
 mod tables;
 mod text;
+mod text_tables;
 mod viewers;
 mod wrappers;
 
@@ -287,15 +289,6 @@ const FAMILIES: &[(&str, Lookup)] = &[
     ("iproute", iproute::lookup),
     ("firewall", firewall::lookup),
     ("viewers", viewers::lookup),
-    ("packages", packages::lookup),
-    ("git", git::lookup),
-    ("text", text::lookup),
-    ("sed", sed::lookup),
-    ("awk", awk::lookup),
-    ("search", search::lookup),
-    ("find", find::lookup),
-    ("archive", archive::lookup),
-    ("system", system::lookup),
 ];
 
 /// Programs whose judgement depends on their arguments, by family.

@@ -5,21 +5,57 @@
 //! reach an index, start a server or run hooks stay unverified.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::manuals::{Rule, Table};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "apt" => apt,
-        "pip" | "pip3" => pip,
-        "cargo" => cargo,
-        "update-alternatives" => update_alternatives,
-        "tmux" => tmux,
-        _ => return None,
-    })
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "apt",
+        manual: "apt(8), apt 2.6.1",
+        rule: Rule::Walked(apt),
+        reads: &["apt list --installed", "apt show curl", "apt policy git", "apt search --names-only ripgrep"],
+        refuses: &["apt install curl", "apt update", "apt remove -y vim", "apt -o Dir::Cache=/tmp list"],
+    },
+    Table {
+        program: "pip",
+        manual: "pip --help, pip 23.2.1",
+        rule: Rule::Walked(pip),
+        reads: &["pip show requests", "pip freeze", "pip list --disable-pip-version-check --format=json"],
+        refuses: &["pip install requests", "pip list", "pip download x", "pip list --log x", "pip freeze -r requirements.txt"],
+    },
+    Table {
+        program: "pip3",
+        manual: "pip --help, pip 23.2.1",
+        rule: Rule::Walked(pip),
+        reads: &["pip3 show -f numpy", "pip3 list --disable-pip-version-check --format=freeze"],
+        refuses: &["pip3 install -e .", "pip3 list", "pip3 uninstall -y x"],
+    },
+    Table {
+        program: "cargo",
+        manual: "cargo help, cargo 1.95.0",
+        rule: Rule::Walked(cargo),
+        reads: &["cargo install --list", "cargo tree --frozen", "cargo tree --offline --locked -e normal"],
+        refuses: &["cargo build", "cargo install ripgrep", "cargo tree", "cargo tree --frozen --manifest-path ../x/Cargo.toml", "cargo run -- --help"],
+    },
+    Table {
+        program: "update-alternatives",
+        manual: "update-alternatives(1), dpkg 1.21.22",
+        rule: Rule::Walked(update_alternatives),
+        reads: &["update-alternatives --display editor", "update-alternatives --query editor", "update-alternatives --get-selections"],
+        refuses: &["update-alternatives --set editor /bin/ed", "update-alternatives --config editor", "update-alternatives --auto editor", "update-alternatives --install /usr/bin/x x /opt/x 10"],
+    },
+    Table {
+        program: "tmux",
+        manual: "tmux(1), tmux 3.3a",
+        rule: Rule::Walked(tmux),
+        reads: &["tmux ls", "tmux list-windows -a", "tmux capture-pane -p -t 0", "tmux list-panes -a -F '#{pane_id} #{pane_current_command}'"],
+        refuses: &["tmux new -d 'rm x'", "tmux kill-server", "tmux capture-pane -t 0", "tmux capture-pane -S -p", "tmux ls -F '#(touch pwn)'", "tmux -L other ls", "tmux send-keys -t 0 'rm -rf x' Enter"],
+    },
+];
 
 const APT: Spec = Spec {
     short: "aq",
@@ -198,13 +234,8 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             format!("tmux {}: starts or changes sessions", escape(command)),
         ));
     };
-    if (*command == "capture-pane" || *command == "capturep")
-        && !rest.iter().any(|w| w.starts_with('-') && w.contains('p'))
-    {
-        return Err(Judgement::writer(
-            "tmux capture-pane without -p: fills a buffer",
-        ));
-    }
+    // `-p` counts as a flag only: in `capture-pane -S -p`, `-p` is the start line.
+    let mut flags_given = String::new();
     let mut words = rest.iter();
     while let Some(word) = words.next() {
         if word.contains("#(") || word.ends_with(';') {
@@ -234,7 +265,13 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             if !flags.contains(letter) {
                 return Err(flags::unknown(&format!("-{letter}")));
             }
+            flags_given.push(letter);
         }
+    }
+    if (*command == "capture-pane" || *command == "capturep") && !flags_given.contains('p') {
+        return Err(Judgement::writer(
+            "tmux capture-pane without -p: fills a buffer",
+        ));
     }
     Ok(Judgement::read_only(
         "lists the terminal multiplexer's state",

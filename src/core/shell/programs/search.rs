@@ -3,19 +3,43 @@
 //! could expand to an option is refused.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::manuals::{Rule, Table};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "rg" => rg,
-        "fd" | "fdfind" => fd,
-        "ag" => ag,
-        _ => return None,
-    })
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "rg",
+        manual: "rg(1), ripgrep",
+        rule: Rule::Walked(rg),
+        reads: &["rg -n TODO src", "rg -l 'fn main' --type rust", "rg -g '*.py' -i import", "rg --files | head"],
+        refuses: &["rg --pre ./pwned pattern", "rg --pre=cat x", "rg -z pattern logs", "rg --search-zip x", "rg --hostname-bin ./pwned x", "rg beta *"],
+    },
+    Table {
+        program: "fd",
+        manual: "fd(1)",
+        rule: Rule::Walked(fd),
+        reads: &["fd -t f main", "fd -e rs . src", "fd -H --exclude .git config"],
+        refuses: &["fd -x rm", "fd -e tmp -X rm -f", "fd --exec-batch touch", "fd . *"],
+    },
+    Table {
+        program: "fdfind",
+        manual: "fd(1) (fdfind is Debian's name for fd)",
+        rule: Rule::Walked(fd),
+        reads: &["fdfind -t d node_modules", "fdfind -e md"],
+        refuses: &["fdfind -x rm {}", "fdfind -e log -X gzip"],
+    },
+    Table {
+        program: "ag",
+        manual: "ag(1), the silver searcher",
+        rule: Rule::Walked(ag),
+        reads: &["ag TODO src", "ag -l --hidden secret_key", "ag -C 2 'fn main'"],
+        refuses: &["ag --pager less TODO", "ag --pager=./x TODO", "ag x $(cat list)"],
+    },
+];
 
 #[rustfmt::skip]
 const RG: Spec = Spec {

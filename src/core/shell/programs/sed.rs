@@ -7,14 +7,29 @@
 //! refuse those.
 
 use super::flags::{self, Spec};
+use super::manuals::{Rule, Table};
 use super::sed_script::{self, Reading};
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    matches!(name, "sed" | "gsed").then_some(sed as Judge)
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "sed",
+        manual: "sed(1) and info sed, GNU sed 4.9",
+        rule: Rule::Walked(sed),
+        reads: &["sed -n '1,5p' file.txt", "sed 's/foo/bar/g' file.txt", "sed -n '/start/,/end/p' notes.txt", "sed -e '$d' -e 's/^/> /' notes.txt"],
+        refuses: &["sed -i 's/a/b/' file.txt", "sed --in-place=.bak 's/a/b/' f", "sed 's/a/b/w out.txt' f", "sed -n 'w /dev/stdout' f", "sed '1e touch pwn' f", "sed -f script.sed f", "sed \"$SCRIPT\" f"],
+    },
+    Table {
+        program: "gsed",
+        manual: "sed(1) of GNU sed (gsed where the system sed is another)",
+        rule: Rule::Walked(sed),
+        reads: &["gsed -n '2p' notes.txt", "gsed -E 's/(a|b)+/x/' notes.txt"],
+        refuses: &["gsed -i 's/a/b/' notes.txt", "gsed 's/x/y/e' notes.txt"],
+    },
+];
 
 #[rustfmt::skip]
 const SED: Spec = Spec {

@@ -1,32 +1,13 @@
 //! System tools with a read form and a changing form: the clock, host name, kernel log,
 //! journal, services, kernel settings, cron, containers, patches, account databases and
-//! temporary files.
+//! temporary files. Their tables, one per program, are in
+//! [`system_tables`](super::system_tables).
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
-
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "date" | "gdate" => date,
-        "hostname" => hostname,
-        "dmesg" => dmesg,
-        "journalctl" => journalctl,
-        "systemctl" => systemctl,
-        "sysctl" => sysctl,
-        "crontab" => crontab,
-        "docker" | "podman" => docker,
-        "mount" | "swapon" => mounts,
-        "dpkg" | "dpkg-query" | "apt-cache" | "rpm" => packages,
-        "timedatectl" | "hostnamectl" | "loginctl" | "localectl" => status_tool,
-        "patch" => patch,
-        "mktemp" => mktemp,
-        "getent" => getent,
-        _ => return None,
-    })
-}
 
 pub(super) fn texts(args: &[Word]) -> Option<Vec<&str>> {
     args.iter().map(Word::literal_text).collect()
@@ -41,7 +22,7 @@ const DATE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn date(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -77,7 +58,7 @@ const HOSTNAME: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn hostname(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&HOSTNAME, args).map_err(|refused| {
         if args
             .iter()
@@ -108,7 +89,7 @@ const DMESG: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn dmesg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn dmesg(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args.iter().filter_map(Word::literal_text).any(|w| {
         matches!(
             w,
@@ -147,7 +128,7 @@ const JOURNALCTL: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn journalctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let changes = [
         "--vacuum",
         "--rotate",
@@ -191,7 +172,7 @@ const SYSTEMCTL_READS: &[&str] = &[
     "list-machines", "list-paths", "show", "cat", "show-environment", "get-default", "help",
 ];
 
-fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SYSTEMCTL, args)?;
     match parsed.args.first().and_then(Word::literal_text) {
         None => Ok(Judgement::read_only("lists units")),
@@ -203,7 +184,7 @@ fn systemctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-fn sysctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn sysctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts = texts(args).ok_or_else(|| Judgement::dynamic("dynamic sysctl argument"))?;
     for word in texts {
         match word {
@@ -216,7 +197,7 @@ fn sysctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("reads kernel settings"))
 }
 
-fn crontab(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn crontab(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match texts(args).as_deref() {
         Some(["-l"]) | Some(["-u", _, "-l"]) => Ok(Judgement::read_only("lists the crontab")),
         _ => Err(Judgement::writer("crontab: changes scheduled jobs")),
@@ -228,7 +209,7 @@ const DOCKER_READS: &[&str] = &[
     "stats", "events",
 ];
 
-fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts = texts(args).ok_or_else(|| Judgement::dynamic("dynamic docker argument"))?;
     let verb = texts.first().copied().unwrap_or("");
     let rest = texts.get(1..).unwrap_or(&[]);
@@ -266,6 +247,18 @@ fn docker(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             ))),
         };
     }
+    // `compose config --resolve-image-digests` (and `--lock-image-digests`) asks the registry
+    // for each image's digest.
+    if verb == "compose"
+        && rest.iter().any(|w| {
+            w.starts_with("--resolve-image-digests") || w.starts_with("--lock-image-digests")
+        })
+    {
+        return Err(Judgement::risk(
+            Risk::Network,
+            "docker compose config: asks the registry for image digests",
+        ));
+    }
     if rest.iter().any(|w| {
         w.starts_with("--output")
             || *w == "-o"
@@ -294,7 +287,7 @@ const PATCH: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn patch(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn patch(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&PATCH, args)?;
     if !parsed.has(&["--dry-run"]) {
         return Err(Judgement::writer("patch: changes files"));
@@ -302,7 +295,7 @@ fn patch(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("checks a patch"))
 }
 
-fn mktemp(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn mktemp(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -313,7 +306,7 @@ fn mktemp(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Err(Judgement::writer("mktemp: creates a file"))
 }
 
-fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match args.first().and_then(Word::literal_text) {
         Some(
             "passwd" | "group" | "shadow" | "gshadow" | "services" | "protocols" | "shells"
@@ -326,12 +319,15 @@ fn getent(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-/// `timedatectl`, `hostnamectl`, `loginctl`, `localectl`: status and list verbs read.
-fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
-    let verb = args
-        .iter()
-        .filter_map(Word::literal_text)
-        .find(|w| !w.starts_with('-'));
+/// `timedatectl`, `hostnamectl`, `loginctl`, `localectl`: status and list verbs read. The
+/// verb is the first operand that is not the value of `-p` (`timedatectl -p status set-time`
+/// sets the clock).
+pub(super) fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+    let mut after_p = false;
+    let verb = args.iter().filter_map(Word::literal_text).find(|w| {
+        let value = std::mem::replace(&mut after_p, *w == "-p");
+        !value && !w.starts_with('-')
+    });
     let flags_ok = args.iter().all(|w| {
         w.literal_text().is_some_and(|t| {
             !t.starts_with('-')
@@ -355,7 +351,7 @@ fn status_tool(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
 }
 
 /// `mount` and `swapon` list when given nothing or only listing flags.
-fn mounts(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn mounts(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let listing = args.iter().all(|w| {
         matches!(
             w.literal_text(),
@@ -368,8 +364,11 @@ fn mounts(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Err(Judgement::writer(format!("{name}: changes mounts")))
 }
 
+/// rpm's query letters that select packages or what to show of them (rpm(8) QUERY OPTIONS).
+const RPM_QUERY: &str = "afgpilcdsRLv";
+
 /// Package databases queried locally.
-fn packages(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn packages(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let first = args.first().and_then(Word::literal_text).unwrap_or("");
     let reads = match name {
         "dpkg" | "dpkg-query" => matches!(
@@ -397,8 +396,27 @@ fn packages(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
                 | "pkgnames"
                 | "stats"
         ),
-        _ => first.starts_with("-q") || first == "--query",
+        // rpm bundles letters with `-q`; `-E` (`--eval`) and `-D` take the rest of the word
+        // as a macro, and `%(…)` in a macro runs a shell command: only query letters pass.
+        _ => {
+            first == "--query"
+                || first
+                    .strip_prefix("-q")
+                    .is_some_and(|rest| rest.chars().all(|c| RPM_QUERY.contains(c)))
+        }
     };
+    // rpm fetches a package named by URL (`rpm -qp https://…`) with curl.
+    if name == "rpm"
+        && args
+            .iter()
+            .filter_map(Word::literal_text)
+            .any(|w| w.contains("://"))
+    {
+        return Err(Judgement::risk(
+            Risk::Network,
+            "rpm: fetches a package named by URL",
+        ));
+    }
     let rest_plain = args.iter().skip(1).all(|w| {
         w.literal_text()
             .is_some_and(|t| !t.starts_with('-') || matches!(t, "-a" | "-i" | "-l" | "--installed"))

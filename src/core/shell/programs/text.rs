@@ -1,31 +1,11 @@
 //! Text tools whose options or operand count decide whether they write: `sort -o`, `uniq IN
 //! OUT`, `xxd IN OUT`, `base64 -o`, `shuf -o`, `tee FILE`, `tree -o`, `file -C`, `yq -i`,
-//! `iconv -o`.
+//! `iconv -o`. Their tables, one per program, are in [`text_tables`](super::text_tables).
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
-
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "sort" => sort,
-        "uniq" => uniq,
-        "base64" => base64,
-        "xxd" => xxd,
-        "shuf" => shuf,
-        "tee" => tee,
-        "tree" => tree,
-        "file" => file,
-        "yq" => yq,
-        "iconv" => iconv,
-        "nm" | "objdump" | "size" | "strings" => binutils,
-        "zgrep" | "zegrep" | "zfgrep" | "zdiff" | "zcmp" | "xzgrep" | "bzgrep" | "zstdgrep" => {
-            shell_script_reader
-        }
-        _ => return None,
-    })
-}
 
 /// True when `value` names an output that is a file: anything but `/dev/null` and the
 /// standard devices while their descriptors point where the line inherited them. `sort -o -`,
@@ -57,7 +37,7 @@ const SORT: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn sort(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn sort(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -88,7 +68,7 @@ const UNIQ: Spec = Spec {
     extends: None,
 };
 
-fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn uniq(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&UNIQ, args)?;
     if parsed.args.len() > 1 && writes_to_file_or_dash(walker, parsed.args.get(1)) {
         return Err(Judgement::writer("uniq: writes its second operand"));
@@ -109,7 +89,7 @@ const BASE64: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn base64(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn base64(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BASE64, args)?;
     if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Judgement::writer("base64 -o: writes a file"));
@@ -126,7 +106,7 @@ const XXD: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn xxd(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     // xxd spells long options with one dash (`-cols 8`); map them to their short letters.
     let args: Vec<Word> = args
         .iter()
@@ -168,7 +148,7 @@ const SHUF: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn shuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn shuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SHUF, args)?;
     if writes_to_file(walker, parsed.value(&["-o", "--output"])) {
         return Err(Judgement::writer("shuf -o: writes a file"));
@@ -183,7 +163,7 @@ const TEE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn tee(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn tee(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TEE, args)?;
     if parsed.args.iter().any(|a| writes_to_file(walker, Some(a))) {
         return Err(Judgement::writer("tee: writes files"));
@@ -207,7 +187,7 @@ const TREE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn tree(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn tree(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TREE, args)?;
     if writes_to_file(walker, parsed.value(&["-o"])) {
         return Err(Judgement::writer("tree -o: writes a file"));
@@ -231,7 +211,7 @@ const FILE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn file(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn file(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -255,7 +235,7 @@ const YQ: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn yq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn yq(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let inplace = args
         .iter()
         .filter_map(Word::literal_text)
@@ -275,7 +255,7 @@ const ICONV: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&ICONV, args)?;
     if writes_to_file_or_dash(walker, parsed.value(&["-o", "--output"])) {
         return Err(Judgement::writer("iconv -o: writes a file"));
@@ -283,13 +263,27 @@ fn iconv(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("converts text encodings"))
 }
 
-/// binutils readers: read-only, but `--plugin` loads a shared library.
-fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+/// binutils readers: read-only, but `--plugin` (or any prefix getopt_long takes for it,
+/// `--pl`) loads a shared library, and an `@file` operand is a file of more options, which
+/// may hold it.
+pub(super) fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     for word in args {
         if word.may_be_option() {
             return Err(flags::could_be_option(word));
         }
-        if word.prefix.starts_with("--plugin") {
+        if word.prefix.starts_with('@') {
+            return Err(Judgement::unverified(format!(
+                "{name} {}: reads more options from that file",
+                crate::core::shell::escape(&word.text)
+            )));
+        }
+        // The prefix of a word that expands (`--p$X`) may still become `--plugin`.
+        let long = word
+            .prefix
+            .strip_prefix("--")
+            .map(|l| l.split('=').next().unwrap_or(l));
+        if long.is_some_and(|l| !l.is_empty() && "plugin".starts_with(l) || l.starts_with("plugin"))
+        {
             return Err(Judgement::risk(
                 Risk::RunsCode,
                 format!("{name} --plugin: loads a library"),
@@ -301,7 +295,7 @@ fn binutils(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
 
 /// `zgrep` and friends are shell scripts with a history of mishandling odd file names, so
 /// only literal arguments are trusted.
-fn shell_script_reader(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn shell_script_reader(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match args.iter().find(|w| !w.is_static) {
         Some(word) => Err(Judgement::dynamic(format!(
             "{}: file names known only at run time",

@@ -87,6 +87,15 @@ fn families() -> impl Iterator<Item = &'static Table> {
         writers::TABLES,
         super::compare::TABLES,
         super::dd::TABLES,
+        super::packages::TABLES,
+        super::git_tables::TABLES,
+        super::text_tables::TABLES,
+        super::sed::TABLES,
+        super::awk::TABLES,
+        super::search::TABLES,
+        super::find::TABLES,
+        super::archive::TABLES,
+        super::system_tables::TABLES,
     ]
     .into_iter()
     .flatten()

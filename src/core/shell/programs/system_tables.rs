@@ -1,0 +1,173 @@
+//! The system tools' tables ([`system`](super::system)): one per program the system family
+//! judges, with the manual its judgement follows and the lines it must read and refuse.
+
+use super::manuals::{Rule, Table};
+use super::system::{
+    crontab, date, dmesg, docker, getent, hostname, journalctl, mktemp, mounts, packages, patch,
+    status_tool, sysctl, systemctl,
+};
+
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "date",
+        manual: "date(1), GNU coreutils 9.1",
+        rule: Rule::Walked(date),
+        reads: &["date +%Y-%m-%d", "date -u +%s", "date -d yesterday +%F", "date -Iseconds"],
+        refuses: &["date -s '2020-01-01'", "date --set=10:00", "date 010100002020"],
+    },
+    Table {
+        program: "gdate",
+        manual: "date(1) of GNU coreutils (gdate where the system date is another)",
+        rule: Rule::Walked(date),
+        reads: &["gdate -d '2 days ago' +%F"],
+        refuses: &["gdate -s 10:00"],
+    },
+    Table {
+        program: "hostname",
+        manual: "hostname(1), hostname 3.23",
+        rule: Rule::Walked(hostname),
+        reads: &["hostname", "hostname -s", "hostname -I"],
+        refuses: &["hostname newname", "hostname -F notes.txt", "hostname -f", "hostname --fqdn"],
+    },
+    Table {
+        program: "dmesg",
+        manual: "dmesg(1), util-linux 2.38.1",
+        rule: Rule::Walked(dmesg),
+        reads: &["dmesg -T | tail", "dmesg --level=err,warn", "dmesg -x --nopager"],
+        refuses: &["dmesg -C", "dmesg -c", "dmesg --console-off", "dmesg -n 1"],
+    },
+    Table {
+        program: "journalctl",
+        manual: "journalctl(1), systemd 252",
+        rule: Rule::Walked(journalctl),
+        reads: &["journalctl --no-pager -n 50", "journalctl -u nginx --since today --no-pager", "journalctl -b -p err"],
+        refuses: &["journalctl --vacuum-time=1d", "journalctl --rotate", "journalctl --flush", "journalctl --cursor-file=c.txt -n 5"],
+    },
+    Table {
+        program: "systemctl",
+        manual: "systemctl(1), systemd 252",
+        rule: Rule::Walked(systemctl),
+        reads: &["systemctl status nginx", "systemctl is-active docker", "systemctl list-units --type=service --no-pager", "systemctl cat sshd"],
+        refuses: &["systemctl stop docker", "systemctl restart nginx", "systemctl enable --now x", "systemctl -H host status", "systemctl edit nginx"],
+    },
+    Table {
+        program: "sysctl",
+        manual: "sysctl(8), procps-ng 4.0.2",
+        rule: Rule::Walked(sysctl),
+        reads: &["sysctl -a", "sysctl net.ipv4.ip_forward", "sysctl -n vm.swappiness"],
+        refuses: &["sysctl -w net.ipv4.ip_forward=1", "sysctl -p", "sysctl vm.swappiness=10", "sysctl --system"],
+    },
+    Table {
+        program: "crontab",
+        manual: "crontab(1)",
+        rule: Rule::Walked(crontab),
+        reads: &["crontab -l", "crontab -u bob -l"],
+        refuses: &["crontab mycron", "crontab -r", "crontab -e"],
+    },
+    Table {
+        program: "docker",
+        manual: "docker(1) and docker --help, Docker 28.2.2",
+        rule: Rule::Walked(docker),
+        reads: &["docker ps -a", "docker images", "docker logs --tail 100 api", "docker compose ps", "docker compose config --services", "docker inspect app"],
+        refuses: &["docker run --rm alpine", "docker exec app ls", "docker build .", "docker pull alpine", "docker rm -f app", "docker -H tcp://h:2375 ps", "docker compose up -d", "docker logs app --output x", "docker compose config --resolve-image-digests"],
+    },
+    Table {
+        program: "podman",
+        manual: "podman(1), podman 4.3.1",
+        rule: Rule::Walked(docker),
+        reads: &["podman ps", "podman images --format json"],
+        refuses: &["podman run alpine", "podman rmi x", "podman pull alpine"],
+    },
+    Table {
+        program: "mount",
+        manual: "mount(8), util-linux 2.38.1",
+        rule: Rule::Walked(mounts),
+        reads: &["mount", "mount -l"],
+        refuses: &["mount /dev/sdb1 /mnt", "mount -o remount,rw /", "mount -a"],
+    },
+    Table {
+        program: "swapon",
+        manual: "swapon(8), util-linux 2.38.1",
+        rule: Rule::Walked(mounts),
+        reads: &["swapon --show", "swapon -s"],
+        refuses: &["swapon /swapfile", "swapon -a"],
+    },
+    Table {
+        program: "dpkg",
+        manual: "dpkg(1), dpkg 1.21.22",
+        rule: Rule::Walked(packages),
+        reads: &["dpkg -l", "dpkg -s bash", "dpkg -L coreutils", "dpkg --get-selections"],
+        refuses: &["dpkg -i x.deb", "dpkg -r bash", "dpkg --purge x", "dpkg -l --admindir=/tmp/x"],
+    },
+    Table {
+        program: "dpkg-query",
+        manual: "dpkg-query(1), dpkg 1.21.22",
+        rule: Rule::Walked(packages),
+        reads: &["dpkg-query -W bash", "dpkg-query -l 'lib*'"],
+        refuses: &["dpkg-query -W -f='${Package}' bash", "dpkg-query --admindir=/tmp -l"],
+    },
+    Table {
+        program: "apt-cache",
+        manual: "apt-cache(8), apt 2.6.1",
+        rule: Rule::Walked(packages),
+        reads: &["apt-cache policy git", "apt-cache show curl", "apt-cache search ripgrep"],
+        refuses: &["apt-cache gencaches", "apt-cache -o Dir::Cache=/tmp show x", "apt-cache show x -o Debug::pkgCacheGen=1"],
+    },
+    Table {
+        program: "rpm",
+        manual: "rpm(8)",
+        rule: Rule::Walked(packages),
+        reads: &["rpm -qa", "rpm -qi bash", "rpm -ql bash"],
+        refuses: &["rpm -i x.rpm", "rpm -e bash", "rpm -Uvh x.rpm", "rpm -q --eval '%(touch pwn)'", "rpm -qE '%(touch pwn)'", "rpm -qpD'x 1' a.rpm", "rpm -qp https://example.com/x.rpm"],
+    },
+    Table {
+        program: "timedatectl",
+        manual: "timedatectl(1), systemd 252",
+        rule: Rule::Walked(status_tool),
+        reads: &["timedatectl", "timedatectl status", "timedatectl show -p Timezone --value"],
+        refuses: &["timedatectl set-time 10:00", "timedatectl set-timezone UTC", "timedatectl -p status set-time 10:00"],
+    },
+    Table {
+        program: "hostnamectl",
+        manual: "hostnamectl(1), systemd 252",
+        rule: Rule::Walked(status_tool),
+        reads: &["hostnamectl", "hostnamectl status"],
+        refuses: &["hostnamectl hostname x", "hostnamectl set-hostname x"],
+    },
+    Table {
+        program: "loginctl",
+        manual: "loginctl(1), systemd 252",
+        rule: Rule::Walked(status_tool),
+        reads: &["loginctl list-sessions", "loginctl show-user bob -p Name"],
+        refuses: &["loginctl terminate-user bob", "loginctl kill-session 3", "loginctl -p status terminate-user bob"],
+    },
+    Table {
+        program: "localectl",
+        manual: "localectl(1), systemd 252",
+        rule: Rule::Walked(status_tool),
+        reads: &["localectl", "localectl list-locales"],
+        refuses: &["localectl set-locale LANG=C.UTF-8", "localectl set-keymap us"],
+    },
+    Table {
+        program: "patch",
+        manual: "patch(1), GNU patch 2.7.6",
+        rule: Rule::Walked(patch),
+        reads: &["patch --dry-run -p1 < fix.patch", "patch -p1 --dry-run -i fix.patch"],
+        refuses: &["patch -p1 < fix.patch", "patch --dry-run -o out.txt -i fix.patch", "patch -e --dry-run < fix.patch"],
+    },
+    Table {
+        program: "mktemp",
+        manual: "mktemp(1), GNU coreutils 9.1",
+        rule: Rule::Walked(mktemp),
+        reads: &["mktemp -u", "mktemp --dry-run -t x.XXXX"],
+        refuses: &["mktemp", "mktemp -d", "mktemp /tmp/x.XXXXXX"],
+    },
+    Table {
+        program: "getent",
+        manual: "getent(1), GNU libc 2.36",
+        rule: Rule::Walked(getent),
+        reads: &["getent passwd root", "getent group docker", "getent services 22"],
+        refuses: &["getent hosts example.com", "getent ahosts example.com", "getent -s dns hosts example.com"],
+    },
+];
