@@ -29,6 +29,7 @@ mod search;
 mod sed;
 mod sed_script;
 mod shell;
+mod shell_tables;
 mod system;
 mod tables;
 mod text;
@@ -280,7 +281,6 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
 /// looked up, each with the name `explain` gives its table.
 type Lookup = fn(&str) -> Option<Judge>;
 const FAMILIES: &[(&str, Lookup)] = &[
-    ("shell", shell::lookup),
     ("wrappers", wrappers::lookup),
     ("scripts", scripts::lookup),
     ("network", network::lookup),

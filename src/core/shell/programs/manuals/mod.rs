@@ -87,6 +87,7 @@ fn families() -> impl Iterator<Item = &'static Table> {
         writers::TABLES,
         super::compare::TABLES,
         super::dd::TABLES,
+        super::shell_tables::TABLES,
     ]
     .into_iter()
     .flatten()
