@@ -35,6 +35,7 @@ mod tables;
 mod text;
 mod viewers;
 mod wrappers;
+mod wrappers_tables;
 
 #[cfg(test)]
 #[path = "programs_tests.rs"]
@@ -281,7 +282,6 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
 /// looked up, each with the name `explain` gives its table.
 type Lookup = fn(&str) -> Option<Judge>;
 const FAMILIES: &[(&str, Lookup)] = &[
-    ("wrappers", wrappers::lookup),
     ("scripts", scripts::lookup),
     ("network", network::lookup),
     ("iproute", iproute::lookup),

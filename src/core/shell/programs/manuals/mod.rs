@@ -88,6 +88,7 @@ fn families() -> impl Iterator<Item = &'static Table> {
         super::compare::TABLES,
         super::dd::TABLES,
         super::shell_tables::TABLES,
+        super::wrappers_tables::TABLES,
     ]
     .into_iter()
     .flatten()
@@ -139,11 +140,14 @@ impl Table {
     }
 
     /// True when some forms of the program are read-only.
+    /// Never for the programs that run as another user ([`super::NEVER`]), whose tables walk
+    /// the command they run only to record it.
     pub(crate) fn has_read_forms(&self) -> bool {
-        matches!(
-            self.rule,
-            Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_) | Rule::Walked(_)
-        )
+        !super::NEVER.contains(&self.program)
+            && matches!(
+                self.rule,
+                Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_) | Rule::Walked(_)
+            )
     }
 
     /// True when the program reads whatever its arguments.
