@@ -89,6 +89,7 @@ fn families() -> impl Iterator<Item = &'static Table> {
         super::dd::TABLES,
         super::shell_tables::TABLES,
         super::wrappers_tables::TABLES,
+        super::scripts::TABLES,
     ]
     .into_iter()
     .flatten()
