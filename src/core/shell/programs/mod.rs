@@ -23,6 +23,7 @@ mod git_tables;
 mod iproute;
 mod manuals;
 mod network;
+mod network_tables;
 mod packages;
 mod scripts;
 mod search;
@@ -282,7 +283,6 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
 /// looked up, each with the name `explain` gives its table.
 type Lookup = fn(&str) -> Option<Judge>;
 const FAMILIES: &[(&str, Lookup)] = &[
-    ("network", network::lookup),
     ("iproute", iproute::lookup),
     ("firewall", firewall::lookup),
     ("viewers", viewers::lookup),

@@ -3,24 +3,10 @@
 
 use super::flags::{self, Spec};
 use super::system::texts;
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
-
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "ss" => ss,
-        "fuser" => fuser,
-        "rsync" => rsync,
-        "openssl" => openssl,
-        "route" | "arp" => route,
-        "netstat" | "lsof" => resolver_lister,
-        "last" | "lastb" => last,
-        "ifconfig" => ifconfig,
-        _ => return None,
-    })
-}
 
 #[rustfmt::skip]
 const SS: Spec = Spec {
@@ -37,7 +23,7 @@ const SS: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -60,7 +46,7 @@ const FUSER: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -96,7 +82,7 @@ const RSYNC: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&RSYNC, args)?;
     if parsed
         .args
@@ -114,7 +100,7 @@ fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("shows what would be copied"))
 }
 
-fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts =
         texts(args).ok_or_else(|| Judgement::risk(Risk::Pager, "dynamic openssl argument"))?;
     let Some((verb, rest)) = texts.split_first() else {
@@ -270,7 +256,7 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }))
 }
 
-fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     // Display flags, alone or bundled (`arp -an`, `route -nee`).
     let shows = args.iter().all(|w| {
         w.literal_text()
@@ -299,7 +285,7 @@ pub(super) fn numeric(args: &[Word]) -> bool {
 
 /// `netstat` and `lsof` look every address up in DNS unless told `-n`; netstat's interface
 /// and statistics tables show no addresses.
-fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     if let Some(word) = args.iter().find(|w| !w.is_static) {
         if name == "netstat" || word.may_be_option() {
             return Err(flags::could_be_option(word));
@@ -333,7 +319,7 @@ fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
 }
 
 /// `last` reads the login records; `-d` looks their addresses up in DNS.
-fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     for word in args {
         let Some(text) = word.literal_text() else {
             return Err(flags::could_be_option(word));
@@ -350,7 +336,7 @@ fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("shows login records"))
 }
 
-fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match texts(args).as_deref() {
         Some([] | ["-a"] | ["-s"] | ["-a", "-s"]) => Ok(Judgement::read_only("shows interfaces")),
         Some([iface]) if !iface.starts_with('-') => Ok(Judgement::read_only("shows an interface")),

@@ -90,6 +90,7 @@ fn families() -> impl Iterator<Item = &'static Table> {
         super::shell_tables::TABLES,
         super::wrappers_tables::TABLES,
         super::scripts::TABLES,
+        super::network_tables::TABLES,
     ]
     .into_iter()
     .flatten()
