@@ -283,8 +283,6 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
 /// looked up, each with the name `explain` gives its table.
 type Lookup = fn(&str) -> Option<Judge>;
 const FAMILIES: &[(&str, Lookup)] = &[
-    ("iproute", iproute::lookup),
-    ("firewall", firewall::lookup),
     ("viewers", viewers::lookup),
     ("packages", packages::lookup),
     ("git", git::lookup),

@@ -91,6 +91,8 @@ fn families() -> impl Iterator<Item = &'static Table> {
         super::wrappers_tables::TABLES,
         super::scripts::TABLES,
         super::network_tables::TABLES,
+        super::iproute::TABLES,
+        super::firewall::TABLES,
     ]
     .into_iter()
     .flatten()
