@@ -35,6 +35,7 @@ mod system;
 mod tables;
 mod text;
 mod viewers;
+mod viewers_tables;
 mod wrappers;
 mod wrappers_tables;
 
@@ -283,7 +284,6 @@ fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judge
 /// looked up, each with the name `explain` gives its table.
 type Lookup = fn(&str) -> Option<Judge>;
 const FAMILIES: &[(&str, Lookup)] = &[
-    ("viewers", viewers::lookup),
     ("packages", packages::lookup),
     ("git", git::lookup),
     ("text", text::lookup),

@@ -93,6 +93,7 @@ fn families() -> impl Iterator<Item = &'static Table> {
         super::network_tables::TABLES,
         super::iproute::TABLES,
         super::firewall::TABLES,
+        super::viewers_tables::TABLES,
     ]
     .into_iter()
     .flatten()
