@@ -307,19 +307,41 @@ fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged 
     Ok(Judgement::read_only("reads input into variables"))
 }
 
+/// `printf [-v NAME]… [--] FORMAT [ARGUMENTS…]`. bash reads the options as getopt does, so
+/// `-vNAME` and a second `-v` assign too (`printf -v a -v PATH …`), each name judged as a
+/// variable; a word known only when the line runs may become `-v NAME` (`printf $ARGS`, or
+/// `"$F"` before more words). Any other option is refused by bash before it assigns.
 pub(super) fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut rest = args;
-    if let [flag, name, tail @ ..] = args
-        && flag.literal_text() == Some("-v")
-    {
-        let text = name
-            .literal_text()
-            .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?;
-        walker.judge_variable(&format!("printf -v {text}"), text, None, false);
-        rest = tail;
-    }
-    if rest.first().and_then(Word::literal_text) == Some("--") {
-        rest = &rest[1..];
+    while let Some((first, tail)) = rest.split_first() {
+        let Some(text) = first.literal_text() else {
+            let option = first.prefix.starts_with('-') && first.prefix != "-";
+            if option || (first.may_be_option() && (first.splits || !tail.is_empty())) {
+                return Err(Judgement::dynamic(format!(
+                    "printf: {} may become -v NAME",
+                    escape(&first.text)
+                )));
+            }
+            break;
+        };
+        if text == "--" {
+            rest = tail;
+            break;
+        }
+        let Some(attached) = text.strip_prefix("-v") else {
+            break;
+        };
+        let (name, after) = match (attached, tail.split_first()) {
+            ("", Some((name, after))) => (
+                name.literal_text()
+                    .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?,
+                after,
+            ),
+            ("", None) => break,
+            (name, _) => (name, tail),
+        };
+        walker.judge_variable(&format!("printf -v {name}"), name, None, false);
+        rest = after;
     }
     // Numeric conversions (`%d`, `%x`, `%f`, `*` widths, `%(…)T`) evaluate their arguments.
     let Some((format, values)) = rest.split_first() else {

@@ -196,9 +196,13 @@ pub(super) const TABLES: &[Table] = &[
         program: "printf", manual: BASH, rule: Rule::Walked(printf),
         reads: &[
             "printf '%s %s' a b", "printf -v line '%s' x; echo $line", "printf '%(%F)T\\n' -1",
-            "printf '%d\\n' 42",
+            "printf '%d\\n' 42", "printf -- -v", "printf \"$msg\"",
         ],
-        refuses: &["printf -v 'a[$(touch pwn)]' %s x", "printf pwn > notes.txt", "printf '%d' 'a[$(touch pwn)]'"],
+        refuses: &[
+            "printf -v 'a[$(touch pwn)]' %s x", "printf pwn > notes.txt", "printf '%d' 'a[$(touch pwn)]'",
+            "printf -v'a[$(touch pwn)]' %s x", "printf -vPATH %s /tmp/evil; ls",
+            "printf -v a -v PATH %s /tmp/evil; ls", "printf $ARGS; ls", "printf \"$F\" %s /tmp/evil",
+        ],
     },
     Table {
         program: "ulimit", manual: BASH, rule: Rule::Walked(ulimit),
