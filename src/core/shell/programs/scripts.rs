@@ -4,6 +4,7 @@
 
 use super::flags::{self, Spec};
 use super::manuals::{Rule, Table};
+use super::shell::SET_OPTIONS;
 use super::wrappers::run;
 use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
@@ -20,10 +21,14 @@ pub(super) const TABLES: &[Table] = &[
     Table {
         program: "bash", manual: "bash(1) OPTIONS and INVOCATION, GNU bash 5.2.15",
         rule: Rule::Walked(shell),
-        reads: &["bash -c 'git status'", "bash -lc 'ls | wc -l'", "bash -xc 'echo test'"],
+        reads: &[
+            "bash -c 'git status'", "bash -lc 'ls | wc -l'", "bash -xc 'echo test'",
+            "bash -o pipefail -c 'git log | head'",
+        ],
         refuses: &[
             "bash -c 'touch x'", "bash script.sh", "bash", "bash -i -c ls",
             "bash --rcfile ./x.sh -c ls", "bash -O extglob -c ls",
+            "bash -o keyword -c 'bash -c ls BASH_ENV=./x.sh'", "bash -o",
         ],
     },
     Table {
@@ -116,14 +121,27 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
             .ok_or_else(|| Judgement::risk(Risk::RunsCode, "dynamic shell option"))?;
         match text {
             "--login" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--noediting" => {}
-            "-o" | "+o" => {
-                if !words.next().is_some_and(|v| v.is_static) {
+            // The options `set` may take (`-o keyword` would pass `NAME=value` operands of
+            // later commands into their environment, `BASH_ENV` included).
+            "-o" | "+o" => match words.next() {
+                Some(option) if !option.is_static => {
                     return Err(Judgement::risk(
                         Risk::RunsCode,
                         "shell -o: option name known only at run time",
                     ));
                 }
-            }
+                Some(option) if SET_OPTIONS.contains(&option.text.as_str()) => {}
+                option => {
+                    let option = option.map_or("", |o| o.text.as_str());
+                    return Err(Judgement::risk(
+                        Risk::RunsCode,
+                        format!(
+                            "{name} {text} {}: not a set option on the list",
+                            escape(option)
+                        ),
+                    ));
+                }
+            },
             _ if text.len() > 1
                 && text.starts_with(['-', '+'])
                 && text[1..].chars().all(|c| "lexuvcfnpCEhBHT".contains(c)) =>

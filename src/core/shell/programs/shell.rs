@@ -103,7 +103,7 @@ pub(super) fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged 
 /// as `bash -x` is).
 const SET_LETTERS: &str = "euvfnxCBbhHmPT";
 #[rustfmt::skip]
-const SET_OPTIONS: &[&str] = &[
+pub(super) const SET_OPTIONS: &[&str] = &[
     "errexit", "nounset", "verbose", "noglob", "noclobber", "pipefail", "noexec",
     "errtrace", "functrace", "braceexpand", "hashall", "physical", "monitor", "notify",
     "xtrace",
