@@ -20,6 +20,7 @@ mod gatehouse;
 mod git;
 mod git_format;
 mod git_tables;
+mod hosts;
 mod iproute;
 mod manuals;
 mod network;
