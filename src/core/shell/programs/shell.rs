@@ -169,9 +169,21 @@ pub(super) fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
         let Some(text) = word.literal_text() else {
             return Err(Judgement::dynamic("dynamic shopt arguments"));
         };
+        match text.strip_prefix('-').filter(|letters| !letters.is_empty()) {
+            // Letters bundle as getopt reads them: `-qs` sets quietly.
+            Some(letters) if letters.chars().all(|c| "supqo".contains(c)) => {
+                setting |= letters.contains(['s', 'u']);
+                continue;
+            }
+            Some(_) => {
+                return Err(Judgement::unverified(format!(
+                    "shopt {}: not an option on the list",
+                    escape(text)
+                )));
+            }
+            None => {}
+        }
         match text {
-            "-s" | "-u" => setting = true,
-            "-p" | "-q" | "-o" => {}
             name if setting && !SHOPT_SAFE.contains(&name) => {
                 return Err(Judgement::unverified(format!(
                     "shopt {}: changes later commands",

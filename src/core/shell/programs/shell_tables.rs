@@ -136,8 +136,11 @@ pub(super) const TABLES: &[Table] = &[
     },
     Table {
         program: "shopt", manual: BASH, rule: Rule::Walked(shopt),
-        reads: &["shopt -s nullglob", "shopt -p", "shopt -q extglob"],
-        refuses: &["shopt -s expand_aliases", "shopt -s extdebug", "shopt -s $OPT"],
+        reads: &["shopt -s nullglob", "shopt -p", "shopt -q extglob", "shopt -qs globstar", "shopt -pu"],
+        refuses: &[
+            "shopt -s expand_aliases", "shopt -s extdebug", "shopt -s $OPT", "shopt -qs expand_aliases",
+            "shopt -us extdebug", "shopt -o -s history",
+        ],
     },
     Table {
         program: "trap", manual: BASH, rule: Rule::Walked(trap),
