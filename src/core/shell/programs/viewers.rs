@@ -3,6 +3,7 @@
 //! listings, the SSH agent's key list and `ssh-keygen` fingerprints and searches.
 
 use super::flags::{self, Spec};
+use super::hosts;
 use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
@@ -233,6 +234,19 @@ pub(super) fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if parsed.args.iter().any(|a| !a.is_static) {
         return Err(Judgement::dynamic(
             "tcpdump: a filter known only at run time",
+        ));
+    }
+    if parsed.has(&["-F"]) {
+        return Err(Judgement::risk(
+            Risk::Network,
+            "tcpdump -F: the filter file may name hosts, looked up in DNS",
+        ));
+    }
+    let filter: Vec<&str> = parsed.args.iter().map(|a| a.text.as_str()).collect();
+    if let Some(host) = hosts::pcap_host(&filter.join(" ")) {
+        return Err(Judgement::risk(
+            Risk::Network,
+            format!("tcpdump filter {}: looks the host up in DNS", escape(host)),
         ));
     }
     Ok(Judgement::read_only("reads a capture file"))

@@ -46,11 +46,16 @@ pub(super) const TABLES: &[Table] = &[
         ],
     },
     Table {
-        program: "tcpdump", manual: "tcpdump(8)", rule: Rule::Walked(tcpdump),
-        reads: &["tcpdump -nr x.pcap", "tcpdump -n -r x.pcap -c 10 port 80"],
+        program: "tcpdump", manual: "tcpdump(8) and pcap-filter(7), tcpdump 4.99.3", rule: Rule::Walked(tcpdump),
+        reads: &[
+            "tcpdump -nr x.pcap", "tcpdump -n -r x.pcap -c 10 port 80", "tcpdump -nr x.pcap host 10.0.0.1",
+            "tcpdump -nr x.pcap 'tcp port http or https'",
+        ],
         refuses: &[
             "tcpdump -r x.pcap", "tcpdump -r x.pcap -w y", "tcpdump -i eth0 -n",
-            "tcpdump -n -r x.pcap -z sh -w y",
+            "tcpdump -n -r x.pcap -z sh -w y", "tcpdump -n -r x.pcap host example.com",
+            "tcpdump -nr x.pcap 'port 443 and (host api.example.com or 10.0.0.1)'",
+            "tcpdump -n -r x.pcap -F filter.txt",
         ],
     },
     Table {
