@@ -26,8 +26,8 @@ pub(super) const TABLES: &[Table] = &[
         ],
     },
     Table {
-        program: "rsync", manual: "rsync(1)", rule: Rule::Walked(rsync),
-        reads: &["rsync -av --dry-run src/ dst/", "rsync -n -a src/ x/", "rsync --list-only src/"],
+        program: "rsync", manual: "rsync(1), rsync 3.5.0", rule: Rule::Walked(rsync),
+        reads: &["rsync -av --dry-run src/ dst/", "rsync -n -a src/ x/", "rsync --list-only src/", "rsync -n -a --mkpath src/ new/dir/"],
         refuses: &[
             "rsync -av src/ dst/", "rsync -av src/ host:/dst", "rsync -n -e ssh src/ host:/dst",
             "rsync -n --log-file=r.log src/ dst/", "rsync -n src/ rsync://host/mod/",

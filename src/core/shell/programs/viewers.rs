@@ -147,6 +147,14 @@ pub(super) fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             if text == "-i" {
                 files.push(value.clone());
             }
+            // The lavfi device reads a filter graph as its input, and filters can write files,
+            // open sockets or load plugins (ffmpeg-filters(1): metadata, zmq, frei0r).
+            if text == "-f" && value.literal_text().is_none_or(|format| format == "lavfi") {
+                return Err(Judgement::risk(
+                    Risk::RunsCode,
+                    "ffprobe -f lavfi: runs a filter graph",
+                ));
+            }
             continue;
         }
         if text.starts_with('-') {

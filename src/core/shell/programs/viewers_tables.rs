@@ -29,8 +29,14 @@ pub(super) const TABLES: &[Table] = &[
     },
     Table {
         program: "ffprobe", manual: "ffprobe(1)", rule: Rule::Walked(ffprobe),
-        reads: &["ffprobe -hide_banner x.mp4", "ffprobe -v error -show_format -of json x.mp4"],
-        refuses: &["ffprobe -report x", "ffprobe http://example.com/x.mp4", "ffprobe -i rtsp://cam/stream"],
+        reads: &[
+            "ffprobe -hide_banner x.mp4", "ffprobe -v error -show_format -of json x.mp4",
+            "ffprobe -f mp4 -i x.mp4",
+        ],
+        refuses: &[
+            "ffprobe -report x", "ffprobe http://example.com/x.mp4", "ffprobe -i rtsp://cam/stream",
+            "ffprobe -f lavfi -i 'testsrc,frei0r=./evil.so'", "ffprobe -f lavfi nullsrc,zmq",
+        ],
     },
     Table {
         program: "mediainfo", manual: "mediainfo(1)", rule: Rule::Walked(mediainfo),
