@@ -53,6 +53,7 @@ pub(super) const TABLES: &[Table] = &[
         reads: &["nft list ruleset", "nft list tables", "nft -a list table inet filter"],
         refuses: &[
             "nft flush ruleset", "nft add table inet t", "nft -f x", "nft 'list ruleset; flush ruleset'",
+            "nft list tables $'\\nadd table ip pwn'", "nft list ruleset '\n' flush ruleset",
             "nft -i",
         ],
     },
@@ -172,7 +173,12 @@ fn nft(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let _ = parsed;
     let rest = texts(rest).ok_or_else(|| Judgement::dynamic("dynamic nft argument"))?;
     match rest.first() {
-        Some(&"list") if rest.iter().all(|w| !w.starts_with('-') && !w.contains(';')) => {
+        // nft joins its words into one script, where `;` and a line break end a command.
+        Some(&"list")
+            if rest
+                .iter()
+                .all(|w| !w.starts_with('-') && !w.contains([';', '\n', '\r'])) =>
+        {
             Ok(Judgement::read_only("lists the nftables ruleset"))
         }
         Some(verb) => Err(Judgement::writer(format!(
