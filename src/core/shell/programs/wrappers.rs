@@ -64,6 +64,14 @@ pub(super) fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         let text = script
             .literal_text()
             .ok_or_else(|| Judgement::dynamic("dynamic -S string"))?;
+        // env splits the string its own way, read here as a shell line: the same words
+        // while it holds no backslash, but `\_` separates words (`sort a\_-o\_x` is
+        // `sort a -o x`) and `\c` ends the string.
+        if text.contains('\\') {
+            return Err(Judgement::unparsed(
+                "env -S: a backslash escape splits words as the shell does not",
+            ));
+        }
         let mut line = text.to_string();
         for word in rest {
             line.push(' ');

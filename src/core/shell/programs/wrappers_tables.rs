@@ -15,7 +15,10 @@ pub(super) const TABLES: &[Table] = &[
     Table {
         program: "env", manual: "env(1), GNU coreutils 9.1", rule: Rule::Walked(env),
         reads: &["env FOO=bar ls", "env -i ls", "env -C /tmp ls", "env -S 'FOO=bar ls'", "env -- ls"],
-        refuses: &["env rm -rf build", "env -S 'touch pwn'", "env sh -c 'touch pwn'", "env PATH=/tmp/evil ls"],
+        refuses: &[
+            "env rm -rf build", "env -S 'touch pwn'", "env sh -c 'touch pwn'", "env PATH=/tmp/evil ls",
+            "env -S 'sort notes.txt\\_-o\\_x'", "env -S'sort notes.txt\\_-o\\_x'",
+        ],
     },
     Table {
         program: "timeout", manual: "timeout(1), GNU coreutils 9.1", rule: Rule::Walked(timeout),
