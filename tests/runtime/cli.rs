@@ -100,6 +100,22 @@ fn explain_says_which_table_judged_a_command() {
 }
 
 #[test]
+fn explain_names_the_tables_of_a_wrapper_and_the_command_it_runs() {
+    let (out, ok) = gatehouse(&["explain", "timeout 5 ss -tln"], b"");
+    assert!(ok);
+    assert!(out.contains("class  read-only"), "{out}");
+    assert!(
+        out.contains("(table timeout, timeout(1), GNU coreutils 9.1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ss: lists sockets (table ss, ss(8), iproute2 6.1.0)"),
+        "{out}"
+    );
+    assert!(!out.contains("family"), "{out}");
+}
+
+#[test]
 fn the_console_without_a_terminal_says_to_use_serve() {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new(GATEHOUSE)

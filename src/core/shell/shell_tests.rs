@@ -32,7 +32,7 @@ fn explanation_names_a_program_once_and_a_parse_failure_once() {
     );
     assert_eq!(
         analyse("sudo ls").explanation(),
-        "sudo: runs as another user"
+        "sudo: runs as another user (table sudo, sudo(8))"
     );
     let unterminated = analyse("echo 'abc").explanation();
     assert_eq!(

@@ -3,20 +3,61 @@
 //! bundled (`-vnL`), long options by unambiguous prefix (`--line` is `--line-numbers`).
 
 use super::flags::{self, Spec};
+use super::manuals::{Rule, Table};
 use super::system::texts;
-use super::{Judge, Judged, Judgement};
+use super::{Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "iptables" | "ip6tables" | "iptables-legacy" | "iptables-nft" => iptables,
-        "iptables-save" | "ip6tables-save" => iptables_save,
-        "nft" => nft,
-        _ => return None,
-    })
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "iptables", manual: "iptables(8), iptables 1.8.9", rule: Rule::Walked(iptables),
+        reads: &["iptables -L", "iptables -nvL", "iptables -S", "iptables -t nat -L -n --line-numbers"],
+        refuses: &[
+            "iptables -F", "iptables -vF", "iptables -nL -A INPUT -j DROP", "iptables -L -Z",
+            "iptables -L --modprobe=x", "iptables -P INPUT DROP",
+        ],
+    },
+    Table {
+        program: "ip6tables", manual: "ip6tables(8), iptables 1.8.9", rule: Rule::Walked(iptables),
+        reads: &["ip6tables -L -n", "ip6tables -S"],
+        refuses: &["ip6tables -F", "ip6tables -A INPUT -j DROP"],
+    },
+    Table {
+        program: "iptables-legacy", manual: "xtables-legacy(8), iptables 1.8.9",
+        rule: Rule::Walked(iptables),
+        reads: &["iptables-legacy -nvL"],
+        refuses: &["iptables-legacy -F"],
+    },
+    Table {
+        program: "iptables-nft", manual: "xtables-nft(8), iptables 1.8.9", rule: Rule::Walked(iptables),
+        reads: &["iptables-nft -L -n"],
+        refuses: &["iptables-nft -X"],
+    },
+    Table {
+        program: "iptables-save", manual: "iptables-save(8), iptables 1.8.9",
+        rule: Rule::Walked(iptables_save),
+        reads: &["iptables-save", "iptables-save -c -t filter"],
+        refuses: &["iptables-save -f rules.v4", "iptables-save -M /tmp/x", "iptables-save > rules.v4"],
+    },
+    Table {
+        program: "ip6tables-save", manual: "ip6tables-save(8), iptables 1.8.9",
+        rule: Rule::Walked(iptables_save),
+        reads: &["ip6tables-save"],
+        refuses: &["ip6tables-save -f rules.v6"],
+    },
+    Table {
+        program: "nft", manual: "nft(8), nftables 1.0.6", rule: Rule::Walked(nft),
+        reads: &["nft list ruleset", "nft list tables", "nft -a list table inet filter"],
+        refuses: &[
+            "nft flush ruleset", "nft add table inet t", "nft -f x", "nft 'list ruleset; flush ruleset'",
+            "nft list tables $'\\nadd table ip pwn'", "nft list ruleset '\n' flush ruleset",
+            "nft -i",
+        ],
+    },
+];
 
 /// Long options of `iptables` that list or only change how a listing prints.
 #[rustfmt::skip]
@@ -132,7 +173,12 @@ fn nft(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let _ = parsed;
     let rest = texts(rest).ok_or_else(|| Judgement::dynamic("dynamic nft argument"))?;
     match rest.first() {
-        Some(&"list") if rest.iter().all(|w| !w.starts_with('-') && !w.contains(';')) => {
+        // nft joins its words into one script, where `;` and a line break end a command.
+        Some(&"list")
+            if rest
+                .iter()
+                .all(|w| !w.starts_with('-') && !w.contains([';', '\n', '\r'])) =>
+        {
             Ok(Judgement::read_only("lists the nftables ruleset"))
         }
         Some(verb) => Err(Judgement::writer(format!(

@@ -1,15 +1,24 @@
 //! `ip` (iproute2), parsed its own way: objects and verbs are matched by prefix, in the order
 //! the program tries them, so `ip a s` shows addresses but `ip link s` sets a link.
 
+use super::manuals::{Rule, Table};
 use super::system::texts;
-use super::{Judge, Judged, Judgement};
+use super::{Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    (name == "ip").then_some(ip as Judge)
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[Table {
+    program: "ip", manual: "ip(8) and its object pages (ip-address(8)…), iproute2 6.1.0",
+    rule: Rule::Walked(ip),
+    reads: &["ip a", "ip -br a", "ip -4 addr show", "ip route", "ip link show lo", "ip neigh show", "ip a s"],
+    refuses: &[
+        "ip link set eth0 down", "ip link s lo down", "ip route add default via 10.0.0.1",
+        "ip a flush dev eth0", "ip -b notes.txt", "ip -all netns exec id", "ip netns exec x ls",
+        "ip $OBJ",
+    ],
+}];
 
 /// The objects in the order `ip` matches a prefix against them.
 #[rustfmt::skip]

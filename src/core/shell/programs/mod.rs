@@ -2,11 +2,13 @@
 //!
 //! [`judge`] takes one command's words after quote removal. The command word must be a bare
 //! name or a file in a system directory (`/usr/bin/git`); anything else (`./ls`, `bin/grep`,
-//! `$CMD`) is not trusted. The name then picks a judgement: simple tables for programs whose
-//! behaviour does not depend on their arguments ([`tables`]), complete option allow-lists for
-//! programs that read or write depending on them (one module per family), wrappers that run
-//! another command ([`wrappers`]), which is judged in turn, and the per-program tables written
-//! as data from each program's manual ([`manuals`]), which name themselves in the reason.
+//! `$CMD`) is not trusted. The name then picks a judgement: the simple lists for programs whose
+//! behaviour does not depend on their arguments ([`tables`]), or the program's own table
+//! ([`manuals`]): its manual, its rule and the lines it must read and refuse. A table's rule is
+//! data (an option allow-list, a fixed refusal) or the code of a hand-written family for the
+//! programs whose arguments need it: complete option allow-lists, sed and awk programs read as
+//! their interpreters would, wrappers that run another command ([`wrappers`]), which is judged in
+//! turn. Every reason ends with the table that gave it, which `gatehouse explain` shows.
 
 mod archive;
 mod awk;
@@ -20,22 +22,27 @@ mod gatehouse;
 mod git;
 mod git_format;
 mod git_tables;
+mod hosts;
 mod iproute;
 mod manuals;
 mod network;
+mod network_tables;
 mod packages;
 mod scripts;
 mod search;
 mod sed;
 mod sed_script;
 mod shell;
+mod shell_tables;
 mod system;
 mod system_tables;
 mod tables;
 mod text;
 mod text_tables;
 mod viewers;
+mod viewers_tables;
 mod wrappers;
+mod wrappers_tables;
 
 #[cfg(test)]
 #[path = "programs_tests.rs"]
@@ -214,13 +221,11 @@ fn builds_option(word: &Word) -> bool {
         && (word.many || word.prefix == "-" || word.prefix == "--")
 }
 
-/// Known to the older families and lists, or to a table with read forms. A table of a program
+/// Known to the lists, or to a table with read forms. A table of a program
 /// known only to write or run does not take `--version` on trust: several such tools hand it
 /// to the project's own copy (`nx`, `turbo` and `lerna` defer to the workspace's install).
 fn is_known(name: &str) -> bool {
-    tables::simple(name).is_some()
-        || family(name).is_some()
-        || manuals::lookup(name).is_some_and(|t| t.has_read_forms())
+    tables::simple(name).is_some() || manuals::lookup(name).is_some_and(|t| t.has_read_forms())
 }
 
 /// True for programs that are read-only whatever their arguments, dynamic ones included.
@@ -269,40 +274,16 @@ fn asks_for_version(name: &str, flag: &str) -> bool {
 pub(crate) type Judge = fn(&mut Walker, &str, &[Word]) -> Judged;
 
 fn judge_program(walker: &mut Walker, name: &str, args: &[Word]) -> Option<Judged> {
-    if let Some(judge) = family(name) {
-        return Some(judge(walker, name, args));
-    }
     if let Some(judgement) = tables::simple(name) {
         return Some(Ok(judgement));
     }
     manuals::lookup(name).map(|table| Ok(table.judge(walker, args)))
 }
 
-/// The families of programs whose judgement depends on their arguments, in the order they are
-/// looked up, each with the name `explain` gives its table.
-type Lookup = fn(&str) -> Option<Judge>;
-const FAMILIES: &[(&str, Lookup)] = &[
-    ("shell", shell::lookup),
-    ("wrappers", wrappers::lookup),
-    ("scripts", scripts::lookup),
-    ("network", network::lookup),
-    ("iproute", iproute::lookup),
-    ("firewall", firewall::lookup),
-    ("viewers", viewers::lookup),
-];
-
-/// Programs whose judgement depends on their arguments, by family.
-fn family(name: &str) -> Option<Judge> {
-    FAMILIES.iter().find_map(|(_, lookup)| lookup(name))
-}
-
-/// Which table judges the program `name`, as [`judge_program`] looks them up: a family's
-/// (`the git family`), one of the simple lists (`the readers list`) or the program's own table
-/// (`table tput`); `None` for a program no table knows.
+/// Which table judges the program `name`, as [`judge_program`] looks them up: one of the
+/// simple lists (`the readers list`) or the program's own table (`table tput`); `None` for a
+/// program no table knows.
 pub(crate) fn table_of(name: &str) -> Option<String> {
-    if let Some((family, _)) = FAMILIES.iter().find(|(_, lookup)| lookup(name).is_some()) {
-        return Some(format!("the {family} family"));
-    }
     if let Some(list) = tables::list_of(name) {
         return Some(format!("the {list} list"));
     }

@@ -2,25 +2,13 @@
 //! forms write; reaching another host is unverified.
 
 use super::flags::{self, Spec};
+use super::hosts;
+use super::manuals::literal_operands;
 use super::system::texts;
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
-
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "ss" => ss,
-        "fuser" => fuser,
-        "rsync" => rsync,
-        "openssl" => openssl,
-        "route" | "arp" => route,
-        "netstat" | "lsof" => resolver_lister,
-        "last" | "lastb" => last,
-        "ifconfig" => ifconfig,
-        _ => return None,
-    })
-}
 
 #[rustfmt::skip]
 const SS: Spec = Spec {
@@ -37,7 +25,7 @@ const SS: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -45,9 +33,51 @@ fn ss(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     {
         return Err(Judgement::writer("ss -K: closes sockets"));
     }
-    flags::parse(&SS, args)?;
+    let parsed = flags::parse(&SS, args)?;
+    if parsed.has(&["-F", "--filter"]) {
+        return Err(Judgement::risk(
+            Risk::Network,
+            "ss -F: the filter file may name hosts, looked up in DNS",
+        ));
+    }
+    // A glob after a path (`src /tmp/.X11-unix/*`) can only give more paths.
+    let mut filter = String::new();
+    for word in &parsed.args {
+        match word.literal_text() {
+            Some(text) => filter.push_str(text),
+            None if word.prefix.starts_with('/') => filter.push_str(&word.prefix),
+            None => {
+                return Err(Judgement::dynamic(format!(
+                    "ss: {} may name a host, looked up in DNS",
+                    escape(&word.text)
+                )));
+            }
+        }
+        filter.push(' ');
+    }
+    let mut tokens = filter
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|t| !t.is_empty());
+    while let Some(token) = tokens.next() {
+        if !matches!(token, "dst" | "src" | "dport" | "sport") {
+            continue;
+        }
+        let spec = tokens.find(|t| !SS_OPERATORS.contains(t)).unwrap_or("");
+        if hosts::names_host(spec) {
+            return Err(Judgement::risk(
+                Risk::Network,
+                format!("ss {token} {}: looks the host up in DNS", escape(spec)),
+            ));
+        }
+    }
     Ok(Judgement::read_only("lists sockets"))
 }
+
+/// The comparisons an `ss` filter may put between a predicate and its address.
+#[rustfmt::skip]
+const SS_OPERATORS: &[&str] = &[
+    "=", "==", "!=", "<", ">", "<=", ">=", "eq", "neq", "ne", "ge", "le", "gt", "lt",
+];
 
 #[rustfmt::skip]
 const FUSER: Spec = Spec {
@@ -60,7 +90,7 @@ const FUSER: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args
         .iter()
         .filter_map(Word::literal_text)
@@ -70,7 +100,15 @@ fn fuser(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
     // `PORT/tcp` goes through getaddrinfo, whose UDP connects to loopback only sort
     // addresses and send nothing; fuser then reads /proc/net.
-    flags::parse(&FUSER, args)?;
+    let parsed = flags::parse(&FUSER, args)?;
+    for operand in literal_operands("fuser", &parsed.args)? {
+        if let Some(host) = hosts::fuser_host(operand) {
+            return Err(Judgement::risk(
+                Risk::Network,
+                format!("fuser {}: looks the host up in DNS", escape(host)),
+            ));
+        }
+    }
     Ok(Judgement::read_only("shows which processes use files"))
 }
 
@@ -96,7 +134,7 @@ const RSYNC: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&RSYNC, args)?;
     if parsed
         .args
@@ -114,7 +152,7 @@ fn rsync(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("shows what would be copied"))
 }
 
-fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts =
         texts(args).ok_or_else(|| Judgement::risk(Risk::Pager, "dynamic openssl argument"))?;
     let Some((verb, rest)) = texts.split_first() else {
@@ -259,8 +297,13 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                     escape(word)
                 )));
             }
-            if takes_value.contains(word) {
-                words.next();
+            let value = takes_value.contains(word).then(|| words.next()).flatten();
+            // OpenSSL's apps fetch an `-in` given as an http:// URL (load_cert, load_crl).
+            if let Some(url) = value.filter(|v| *word == "-in" && v.contains("://")) {
+                return Err(Judgement::risk(
+                    Risk::Network,
+                    format!("openssl {verb} -in {}: fetches a URL", escape(url)),
+                ));
             }
         }
     }
@@ -270,7 +313,7 @@ fn openssl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }))
 }
 
-fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn route(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     // Display flags, alone or bundled (`arp -an`, `route -nee`).
     let shows = args.iter().all(|w| {
         w.literal_text()
@@ -299,10 +342,33 @@ pub(super) fn numeric(args: &[Word]) -> bool {
 
 /// `netstat` and `lsof` look every address up in DNS unless told `-n`; netstat's interface
 /// and statistics tables show no addresses.
-fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     if let Some(word) = args.iter().find(|w| !w.is_static) {
         if name == "netstat" || word.may_be_option() {
             return Err(flags::could_be_option(word));
+        }
+    }
+    // `lsof -i @HOST` looks the host up, `-n` or not; an address known only when the line
+    // runs may name one.
+    let mut after_i = false;
+    for word in args {
+        match word.literal_text() {
+            None if after_i => {
+                return Err(Judgement::dynamic(format!(
+                    "lsof -i {}: may name a host, looked up in DNS",
+                    escape(&word.text)
+                )));
+            }
+            Some(text) if name == "lsof" => {
+                if let Some(host) = hosts::lsof_host(text) {
+                    return Err(Judgement::risk(
+                        Risk::Network,
+                        format!("lsof @{}: looks the host up in DNS", escape(host)),
+                    ));
+                }
+                after_i = text == "-i";
+            }
+            _ => after_i = false,
         }
     }
     let no_addresses = name == "netstat"
@@ -333,12 +399,13 @@ fn resolver_lister(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
 }
 
 /// `last` reads the login records; `-d` looks their addresses up in DNS.
-fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     for word in args {
         let Some(text) = word.literal_text() else {
             return Err(flags::could_be_option(word));
         };
-        if text == "--dns"
+        // getopt_long takes `--d` and `--dn` for `--dns`, the only long option with a d.
+        if (text.starts_with("--d") && "--dns".starts_with(text))
             || (text.starts_with('-') && !text.starts_with("--") && text.contains('d'))
         {
             return Err(Judgement::risk(
@@ -350,7 +417,7 @@ fn last(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("shows login records"))
 }
 
-fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ifconfig(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match texts(args).as_deref() {
         Some([] | ["-a"] | ["-s"] | ["-a", "-s"]) => Ok(Judgement::read_only("shows interfaces")),
         Some([iface]) if !iface.starts_with('-') => Ok(Judgement::read_only("shows an interface")),

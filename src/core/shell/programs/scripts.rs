@@ -3,21 +3,75 @@
 //! time), `watch` and `parallel`.
 
 use super::flags::{self, Spec};
+use super::manuals::{Rule, Table};
+use super::shell::SET_OPTIONS;
 use super::wrappers::run;
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "xargs" => xargs,
-        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" => shell,
-        "watch" => watch,
-        "parallel" => parallel,
-        _ => return None,
-    })
-}
+#[rustfmt::skip]
+pub(super) const TABLES: &[Table] = &[
+    Table {
+        program: "xargs", manual: "xargs(1), GNU findutils 4.9.0", rule: Rule::Walked(xargs),
+        reads: &["xargs cat", "xargs -0 -n 1 -P 4 cat", "xargs -I {} cat {}", "xargs -a files.txt cat"],
+        refuses: &["xargs rm", "xargs -0 rm -f", "xargs -I {} sh -c 'echo {}'", "xargs -p rm"],
+    },
+    Table {
+        program: "bash", manual: "bash(1) OPTIONS and INVOCATION, GNU bash 5.2.15",
+        rule: Rule::Walked(shell),
+        reads: &[
+            "bash -c 'git status'", "bash -lc 'ls | wc -l'", "bash -xc 'echo test'",
+            "bash -o pipefail -c 'git log | head'",
+        ],
+        refuses: &[
+            "bash -c 'touch x'", "bash script.sh", "bash", "bash -i -c ls",
+            "bash --rcfile ./x.sh -c ls", "bash -O extglob -c ls",
+            "bash -o keyword -c 'bash -c ls BASH_ENV=./x.sh'", "bash -o",
+        ],
+    },
+    Table {
+        program: "sh", manual: "sh(1), which is dash(1) on Debian, dash 0.5.12", rule: Rule::Walked(shell),
+        reads: &["sh -c 'ls'", "sh -ec 'pwd'"],
+        refuses: &["sh ./install.sh", "sh -c 'rm file.txt'", "sh -s < script.sh"],
+    },
+    Table {
+        program: "dash", manual: "dash(1), dash 0.5.12", rule: Rule::Walked(shell),
+        reads: &["dash -c 'ls'"],
+        refuses: &["dash -c 'touch x'", "dash script.sh"],
+    },
+    Table {
+        program: "zsh", manual: "zsh(1)", rule: Rule::Walked(shell),
+        reads: &["zsh -c 'ls'", "zsh -lc ls"],
+        refuses: &["zsh -c 'rm -rf /tmp'", "zsh script.zsh", "zsh -c \"ls *(e:'touch pwn':)\""],
+    },
+    Table {
+        program: "ksh", manual: "ksh(1)", rule: Rule::Walked(shell),
+        reads: &["ksh -c 'ls'"],
+        refuses: &["ksh -c 'touch x'", "ksh script.ksh"],
+    },
+    Table {
+        program: "mksh", manual: "mksh(1)", rule: Rule::Walked(shell),
+        reads: &["mksh -c 'ls'"],
+        refuses: &["mksh -c 'touch x'", "mksh script.sh"],
+    },
+    Table {
+        program: "ash", manual: "the ash applet of busybox(1), BusyBox 1.35.0", rule: Rule::Walked(shell),
+        reads: &["ash -c 'ls'"],
+        refuses: &["ash -c 'touch x'", "ash script.sh"],
+    },
+    Table {
+        program: "watch", manual: "watch(1), procps-ng 4.0.2", rule: Rule::Walked(watch),
+        reads: &["watch --version"],
+        refuses: &["watch 'id'", "watch -n 2 ls", "watch -n 1 rm x"],
+    },
+    Table {
+        program: "parallel", manual: "parallel(1)", rule: Rule::Walked(parallel),
+        reads: &["parallel --version"],
+        refuses: &["parallel rm ::: a b c", "parallel echo ::: a b"],
+    },
+];
 
 #[rustfmt::skip]
 const XARGS: Spec = Spec {
@@ -67,14 +121,27 @@ fn shell(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
             .ok_or_else(|| Judgement::risk(Risk::RunsCode, "dynamic shell option"))?;
         match text {
             "--login" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--noediting" => {}
-            "-o" | "+o" => {
-                if !words.next().is_some_and(|v| v.is_static) {
+            // The options `set` may take (`-o keyword` would pass `NAME=value` operands of
+            // later commands into their environment, `BASH_ENV` included).
+            "-o" | "+o" => match words.next() {
+                Some(option) if !option.is_static => {
                     return Err(Judgement::risk(
                         Risk::RunsCode,
                         "shell -o: option name known only at run time",
                     ));
                 }
-            }
+                Some(option) if SET_OPTIONS.contains(&option.text.as_str()) => {}
+                option => {
+                    let option = option.map_or("", |o| o.text.as_str());
+                    return Err(Judgement::risk(
+                        Risk::RunsCode,
+                        format!(
+                            "{name} {text} {}: not a set option on the list",
+                            escape(option)
+                        ),
+                    ));
+                }
+            },
             _ if text.len() > 1
                 && text.starts_with(['-', '+'])
                 && text[1..].chars().all(|c| "lexuvcfnpCEhBHT".contains(c)) =>

@@ -6,58 +6,24 @@
 //! later use of the name is not trusted; `source` and `.` run a file we cannot see.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "cd" | "pushd" | "popd" => change_dir,
-        "compgen" => compgen,
-        "jobs" => jobs,
-        "dirs" | "times" | "caller" | "help" | "unalias" | "disown" => {
-            |_, _, _| Ok(Judgement::read_only("shell builtin"))
-        }
-        "shift" | "exit" | "return" | "break" | "continue" | "wait" => numeric_builtin,
-        "test" | "[" => test,
-        "let" => let_,
-        "getopts" => getopts,
-        "type" => |_, _, _| Ok(Judgement::read_only("shows what a name runs")),
-        "set" => set,
-        "shopt" => shopt,
-        "trap" => trap,
-        "hash" => hash,
-        "alias" => alias,
-        "eval" => eval,
-        "source" | "." => |_, _, _| {
-            Ok(Judgement::risk(
-                Risk::RunsCode,
-                "runs the commands of a file",
-            ))
-        },
-        "enable" => |_, _, _| {
-            Ok(Judgement::risk(
-                Risk::RunsCode,
-                "loads or switches builtins",
-            ))
-        },
-        "read" => read,
-        "mapfile" | "readarray" => mapfile,
-        "printf" => printf,
-        "ulimit" => ulimit,
-        "umask" => umask,
-        "kill" => kill,
-        "history" => history,
-        "fc" | "bind" | "complete" | "fg" | "bg" | "suspend" | "logout" => {
-            |_, _, _| Ok(Judgement::risk(Risk::Pager, "interactive shell builtin"))
-        }
-        _ => return None,
-    })
+/// Builtins that only show or forget shell state (`dirs`, `times`, `caller`, `help`,
+/// `unalias`, `disown`), whatever their arguments.
+pub(super) fn shows_state(_: &mut Walker, _: &str, _: &[Word]) -> Judged {
+    Ok(Judgement::read_only("shell builtin"))
+}
+
+/// `type` only says what a name would run.
+pub(super) fn type_(_: &mut Walker, _: &str, _: &[Word]) -> Judged {
+    Ok(Judgement::read_only("shows what a name runs"))
 }
 
 /// Builtins whose arguments are numbers, which bash evaluates as arithmetic.
-fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         if !(word.literal_text() == Some("-n") || word.literal_text() == Some("-f")) {
             walker.arith_word(word);
@@ -69,7 +35,7 @@ fn numeric_builtin(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 /// `jobs` lists jobs, but `jobs -x COMMAND` runs the command (with job specs replaced), so
 /// only its listing letters are read-only, and no word may be only known when the line runs
 /// (`jobs $OPTS` can become `-x rm …`).
-fn jobs(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn jobs(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word.literal_text().filter(|_| !word.many).ok_or_else(|| {
             Judgement::dynamic(format!("jobs: {} may become -x", escape(&word.text)))
@@ -86,7 +52,7 @@ fn jobs(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 /// `compgen` lists completions; its `-W` word list is expanded like a command line, and
 /// `-C` and `-F` run a command or function.
-fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         match word.literal_text() {
@@ -114,7 +80,7 @@ fn compgen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("lists completions"))
 }
 
-fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let args = match (name, args.split_last()) {
         ("[", Some((last, rest))) if last.literal_text() == Some("]") => rest,
         ("[", _) => return Err(Judgement::unparsed("[ without its closing ]")),
@@ -124,7 +90,7 @@ fn test(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("tests a condition"))
 }
 
-fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     walker.changed_dir = true;
     let _ = args;
     Ok(Judgement::read_only("changes directory"))
@@ -137,13 +103,13 @@ fn change_dir(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 /// as `bash -x` is).
 const SET_LETTERS: &str = "euvfnxCBbhHmPT";
 #[rustfmt::skip]
-const SET_OPTIONS: &[&str] = &[
+pub(super) const SET_OPTIONS: &[&str] = &[
     "errexit", "nounset", "verbose", "noglob", "noclobber", "pipefail", "noexec",
     "errtrace", "functrace", "braceexpand", "hashall", "physical", "monitor", "notify",
     "xtrace",
 ];
 
-fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn set(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let Some(text) = word.literal_text() else {
@@ -197,15 +163,27 @@ const SHOPT_SAFE: &[&str] = &[
     "globasciiranges", "lastpipe", "inherit_errexit", "pipefail", "checkwinsize", "histappend",
 ];
 
-fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut setting = false;
     for word in args {
         let Some(text) = word.literal_text() else {
             return Err(Judgement::dynamic("dynamic shopt arguments"));
         };
+        match text.strip_prefix('-').filter(|letters| !letters.is_empty()) {
+            // Letters bundle as getopt reads them: `-qs` sets quietly.
+            Some(letters) if letters.chars().all(|c| "supqo".contains(c)) => {
+                setting |= letters.contains(['s', 'u']);
+                continue;
+            }
+            Some(_) => {
+                return Err(Judgement::unverified(format!(
+                    "shopt {}: not an option on the list",
+                    escape(text)
+                )));
+            }
+            None => {}
+        }
         match text {
-            "-s" | "-u" => setting = true,
-            "-p" | "-q" | "-o" => {}
             name if setting && !SHOPT_SAFE.contains(&name) => {
                 return Err(Judgement::unverified(format!(
                     "shopt {}: changes later commands",
@@ -218,7 +196,7 @@ fn shopt(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("shows or sets glob options"))
 }
 
-fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args.iter().skip(1).any(|w| !w.is_static) {
         return Err(Judgement::risk(
             Risk::RunsCode,
@@ -241,7 +219,7 @@ fn trap(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     match args
         .iter()
         .map(|w| w.literal_text())
@@ -258,7 +236,7 @@ fn hash(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-fn alias(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn alias(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         if !word.is_static {
             return Err(Judgement::dynamic("dynamic alias"));
@@ -280,7 +258,7 @@ fn alias(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     ))
 }
 
-fn eval(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn eval(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut script = Vec::new();
     for word in args {
         match word.literal_text() {
@@ -305,7 +283,7 @@ const READ: Spec = Spec {
 };
 
 /// `read NAME`: reads stdin into variables, which must be harmless names.
-fn read(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn read(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     assign_from_input(walker, &READ, args)
 }
 
@@ -316,7 +294,7 @@ const MAPFILE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn mapfile(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn mapfile(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     assign_from_input(walker, &MAPFILE, args)
 }
 
@@ -341,19 +319,41 @@ fn assign_from_input(walker: &mut Walker, spec: &Spec, args: &[Word]) -> Judged 
     Ok(Judgement::read_only("reads input into variables"))
 }
 
-fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+/// `printf [-v NAME]… [--] FORMAT [ARGUMENTS…]`. bash reads the options as getopt does, so
+/// `-vNAME` and a second `-v` assign too (`printf -v a -v PATH …`), each name judged as a
+/// variable; a word known only when the line runs may become `-v NAME` (`printf $ARGS`, or
+/// `"$F"` before more words). Any other option is refused by bash before it assigns.
+pub(super) fn printf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut rest = args;
-    if let [flag, name, tail @ ..] = args
-        && flag.literal_text() == Some("-v")
-    {
-        let text = name
-            .literal_text()
-            .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?;
-        walker.judge_variable(&format!("printf -v {text}"), text, None, false);
-        rest = tail;
-    }
-    if rest.first().and_then(Word::literal_text) == Some("--") {
-        rest = &rest[1..];
+    while let Some((first, tail)) = rest.split_first() {
+        let Some(text) = first.literal_text() else {
+            let option = first.prefix.starts_with('-') && first.prefix != "-";
+            if option || (first.may_be_option() && (first.splits || !tail.is_empty())) {
+                return Err(Judgement::dynamic(format!(
+                    "printf: {} may become -v NAME",
+                    escape(&first.text)
+                )));
+            }
+            break;
+        };
+        if text == "--" {
+            rest = tail;
+            break;
+        }
+        let Some(attached) = text.strip_prefix("-v") else {
+            break;
+        };
+        let (name, after) = match (attached, tail.split_first()) {
+            ("", Some((name, after))) => (
+                name.literal_text()
+                    .ok_or_else(|| Judgement::dynamic("dynamic variable name"))?,
+                after,
+            ),
+            ("", None) => break,
+            (name, _) => (name, tail),
+        };
+        walker.judge_variable(&format!("printf -v {name}"), name, None, false);
+        rest = after;
     }
     // Numeric conversions (`%d`, `%x`, `%f`, `*` widths, `%(…)T`) evaluate their arguments.
     let Some((format, values)) = rest.split_first() else {
@@ -387,7 +387,7 @@ fn only_string_conversions(format: &str) -> bool {
     true
 }
 
-fn ulimit(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ulimit(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let shows = args
         .iter()
         .all(|w| w.literal_text().is_some_and(|t| t.starts_with('-')));
@@ -398,7 +398,7 @@ fn ulimit(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-fn umask(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn umask(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let shows = args
         .iter()
         .all(|w| matches!(w.literal_text(), Some("-S" | "-p")));
@@ -411,7 +411,7 @@ fn umask(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     }
 }
 
-fn kill(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn kill(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts: Vec<Option<&str>> = args.iter().map(Word::literal_text).collect();
     let pids = match texts.as_slice() {
         [Some("-l" | "-L"), ..] => return Ok(Judgement::read_only("lists signals")),
@@ -439,7 +439,7 @@ fn kill(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(Judgement::read_only("checks that processes exist"))
 }
 
-fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if args.iter().all(|w| {
         w.literal_text()
             .is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
@@ -452,7 +452,7 @@ fn history(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 
 /// `let EXPR…`: each argument is an arithmetic expression; every name assigned is judged as
 /// a variable, and every name read must hold a number (see `arith`).
-fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     for word in args {
         let text = word
             .literal_text()
@@ -478,7 +478,7 @@ fn let_(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 /// `getopts SPEC NAME`: NAME is assigned.
-fn getopts(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn getopts(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     if let Some(name) = args.get(1) {
         let text = name
             .literal_text()

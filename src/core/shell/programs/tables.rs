@@ -227,20 +227,4 @@ mod tests {
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
-
-    #[test]
-    fn no_listed_program_is_judged_first_by_a_family_or_written_as_a_table() {
-        let mut dead: Vec<_> = LISTED
-            .keys()
-            .filter(|name| {
-                super::super::family(name).is_some()
-                    || super::super::manuals::lookup(name).is_some()
-            })
-            .collect();
-        dead.sort();
-        assert!(
-            dead.is_empty(),
-            "listed, but a family or table judges them (dead list entries): {dead:?}"
-        );
-    }
 }

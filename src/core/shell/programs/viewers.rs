@@ -3,25 +3,11 @@
 //! listings, the SSH agent's key list and `ssh-keygen` fingerprints and searches.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement, Risk};
+use super::hosts;
+use super::{Judged, Judgement, Risk};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
-
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "bat" | "batcat" => bat,
-        "pandoc" => pandoc,
-        "ffprobe" => ffprobe,
-        "mediainfo" => mediainfo,
-        "exiftool" => exiftool,
-        "tcpdump" => tcpdump,
-        "busctl" => busctl,
-        "ssh-add" => ssh_add,
-        "ssh-keygen" => ssh_keygen,
-        _ => return None,
-    })
-}
 
 /// Operands that are plain local files: static, and not a URL or `proto:` name.
 fn local_files(name: &str, operands: &[Word]) -> Result<(), Judgement> {
@@ -56,7 +42,7 @@ const BAT: Spec = Spec {
 };
 
 /// `bat` pages through `less` unless paging is off (`--paging=never`, `-P`, `-pp`).
-fn bat(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn bat(_: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BAT, args)?;
     let plain = parsed
         .opts
@@ -93,7 +79,7 @@ const PANDOC: Spec = Spec {
 
 /// `pandoc` printing to standard output; filters, Lua readers and writers, output files and
 /// fetched resources are not on the list.
-fn pandoc(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn pandoc(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&PANDOC, args)?;
     for format in [
         "-f", "-r", "--from", "--read", "-t", "-w", "--to", "--write",
@@ -144,7 +130,7 @@ const FFPROBE_VALUES: &[&str] = &[
     "-f",
 ];
 
-fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut files = Vec::new();
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -161,6 +147,14 @@ fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             if text == "-i" {
                 files.push(value.clone());
             }
+            // The lavfi device reads a filter graph as its input, and filters can write files,
+            // open sockets or load plugins (ffmpeg-filters(1): metadata, zmq, frei0r).
+            if text == "-f" && value.literal_text().is_none_or(|format| format == "lavfi") {
+                return Err(Judgement::risk(
+                    Risk::RunsCode,
+                    "ffprobe -f lavfi: runs a filter graph",
+                ));
+            }
             continue;
         }
         if text.starts_with('-') {
@@ -173,7 +167,7 @@ fn ffprobe(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
 }
 
 /// `mediainfo`: `--LogFile` writes and URLs reach the network.
-fn mediainfo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn mediainfo(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut files = Vec::new();
     for word in args {
         let text = word.literal_text().unwrap_or("");
@@ -203,7 +197,7 @@ const EXIFTOOL_FLAGS: &[&str] = &[
     "-fast2", "-s2", "-s3", "-G0", "-G1", "-g0", "-g1", "-list", "-listw", "-listf",
 ];
 
-fn exiftool(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn exiftool(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut files = Vec::new();
     for word in args {
         let text = word
@@ -230,7 +224,7 @@ const TCPDUMP: Spec = Spec {
 
 /// `tcpdump -r FILE -n` reads a capture file; without `-n` it looks names up in DNS, and
 /// without `-r` it captures from an interface.
-fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&TCPDUMP, args)?;
     let Some(file) = parsed.value(&["-r"]) else {
         return Err(Judgement::risk(
@@ -250,6 +244,19 @@ fn tcpdump(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
             "tcpdump: a filter known only at run time",
         ));
     }
+    if parsed.has(&["-F"]) {
+        return Err(Judgement::risk(
+            Risk::Network,
+            "tcpdump -F: the filter file may name hosts, looked up in DNS",
+        ));
+    }
+    let filter: Vec<&str> = parsed.args.iter().map(|a| a.text.as_str()).collect();
+    if let Some(host) = hosts::pcap_host(&filter.join(" ")) {
+        return Err(Judgement::risk(
+            Risk::Network,
+            format!("tcpdump filter {}: looks the host up in DNS", escape(host)),
+        ));
+    }
     Ok(Judgement::read_only("reads a capture file"))
 }
 
@@ -265,7 +272,7 @@ const BUSCTL: Spec = Spec {
 };
 
 /// `busctl list` and `busctl status` read the bus; other verbs call or watch services.
-fn busctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn busctl(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&BUSCTL, args)?;
     match parsed.args.first().and_then(Word::literal_text) {
         None | Some("list") => Ok(Judgement::read_only("lists bus peers")),
@@ -284,7 +291,7 @@ const SSH_ADD: Spec = Spec {
 };
 
 /// `ssh-add -l` and `-L` list the agent's keys; everything else changes them.
-fn ssh_add(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ssh_add(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed =
         flags::parse(&SSH_ADD, args).map_err(|_| Judgement::writer("changes the agent's keys"))?;
     if !parsed.has(&["-l", "-L"]) || !parsed.args.is_empty() {
@@ -300,7 +307,7 @@ const SSH_KEYGEN: Spec = Spec {
 };
 
 /// `ssh-keygen -l` fingerprints and `-F host` searches known keys; every other mode writes.
-fn ssh_keygen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ssh_keygen(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let parsed = flags::parse(&SSH_KEYGEN, args).map_err(|_| Judgement::writer("writes keys"))?;
     if !parsed.has(&["-l", "-F"]) || !parsed.args.is_empty() {
         return Err(Judgement::writer("writes keys"));

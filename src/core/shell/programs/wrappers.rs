@@ -6,30 +6,14 @@
 //! the script analysed (see [`super::scripts`]); `sudo` and its kin are never read-only.
 
 use super::flags::{self, Spec};
-use super::{Judge, Judged, Judgement};
+use super::{Judged, Judgement};
 use crate::core::shell::escape;
 use crate::core::shell::walk::Walker;
 use crate::core::shell::words::Word;
 
-pub(super) fn lookup(name: &str) -> Option<Judge> {
-    Some(match name {
-        "env" => env,
-        "timeout" => timeout,
-        "nice" => nice,
-        "time" => time,
-        "stdbuf" => stdbuf,
-        "nohup" => nohup,
-        "sudo" | "doas" | "pkexec" | "su" | "run0" => sudo,
-        "chrt" => chrt,
-        "ionice" => ionice,
-        "taskset" => taskset,
-        "strace" | "ltrace" => trace,
-        "unbuffer" | "builtin" | "busybox" => |w, _, args| Ok(run(w, args)),
-        "coproc" => coproc,
-        "command" => command,
-        "exec" => exec,
-        _ => return None,
-    })
+/// `unbuffer`, `builtin` and `busybox` run the command that follows them, judged in their place.
+pub(super) fn runs_rest(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+    Ok(run(walker, args))
 }
 
 /// Words bash reads as the start of a compound command, or as reserved, after `coproc NAME`.
@@ -41,7 +25,7 @@ const RESERVED: &[&str] = &[
 /// `coproc cmd args`: bash runs `cmd args`, unless the second word is reserved; then the first
 /// is the coprocess's name and the rest a compound command (or a syntax error), which the
 /// parser does not show.
-fn coproc(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn coproc(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let reserved = args
         .get(1)
         .is_some_and(|w| w.is_static && RESERVED.contains(&w.text.as_str()));
@@ -71,7 +55,7 @@ const ENV: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, mut rest) = flags::parse_leading(&ENV, args)?;
     if parsed.has(&["-C", "--chdir"]) {
         walker.changed_dir = true;
@@ -80,6 +64,14 @@ fn env(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
         let text = script
             .literal_text()
             .ok_or_else(|| Judgement::dynamic("dynamic -S string"))?;
+        // env splits the string its own way, read here as a shell line: the same words
+        // while it holds no backslash, but `\_` separates words (`sort a\_-o\_x` is
+        // `sort a -o x`) and `\c` ends the string.
+        if text.contains('\\') {
+            return Err(Judgement::unparsed(
+                "env -S: a backslash escape splits words as the shell does not",
+            ));
+        }
         let mut line = text.to_string();
         for word in rest {
             line.push(' ');
@@ -115,7 +107,7 @@ const TIMEOUT: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn timeout(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn timeout(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&TIMEOUT, args)?;
     match rest.split_first() {
         Some((_duration, inner)) => Ok(run(walker, inner)),
@@ -132,7 +124,7 @@ const NICE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn nice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn nice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&NICE, args)?;
     if rest.is_empty() {
         return Ok(Judgement::read_only("prints the niceness"));
@@ -148,7 +140,7 @@ const TIME: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn time(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn time(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&TIME, args)?;
     let inner = if rest.is_empty() {
         Judgement::read_only("times nothing")
@@ -169,7 +161,7 @@ const STDBUF: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn stdbuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn stdbuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&STDBUF, args)?;
     Ok(run(walker, rest))
 }
@@ -177,7 +169,7 @@ fn stdbuf(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
 /// `nohup` appends to `nohup.out` only when its standard output is a terminal (nohup(1),
 /// GNU coreutils 9.1); sent to `/dev/null`, it writes no file. Output to a file is judged by
 /// the redirection itself; any other output may be the terminal.
-fn nohup(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn nohup(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let quiet = walker.command_fds.get(1) == crate::core::shell::redirect::Points::Nowhere;
     let inner = run(walker, args);
     if quiet {
@@ -198,7 +190,7 @@ const SUDO: Spec = Spec {
 };
 
 /// `sudo`, `doas`, `su`, `pkexec`: never read-only. The command they run is still recorded.
-fn sudo(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn sudo(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let own = Judgement::writer(format!("{name}: runs as another user"));
     if let Ok((parsed, rest)) = flags::parse_leading(&SUDO, args) {
         if let Some(script) = parsed
@@ -224,7 +216,7 @@ const CHRT: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn chrt(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn chrt(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&CHRT, args)?;
     match rest.split_first() {
         Some((_priority, inner)) if !inner.is_empty() => Ok(run(walker, inner)),
@@ -240,7 +232,7 @@ const IONICE: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn ionice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn ionice(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&IONICE, args)?;
     if rest.is_empty() {
         return Ok(Judgement::read_only("prints the I/O class"));
@@ -256,7 +248,7 @@ const TASKSET: Spec = Spec {
     ..Spec::EMPTY
 };
 
-fn taskset(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn taskset(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let (_, rest) = flags::parse_leading(&TASKSET, args)?;
     match rest.split_first() {
         Some((_mask, inner)) if !inner.is_empty() => Ok(run(walker, inner)),
@@ -277,7 +269,7 @@ const TRACE: Spec = Spec {
 
 /// `strace`/`ltrace`: they only watch, unless told to write a file (`-o`) or tamper with
 /// system calls (`-e inject=…`).
-fn trace(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
+pub(super) fn trace(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     let (parsed, rest) = flags::parse_leading(&TRACE, args)?;
     if parsed.has(&["-o", "--output", "-A"]) {
         return Err(Judgement::writer(format!("{name} -o: writes a file")));
@@ -313,7 +305,7 @@ fn trace(walker: &mut Walker, name: &str, args: &[Word]) -> Judged {
     Ok(run(walker, rest))
 }
 
-fn command(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn command(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut rest = args;
     while let Some((first, tail)) = rest.split_first() {
         match first.literal_text() {
@@ -329,7 +321,7 @@ fn command(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     Ok(run(walker, rest))
 }
 
-fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
+pub(super) fn exec(walker: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut rest = args;
     while let Some((first, tail)) = rest.split_first() {
         match first.literal_text() {

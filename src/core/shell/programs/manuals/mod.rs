@@ -6,13 +6,13 @@
 //! not (the write, run or network forms of the same program). One test runs every table's
 //! examples through the whole analyser, so each program carries its own test in its table.
 //!
-//! The tables here are the ones written as data from the start. The hand-written families
-//! (`git`, `find`, `sort`…) give their programs tables too, in their own modules, with a
-//! [`Rule::Walked`] rule pointing at the family's code; [`families`] gathers both. Families not
-//! yet given tables are looked up first ([`super::family`]), then the simple lists
-//! ([`super::tables`]), then these tables; a test checks that no table names a program those
-//! already judge, so a table is always the one that judged its program. The judgement's reason
-//! ends with the table that gave it, which `gatehouse explain` shows.
+//! Most tables are written as data here. The programs whose judgement needs code (the
+//! hand-written families: `git`, `find`, `sort`, the wrappers, the shell builtins…) have their
+//! tables beside that code, in their own modules, with a [`Rule::Walked`] rule pointing at it;
+//! [`families`] gathers both. The simple lists ([`super::tables`]) are looked up first; a test
+//! checks that no table names a program a list holds, so a table is always the one that judged
+//! its program. The judgement's reason ends with the table that gave it, which `gatehouse
+//! explain` shows.
 
 mod database;
 mod documents;
@@ -87,6 +87,13 @@ fn families() -> impl Iterator<Item = &'static Table> {
         writers::TABLES,
         super::compare::TABLES,
         super::dd::TABLES,
+        super::shell_tables::TABLES,
+        super::wrappers_tables::TABLES,
+        super::scripts::TABLES,
+        super::network_tables::TABLES,
+        super::iproute::TABLES,
+        super::firewall::TABLES,
+        super::viewers_tables::TABLES,
         super::packages::TABLES,
         super::git_tables::TABLES,
         super::text_tables::TABLES,
@@ -147,11 +154,14 @@ impl Table {
     }
 
     /// True when some forms of the program are read-only.
+    /// Never for the programs that run as another user ([`super::NEVER`]), whose tables walk
+    /// the command they run only to record it.
     pub(crate) fn has_read_forms(&self) -> bool {
-        matches!(
-            self.rule,
-            Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_) | Rule::Walked(_)
-        )
+        !super::NEVER.contains(&self.program)
+            && matches!(
+                self.rule,
+                Rule::Reads(_) | Rule::Options(..) | Rule::Judged(_) | Rule::Walked(_)
+            )
     }
 
     /// True when the program reads whatever its arguments.

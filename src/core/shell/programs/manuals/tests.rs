@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use super::{Rule, Table, families, lookup};
-use crate::core::shell::programs::{family, tables};
+use crate::core::shell::programs::tables;
 use crate::core::shell::{Safety, analyse};
 
 fn has_read_forms(table: &Table) -> bool {
@@ -77,12 +77,12 @@ fn a_program_known_only_to_write_or_run_is_never_read_only_not_even_asked_its_ve
 }
 
 #[test]
-fn no_table_is_shadowed_by_an_older_family_or_list_and_none_is_written_twice() {
+fn no_table_is_shadowed_by_a_list_and_none_is_written_twice() {
     let mut seen = HashSet::new();
     for table in families() {
         assert!(seen.insert(table.program), "{} twice", table.program);
         assert!(
-            family(table.program).is_none() && tables::simple(table.program).is_none(),
+            tables::simple(table.program).is_none(),
             "{} is already judged elsewhere; its table would never be used",
             table.program
         );
