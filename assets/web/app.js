@@ -131,11 +131,19 @@ function render(snapshot) {
   $("device").textContent = snapshot.device;
   renderModes();
   if (window.gatehouseModes) window.gatehouseModes.renderBeside(snapshot);
-  const ids = snapshot.dialogs.map((d) => d.id);
-  if (!ids.includes(focused)) focus(ids.length ? ids[0] : null);
+  keepFocusShown();
   renderQueue();
   renderCall();
   renderBatch();
+}
+
+// The focused call is always one the filter shows: when it hides the focused call, focus
+// moves to the first call it shows, or to none, so the page never answers a call it hides.
+// A call shown again is focused anew, and arms again.
+function keepFocusShown() {
+  if (current()) return;
+  const first = state.dialogs.find(queueShown);
+  focus(first ? first.id : null);
 }
 
 function renderModes() {
@@ -185,7 +193,11 @@ function focus(id) {
   setTimeout(renderButtons, ARMING_MS + 10);
 }
 
-function current() { return state && state.dialogs.find((d) => d.id === focused); }
+// The call shown below the queue: the focused one, and only while the filter shows it.
+function current() {
+  const d = state && state.dialogs.find((x) => x.id === focused);
+  return d && queueShown(d) ? d : null;
+}
 
 function renderSubject(d) {
   const p = d.preview;
@@ -213,7 +225,14 @@ function renderSubject(d) {
 function renderCall() {
   const d = current();
   $("call").hidden = !d;
-  if (!d) return;
+  const waiting = state ? state.dialogs.length : 0;
+  $("all-hidden").hidden = !!d || waiting === 0;
+  if (!d) {
+    $("all-hidden").textContent = "No call matches the filter “" + $("filter").value.trim() + "”: "
+      + waiting + (waiting === 1 ? " call waits" : " calls wait")
+      + " behind it, and nothing can be answered until one is shown. Clear the filter (Esc) to see them.";
+    return;
+  }
   $("call-title").textContent = "#" + d.id + " " + d.agent + " · " + d.tool;
   $("call-where").textContent = d.cwd + " · session " + d.session + " · " + d.class +
     " · " + left(d.left_ms - (Date.now() - received));

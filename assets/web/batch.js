@@ -104,10 +104,19 @@ async function sendBatch() {
   closeBatch();
 }
 
+// The filter changed: the call shown follows it (app.js's keepFocusShown), then the page.
+function followFilter() {
+  if (!state) return;
+  keepFocusShown();
+  renderQueue();
+  renderCall();
+  renderBatch();
+}
+
 function wireBatch() {
-  $("filter").addEventListener("input", () => renderQueue());
+  $("filter").addEventListener("input", followFilter);
   $("filter").addEventListener("keydown", (e) => {
-    if (e.key === "Escape") { $("filter").value = ""; renderQueue(); }
+    if (e.key === "Escape") { $("filter").value = ""; followFilter(); }
   });
   $("mark-call").addEventListener("change", () => { if (focused !== null) toggle(focused, $("mark-call").checked); });
   for (const kind of ["allow", "note", "always", "deny"]) {

@@ -174,8 +174,17 @@ impl App {
         }
     }
 
+    /// The focused call, only while the queue shows it: with a filter that hides every call
+    /// nothing is focused, so no decision key can answer a call the human cannot see.
     pub fn focused(&self) -> Option<&Open> {
-        self.dialogs.get(self.focus)
+        self.dialogs
+            .get(self.focus)
+            .filter(|open| self.shown_in_queue(open))
+    }
+
+    /// How many open calls the filter hides, when it hides them all (the dialog area says so).
+    pub fn all_hidden(&self) -> Option<usize> {
+        (self.focused().is_none() && !self.dialogs.is_empty()).then_some(self.dialogs.len())
     }
 
     /// How long `open` has left before its ask timeout, if the console knows the timeout.
@@ -307,6 +316,13 @@ impl App {
                 keymap::honours(&o.dialog.call.caps, intent)
                     && (intent != Intent::Edit || o.dialog.offer.edit.is_some())
             });
+            if let Some(n) = self.all_hidden() {
+                self.notify(format!(
+                    "no call matches the filter /{}: nothing was answered ({n} waiting; Esc clears the filter)",
+                    visible(&self.queue.filter)
+                ));
+                return vec![];
+            }
             if !offered || self.arming() {
                 return vec![];
             }
