@@ -16,6 +16,7 @@
 //! - `timed`: the global mode set for a while, and its return to the mode before;
 //! - `edited`: a shell line the human edited before approving, judged afresh;
 //! - `plan`: a plan approved, and the mode the human moves to with it;
+//! - `deleted`: a saved or in-memory rule deleted through the console, audited;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
 //! - `kept`: the notes and grants an answer leaves for the hook call that follows it, and the
@@ -422,6 +423,7 @@ impl Drop for WithdrawOnDrop {
 mod analysis;
 mod batch;
 mod control;
+mod deleted;
 mod edited;
 mod kept;
 mod modes;
