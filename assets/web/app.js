@@ -284,14 +284,14 @@ function openBox(kind) {
     openPlanBox(d);
     api("/api/claim", { id: d.id });
   } else {
-    $("box-label").textContent = "Always allow, for this agent session (" + d.always.kind + ")";
+    $("box-label").textContent = "Always allow (" + d.always.kind + "): where and how long below";
     text.value = d.always.pattern;
     $("send").textContent = "Always allow";
   }
   // One set of buttons at a time: the box's own send and cancel.
   $("buttons").hidden = true;
   $("box-hint").textContent = kind === "always" && d.always.matches
-    ? "As proposed it allows " + d.always.matches + " for this session; an edit is checked again when sent."
+    ? "As proposed it allows " + d.always.matches + "; an edit is checked again when sent."
       + (d.always.caveat ? " Note: " + d.always.caveat + "." : "")
     : "";
   if (kind === "edit") judgeEdit();
@@ -353,8 +353,7 @@ async function send(answer, text) {
   if (!d || Date.now() < armedAt) return;
   const body = { id: d.id, answer, text: text || "", confirm: confirmed };
   if (answer === "plan") body.mode = $("plan-mode").value || null;
-  const lasts = answer === "always" && window.gatehouseModes && window.gatehouseModes.lastsSecs();
-  if (lasts) body.lasts_secs = lasts;
+  if (answer === "always" && window.gatehouseModes) Object.assign(body, window.gatehouseModes.alwaysChoice());
   const reply = await api("/api/answer", body);
   if (reply.ok) { closeBox(); remember(answer, d); return; }
   if (reply.data.confirm) {
@@ -364,6 +363,9 @@ async function send(answer, text) {
   }
   $("answer-error").textContent = reply.data.error || ("refused (" + reply.status + ")");
 }
+
+// The always box's scope changed: a warning about a broad pattern no longer stands.
+window.gatehouseAlwaysChanged = () => { confirmed = false; $("box-hint").textContent = ""; };
 
 function wire() {
   wireBatch();

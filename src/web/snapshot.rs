@@ -82,7 +82,7 @@ pub fn snapshot(
     }
 }
 
-fn text(s: &str) -> String {
+pub(super) fn text(s: &str) -> String {
     visible(s).into_owned()
 }
 
@@ -131,6 +131,7 @@ fn dialog(
             "pattern": text(&always.pattern),
             "matches": matches,
             "caveat": always.caveat,
+            "choices": super::always::choices(dialog),
         },
     })
 }

@@ -10,6 +10,7 @@ mod rules_tmux;
 mod stderr;
 mod stop;
 mod tmux;
+mod web_always;
 mod web_batch;
 mod web_chromium;
 mod web_edit;

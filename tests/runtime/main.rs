@@ -41,6 +41,7 @@ mod start;
 mod tamper;
 mod two_agents;
 mod web;
+mod web_always;
 mod web_batch;
 mod web_limits;
 mod web_modes;
