@@ -1,5 +1,5 @@
-//! Snapshots of modes beside the global one at 80x24: the `M` chooser for a session, the `T`
-//! chooser for a while, and the status bar with the while's countdown and a focused call whose
+//! Snapshots of modes beside the global one at 80x24: the `M` chooser for a session (each
+//! mode's description whole, wrapped), the `T` chooser for a while, and the status bar with the while's countdown and a focused call whose
 //! session has a mode of its own (the queue marks it too).
 
 use std::time::Duration;
@@ -25,6 +25,15 @@ fn the_session_mode_chooser() {
     let screen = draw(&app, 80, 24);
     assert!(screen.contains("For this session"), "{screen}");
     assert!(screen.contains("mode_ceiling"), "{screen}");
+    // Every description whole at 80 columns, wrapped under its column where it is long.
+    for words in [
+        "unproven shell lines race the classifier ",
+        "│             against you ",
+        "everything else is refused while the agent│",
+        "│             plans ",
+    ] {
+        assert!(screen.contains(words), "{words:?} in {screen}");
+    }
     insta::assert_snapshot!(screen);
 }
 
