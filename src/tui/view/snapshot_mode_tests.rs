@@ -85,3 +85,19 @@ fn the_status_bar_counts_down_the_while_and_names_a_sessions_own_mode() {
     assert!(screen.contains("[block-all]"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn allow_all_for_a_while_asks_to_be_confirmed_with_dialogs_open() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": "rm -rf build"}), t);
+    let t = later(t, 500);
+    key(&mut app, KeyCode::Char('T'), t);
+    key(&mut app, KeyCode::Char('k'), t);
+    key(&mut app, KeyCode::Char('k'), t);
+    key(&mut app, KeyCode::Enter, t);
+    let screen = draw(&app, 80, 24);
+    assert!(screen.contains("allow all?"), "{screen}");
+    assert!(screen.contains("for 30 min"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
