@@ -187,10 +187,11 @@ impl App {
         (self.focused().is_none() && !self.dialogs.is_empty()).then_some(self.dialogs.len())
     }
 
-    /// How long `open` has left before its ask timeout, if the console knows the timeout.
+    /// How long `open` has left before its timeout answer, if the console knows its ask
+    /// timeout: the call's own limit, shorter where its agent kills the hook sooner.
     pub fn time_left(&self, open: &Open) -> Option<Duration> {
-        let timeout = self.ask_timeout?;
-        Some((open.dialog.opened + timeout).saturating_duration_since(self.now.at))
+        let limit = open.dialog.call.time_limit(self.ask_timeout?);
+        Some((open.dialog.opened + limit).saturating_duration_since(self.now.at))
     }
 
     pub fn update(&mut self, msg: Msg, now: Now) -> Vec<Effect> {

@@ -19,6 +19,7 @@ mod expiring_rules;
 mod guarded;
 mod headless;
 mod hook;
+mod hook_deadline;
 mod install;
 mod kept;
 mod mode_grace;

@@ -257,3 +257,30 @@ fn with_the_filter_hiding_every_call_no_decision_key_answers_and_the_footer_says
         vec![Effect::Answer(CallId(1), HumanAnswer::Allow { note: None })]
     );
 }
+
+#[test]
+fn o_puts_first_a_later_call_whose_agent_kills_its_hook_sooner() {
+    let t = start();
+    let mut app = app(t);
+    app.ask_timeout = Some(Duration::from_secs(540));
+    open_shell(&mut app, 1, "rm a", t);
+    // Copilot CLI's hook as installed with a 30 s timeout: the console answers it by 25 s.
+    let (d, _) = dialog(2, "Bash", json!({"command": "rm b"}), later(t, 1000));
+    let mut call = (*d.call).clone();
+    call.hook_timeout_secs = Some(30);
+    let (d, p) = dialog_of(2, call, later(t, 1000));
+    app.update(Msg::Opened(d, p), later(t, 1000));
+    let now = later(t, 2000);
+    app.update(Msg::Tick, now);
+    assert_eq!(
+        app.time_left(&app.dialogs[1]),
+        Some(Duration::from_secs(24))
+    );
+    assert_eq!(
+        app.time_left(&app.dialogs[0]),
+        Some(Duration::from_secs(538))
+    );
+    assert_eq!(app.rows(), vec![0, 1], "arrival");
+    app.update(key('O'), now);
+    assert_eq!(app.rows(), vec![1, 0], "time left");
+}
