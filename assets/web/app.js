@@ -142,7 +142,7 @@ function render(snapshot) {
 // A call shown again is focused anew, and arms again.
 function keepFocusShown() {
   if (current()) return;
-  const first = state.dialogs.find(queueShown);
+  const first = inOrder(state.dialogs).find(queueShown);
   focus(first ? first.id : null);
 }
 
@@ -166,7 +166,7 @@ async function setMode(mode, confirm) {
 function renderQueue() {
   const now = Date.now() - received;
   $("empty").hidden = state.dialogs.length > 0;
-  const all = state.dialogs.filter((d) => d.id !== focused);
+  const all = inOrder(state.dialogs.filter((d) => d.id !== focused));
   const others = all.filter(queueShown);
   $("queue-title").hidden = all.length === 0;
   $("queue-title").textContent = "Also waiting (" + (others.length === all.length ? "" : others.length + " of ") + all.length + ")";

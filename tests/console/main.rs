@@ -15,4 +15,5 @@ mod web_batch;
 mod web_chromium;
 mod web_edit;
 mod web_modes;
+mod web_order;
 mod web_plan;
