@@ -2,26 +2,36 @@
 //! box offers is taken, and each one it does not offer is refused with what to send.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
+use crate::core::call::{CallId, test_call};
+use crate::core::classify::assess;
 use crate::core::event::Dialog;
-use crate::tui::app::tests::{dialog, start};
+use crate::core::mode::Mode;
+use crate::core::route::route;
+use crate::core::rules::Rules;
+
+/// A dialog for `tool` with `input`, its call in a project or not.
+fn dialog_of(tool: &str, input: Value, project: bool) -> Arc<Dialog> {
+    let call = test_call(tool, input);
+    let assessment = assess(&call, &Rules::default(), &[]);
+    let routed = route(Mode::AllowRead, assessment.row);
+    let mut d = Dialog::new(
+        CallId(1),
+        Arc::new(call),
+        assessment,
+        routed,
+        Instant::now(),
+    );
+    d.offer.project = project.then(|| "/home/dev/project".into());
+    Arc::new(d)
+}
 
 fn shell(line: &str, project: bool) -> Arc<Dialog> {
-    let (d, _) = dialog(1, "Bash", json!({ "command": line }), start());
-    let mut offer = d.offer.clone();
-    offer.project = project.then(|| "/home/dev/project".into());
-    Arc::new(Dialog {
-        id: d.id,
-        call: d.call.clone(),
-        assessment: d.assessment.clone(),
-        route: d.route,
-        opened: d.opened,
-        offer,
-    })
+    dialog_of("Bash", json!({ "command": line }), project)
 }
 
 fn asked(scope: Scope, secs: Option<u64>, until_quit: bool) -> (Scope, Lasts) {
@@ -109,11 +119,10 @@ fn what_the_console_does_not_offer_is_refused_with_what_to_send() {
     };
     assert!(why.contains("[900, 3600]"), "{why}");
     assert!(matches!(lasts_of(Some(900), true), Err(Refusal::Bad(_))));
-    let (edit, _) = dialog(
-        2,
+    let edit = dialog_of(
         "Write",
         json!({"file_path": "/home/dev/project/a.txt", "content": "x"}),
-        start(),
+        true,
     );
     let why = bad(super::answer(
         &edit,
