@@ -196,13 +196,11 @@ async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_t
     );
 }
 
-#[tokio::test]
-async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no_file() {
-    let config = tempfile::tempdir().unwrap();
-    let mut rig = rig_saving_in(config.path());
-    let here = tempfile::tempdir().unwrap();
+/// A `make lint` call of session s1 in `here`, allowed by the human always for everyone, kept
+/// in the console's memory until it quits.
+async fn keep_make_lint_until_quit(rig: &mut Rig, here: &Path) {
     let b = rig.barrier.clone();
-    let call = bash_in("s1", here.path(), "make lint");
+    let call = bash_in("s1", here, "make lint");
     let first = tokio::spawn(async move { b.submit(call).await });
     let id = rig.opened().await;
     let answer = HumanAnswer::AllowSaved {
@@ -214,6 +212,14 @@ async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no
     };
     assert!(rig.prompter.answer(id, answer));
     assert_eq!(first.await.unwrap().decider, Decider::Human);
+}
+
+#[tokio::test]
+async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no_file() {
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let here = tempfile::tempdir().unwrap();
+    keep_make_lint_until_quit(&mut rig, here.path()).await;
     let later = rig
         .barrier
         .submit(bash_in("s2", here.path(), "make lint"))
@@ -248,19 +254,7 @@ async fn an_always_kept_until_quit_deleted_from_the_panel_stops_allowing_and_is_
     let config = tempfile::tempdir().unwrap();
     let mut rig = rig_saving_in(config.path());
     let here = tempfile::tempdir().unwrap();
-    let b = rig.barrier.clone();
-    let call = bash_in("s1", here.path(), "make lint");
-    let first = tokio::spawn(async move { b.submit(call).await });
-    let id = rig.opened().await;
-    let answer = HumanAnswer::AllowSaved {
-        allow: SessionAllow::shell("make lint").unwrap(),
-        scope: SavedScope::Everyone,
-        note: None,
-        lasts: None,
-        kept: Keeping::UntilQuit,
-    };
-    assert!(rig.prompter.answer(id, answer));
-    first.await.unwrap();
+    keep_make_lint_until_quit(&mut rig, here.path()).await;
     // It is kept as an in-memory rule, in a place that says where, and in no saved file.
     let known: Vec<_> = rig
         .prompter
