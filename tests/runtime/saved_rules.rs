@@ -196,6 +196,16 @@ async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_t
     );
 }
 
+/// Every rules file the console knows now (in memory included), each readable.
+fn files_known(rig: &Rig) -> Vec<std::sync::Arc<gatehouse::core::policy::RuleFile>> {
+    rig.prompter
+        .policy()
+        .known()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// A `make lint` call of session s1 in `here`, allowed by the human always for everyone, kept
 /// in the console's memory until it quits.
 async fn keep_make_lint_until_quit(rig: &mut Rig, here: &Path) {
@@ -256,13 +266,7 @@ async fn an_always_kept_until_quit_deleted_from_the_panel_stops_allowing_and_is_
     let here = tempfile::tempdir().unwrap();
     keep_make_lint_until_quit(&mut rig, here.path()).await;
     // It is kept as an in-memory rule, in a place that says where, and in no saved file.
-    let known: Vec<_> = rig
-        .prompter
-        .policy()
-        .known()
-        .into_iter()
-        .flatten()
-        .collect();
+    let known = files_known(&rig);
     let kept: Vec<_> = known.iter().filter(|f| f.layer == Layer::Memory).collect();
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].origin(), "the console's memory (until it quits)");
@@ -290,12 +294,6 @@ async fn an_always_kept_until_quit_deleted_from_the_panel_stops_allowing_and_is_
         .collect();
     assert_eq!(deleted.len(), 1, "{audit:?}");
     assert_eq!(deleted[0]["layer"], "in-memory");
-    let known: Vec<_> = rig
-        .prompter
-        .policy()
-        .known()
-        .into_iter()
-        .flatten()
-        .collect();
+    let known = files_known(&rig);
     assert!(known.iter().all(|f| f.rules.is_empty()), "{known:?}");
 }
