@@ -87,6 +87,7 @@ fn call() -> Arc<Question> {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     });
     let assessment = assess_bounded(&call, &Rules::default(), &[]);
     Arc::new(Question::of(call, &assessment).unwrap())

@@ -50,6 +50,7 @@ fn full_console(open: u64) -> App {
             transcript_path: None,
             path_key: None,
             remote: None,
+            hook_timeout_secs: None,
         };
         let assessment = assess(&call, &Rules::default(), &[]);
         let preview = Preview::build(&call, &assessment);
@@ -76,6 +77,7 @@ fn full_console(open: u64) -> App {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     });
     for i in 0..10_000u64 {
         let outcome = Outcome {

@@ -36,6 +36,7 @@ fn read_call() -> Call {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     }
 }
 

@@ -47,6 +47,7 @@ pub fn explain_in(line: &str, rules: &Rules, cwd: &str) -> Explanation {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     };
     let assessment = assess(&call, rules, &[]);
     Explanation {

@@ -292,6 +292,7 @@ mod tests {
                 transcript_path: None,
                 path_key: None,
                 remote: None,
+                hook_timeout_secs: None,
             }),
             class: Class::Writer,
             route: Route::Ask,

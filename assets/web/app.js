@@ -131,11 +131,19 @@ function render(snapshot) {
   $("device").textContent = snapshot.device;
   renderModes();
   if (window.gatehouseModes) window.gatehouseModes.renderBeside(snapshot);
-  const ids = snapshot.dialogs.map((d) => d.id);
-  if (!ids.includes(focused)) focus(ids.length ? ids[0] : null);
+  keepFocusShown();
   renderQueue();
   renderCall();
   renderBatch();
+}
+
+// The focused call is always one the filter shows: when it hides the focused call, focus
+// moves to the first call it shows, or to none, so the page never answers a call it hides.
+// A call shown again is focused anew, and arms again.
+function keepFocusShown() {
+  if (current()) return;
+  const first = inOrder(state.dialogs).find(queueShown);
+  focus(first ? first.id : null);
 }
 
 function renderModes() {
@@ -158,7 +166,7 @@ async function setMode(mode, confirm) {
 function renderQueue() {
   const now = Date.now() - received;
   $("empty").hidden = state.dialogs.length > 0;
-  const all = state.dialogs.filter((d) => d.id !== focused);
+  const all = inOrder(state.dialogs.filter((d) => d.id !== focused));
   const others = all.filter(queueShown);
   $("queue-title").hidden = all.length === 0;
   $("queue-title").textContent = "Also waiting (" + (others.length === all.length ? "" : others.length + " of ") + all.length + ")";
@@ -185,7 +193,11 @@ function focus(id) {
   setTimeout(renderButtons, ARMING_MS + 10);
 }
 
-function current() { return state && state.dialogs.find((d) => d.id === focused); }
+// The call shown below the queue: the focused one, and only while the filter shows it.
+function current() {
+  const d = state && state.dialogs.find((x) => x.id === focused);
+  return d && queueShown(d) ? d : null;
+}
 
 function renderSubject(d) {
   const p = d.preview;
@@ -213,7 +225,14 @@ function renderSubject(d) {
 function renderCall() {
   const d = current();
   $("call").hidden = !d;
-  if (!d) return;
+  const waiting = state ? state.dialogs.length : 0;
+  $("all-hidden").hidden = !!d || waiting === 0;
+  if (!d) {
+    $("all-hidden").textContent = "No call matches the filter “" + $("filter").value.trim() + "”: "
+      + waiting + (waiting === 1 ? " call waits" : " calls wait")
+      + " behind it, and nothing can be answered until one is shown. Clear the filter (Esc) to see them.";
+    return;
+  }
   $("call-title").textContent = "#" + d.id + " " + d.agent + " · " + d.tool;
   $("call-where").textContent = d.cwd + " · session " + d.session + " · " + d.class +
     " · " + left(d.left_ms - (Date.now() - received));
@@ -265,14 +284,14 @@ function openBox(kind) {
     openPlanBox(d);
     api("/api/claim", { id: d.id });
   } else {
-    $("box-label").textContent = "Always allow, for this agent session (" + d.always.kind + ")";
+    $("box-label").textContent = "Always allow (" + d.always.kind + "): where and how long below";
     text.value = d.always.pattern;
     $("send").textContent = "Always allow";
   }
   // One set of buttons at a time: the box's own send and cancel.
   $("buttons").hidden = true;
   $("box-hint").textContent = kind === "always" && d.always.matches
-    ? "As proposed it allows " + d.always.matches + " for this session; an edit is checked again when sent."
+    ? "As proposed it allows " + d.always.matches + "; an edit is checked again when sent."
       + (d.always.caveat ? " Note: " + d.always.caveat + "." : "")
     : "";
   if (kind === "edit") judgeEdit();
@@ -334,8 +353,7 @@ async function send(answer, text) {
   if (!d || Date.now() < armedAt) return;
   const body = { id: d.id, answer, text: text || "", confirm: confirmed };
   if (answer === "plan") body.mode = $("plan-mode").value || null;
-  const lasts = answer === "always" && window.gatehouseModes && window.gatehouseModes.lastsSecs();
-  if (lasts) body.lasts_secs = lasts;
+  if (answer === "always" && window.gatehouseModes) Object.assign(body, window.gatehouseModes.alwaysChoice());
   const reply = await api("/api/answer", body);
   if (reply.ok) { closeBox(); remember(answer, d); return; }
   if (reply.data.confirm) {
@@ -345,6 +363,9 @@ async function send(answer, text) {
   }
   $("answer-error").textContent = reply.data.error || ("refused (" + reply.status + ")");
 }
+
+// The always box's scope changed: a warning about a broad pattern no longer stands.
+window.gatehouseAlwaysChanged = () => { confirmed = false; $("box-hint").textContent = ""; };
 
 function wire() {
   wireBatch();

@@ -1,11 +1,29 @@
-// Answer many calls at once, and filter the queue, on the gatehouse web page. Loaded before
-// app.js, whose rendering calls the hooks below (queueShown, markBox, renderBatch). Every
-// string from the console is set as text (textContent), never as markup.
+// Answer many calls at once, and filter and order the queue, on the gatehouse web page. Loaded
+// before app.js, whose rendering calls the hooks below (queueShown, inOrder, markBox,
+// renderBatch). Every string from the console is set as text (textContent), never as markup.
 "use strict";
 
 const marked = new Set();  // ids marked for one batch answer
 let batchKind = null;      // "allow", "note", "always", "deny" or null
 let batchListed = [];      // the ids the box listed as getting the answer
+
+// The queue's order, as the console's O: arrival, or the least time left first (each call's own
+// deadline, which is shorter where its agent kills the hook sooner); equal times keep arrival.
+let byTimeLeft = false;
+
+function inOrder(dialogs) {
+  if (!byTimeLeft) return dialogs;
+  return dialogs.map((d, i) => [d, i])
+    .sort((a, b) => (a[0].left_ms - b[0].left_ms) || (a[1] - b[1]))
+    .map(([d]) => d);
+}
+
+function toggleOrder() {
+  byTimeLeft = !byTimeLeft;
+  $("order").textContent = byTimeLeft ? "order: time left" : "order: arrival";
+  $("order").setAttribute("aria-pressed", byTimeLeft ? "true" : "false");
+  renderQueue();
+}
 
 // Whether a call passes the filter: a piece of its agent, session, tool or command.
 function queueShown(d) {
@@ -104,10 +122,20 @@ async function sendBatch() {
   closeBatch();
 }
 
+// The filter changed: the call shown follows it (app.js's keepFocusShown), then the page.
+function followFilter() {
+  if (!state) return;
+  keepFocusShown();
+  renderQueue();
+  renderCall();
+  renderBatch();
+}
+
 function wireBatch() {
-  $("filter").addEventListener("input", () => renderQueue());
+  $("filter").addEventListener("input", followFilter);
+  $("order").addEventListener("click", toggleOrder);
   $("filter").addEventListener("keydown", (e) => {
-    if (e.key === "Escape") { $("filter").value = ""; renderQueue(); }
+    if (e.key === "Escape") { $("filter").value = ""; followFilter(); }
   });
   $("mark-call").addEventListener("change", () => { if (focused !== null) toggle(focused, $("mark-call").checked); });
   for (const kind of ["allow", "note", "always", "deny"]) {

@@ -1,5 +1,6 @@
 // Modes beside the global one, on the page: the global mode for a while (with what is left
-// of it), a call's session or agent given its own mode, and how long an "always" lasts. The
+// of it), a call's session or agent given its own mode, and where and how long an "always"
+// lasts. The
 // server checks everything again (allow-all asks to be confirmed; only the offered whiles).
 "use strict";
 
@@ -70,20 +71,39 @@
     box.replaceChildren(document.createTextNode(said + ". "), whom, mode, go);
   }
 
-  // The "always" box offers how long it lasts.
+  // The "always" box offers where it lasts (the scopes the console says this call can have)
+  // and how long; the server checks both again.
   function openedBox(kind) {
-    const lasts = $("lasts");
-    lasts.hidden = kind !== "always";
-    if (lasts.hidden) return;
-    lasts.replaceChildren(option("", "while the console runs"),
-      ...((state.beside || {}).whiles || []).filter((s) => s <= 3600)
-        .map((s) => option(s, "for " + whileText(s))));
+    const scope = $("always-scope");
+    scope.hidden = $("lasts").hidden = kind !== "always";
+    if (kind !== "always") return;
+    const d = current();
+    const choices = (d && d.always.choices) || { scopes: ["session"], whiles: [] };
+    const words = { session: "for this agent session", everyone: "for everyone, saved",
+      project: "for this project (" + choices.project + "), saved" };
+    scope.replaceChildren(...choices.scopes.map((s) => option(s, words[s])));
+    scope.onchange = () => { fillLasts(choices); window.gatehouseAlwaysChanged(); };
+    fillLasts(choices);
   }
 
-  function lastsSecs() {
+  // A session's always lasts while the console runs; a saved one always, or until it quits.
+  function fillLasts(choices) {
+    const saved = $("always-scope").value !== "session";
     const lasts = $("lasts");
-    return lasts.hidden || !lasts.value ? null : Number(lasts.value);
+    lasts.replaceChildren(option("", saved ? "always" : "while the console runs"),
+      ...choices.whiles.map((s) => option(s, "for " + whileText(s))),
+      ...(saved ? [option("quit", "until the console quits (kept in its memory only)")] : []));
   }
 
-  window.gatehouseModes = { renderBeside, renderOwn, openedBox, lastsSecs };
+  // What the "always" box chose, as /api/answer takes it.
+  function alwaysChoice() {
+    const lasts = $("lasts").value;
+    return {
+      scope: $("always-scope").value || "session",
+      lasts_secs: lasts && lasts !== "quit" ? Number(lasts) : null,
+      until_quit: lasts === "quit",
+    };
+  }
+
+  window.gatehouseModes = { renderBeside, renderOwn, openedBox, alwaysChoice };
 })();

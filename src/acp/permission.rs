@@ -151,6 +151,7 @@ pub fn call_of(request: &RequestPermissionRequest, agent: &Agent, cwd: &str) -> 
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     }
 }
 

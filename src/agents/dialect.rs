@@ -56,18 +56,25 @@ pub struct HookCommand {
     pub config: Option<PathBuf>,
     /// The host label the hook's calls carry (`--host`), for a console on another machine.
     pub host: Option<String>,
+    /// The hook timeout written for the agent (`--timeout`), which the hook's calls carry so
+    /// the console answers before the agent kills the hook.
+    pub timeout_secs: Option<u64>,
 }
 
 impl HookCommand {
-    /// The shell command line `<exe> hook <cli>`, with `--socket`, `--config` and `--host`
-    /// when chosen.
+    /// The shell command line `<exe> hook <cli>`, with `--socket`, `--config`, `--host` and
+    /// `--timeout` when chosen.
     pub fn for_agent(&self, cli: &str) -> String {
-        super::install_file::hook_command(
+        let mut line = super::install_file::hook_command(
             &self.exe,
             cli,
             (self.socket.as_deref(), self.config.as_deref()),
             self.host.as_deref(),
-        )
+        );
+        if let Some(secs) = self.timeout_secs {
+            line.push_str(&format!(" --timeout {secs}"));
+        }
+        line
     }
 }
 

@@ -44,6 +44,9 @@ pub struct HookSetup {
     /// carry it, with the project files that govern them on this machine, to a console that
     /// runs elsewhere. `None`: the console runs here.
     pub host: Option<String>,
+    /// How long the agent waits for this hook before it kills it (`--timeout`, as installed):
+    /// its calls carry it, and the console answers them before then.
+    pub hook_timeout_secs: Option<u64>,
 }
 
 /// What the hook prints: stdout for the agent (nothing means defer), and lines for stderr.
@@ -91,6 +94,7 @@ fn run_dialect(dialect: &dyn Dialect, stdin: &[u8], setup: &HookSetup) -> HookOu
         Ok(parsed) => parsed,
         Err(err) => return unparsed(dialect, &err, stdin),
     };
+    parsed.call.hook_timeout_secs = setup.hook_timeout_secs;
     if let Some(host) = &setup.host {
         let home = crate::plumbing::paths::home();
         parsed.call.remote = Some(Remote::here(host, &parsed.call.cwd, home.as_deref()));
@@ -372,6 +376,7 @@ mod tests {
             ),
             rules: Err("bad config".into()),
             host: None,
+            hook_timeout_secs: None,
         };
         let stdin = json!({"hook_event_name": "PreToolUse", "tool_name": "Read",
             "tool_input": {"file_path": "/etc/hostname"}});

@@ -263,6 +263,7 @@ impl HookInput {
             caps: self.event.caps,
             transcript_path: optional(keys.transcript),
             remote: None,
+            hook_timeout_secs: None,
         };
         Parsed {
             event: self.event,

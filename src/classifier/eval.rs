@@ -206,6 +206,7 @@ fn shell_call(line: &str, n: usize) -> Call {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     }
 }
 

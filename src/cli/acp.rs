@@ -33,6 +33,7 @@ pub fn acp(config: Option<&Path>, socket: Option<PathBuf>, command: &[String]) -
         timeouts: Timeouts::for_ask_timeout(ask_timeout, HOOK_WAIT_MARGIN),
         rules,
         host: None,
+        hook_timeout_secs: None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -23,6 +23,8 @@ pub struct HookArgs {
     pub config: Option<PathBuf>,
     pub socket: Option<PathBuf>,
     pub host: Option<String>,
+    /// `--timeout`: how long the agent waits for this hook, as installed.
+    pub timeout: Option<u64>,
 }
 
 /// The hook's arguments when `args` (without the program name) are exactly a hook run the
@@ -31,7 +33,7 @@ pub struct HookArgs {
 /// building the whole command line.
 pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
     let mut words = Vec::new();
-    let (mut config, mut socket, mut host) = (None, None, None);
+    let (mut config, mut socket, mut host, mut timeout) = (None, None, None, None);
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let text = arg.to_str()?;
@@ -39,6 +41,7 @@ pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
             "--config" => &mut config,
             "--socket" => &mut socket,
             "--host" => &mut host,
+            "--timeout" => &mut timeout,
             word if !word.starts_with('-') => {
                 words.push(word.to_string());
                 continue;
@@ -59,6 +62,11 @@ pub fn fast_args(args: impl IntoIterator<Item = OsString>) -> Option<HookArgs> {
             config,
             socket,
             host: host.map(|h: PathBuf| h.to_string_lossy().into_owned()),
+            // A timeout that is not a number is for clap to explain.
+            timeout: match timeout {
+                Some(secs) => Some(secs.to_str()?.parse().ok()?),
+                None => None,
+            },
         }),
         _ => None,
     }
@@ -70,7 +78,7 @@ pub fn run_hook(
     dialect: &dyn Dialect,
     config: Option<&Path>,
     socket: Option<&Path>,
-    host: Option<String>,
+    (host, timeout): (Option<String>, Option<u64>),
 ) {
     // A panic anywhere becomes a defer with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
@@ -117,6 +125,7 @@ pub fn run_hook(
             host: host
                 .or_else(|| std::env::var("GATEHOUSE_HOST").ok())
                 .filter(|h| !h.is_empty()),
+            hook_timeout_secs: timeout,
         };
         hook::run(dialect, &stdin, &setup)
     }))

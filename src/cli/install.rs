@@ -101,6 +101,7 @@ pub fn install(
             socket: socket.map(Path::to_path_buf),
             config: config.map(Path::to_path_buf),
             host: args.host,
+            timeout_secs: Some(ask_timeout + HOOK_TIMEOUT_MARGIN_SECS),
         },
         timeout_secs: ask_timeout + HOOK_TIMEOUT_MARGIN_SECS,
         dry_run: args.dry_run,

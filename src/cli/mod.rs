@@ -128,6 +128,10 @@ enum Command {
         /// $GATEHOUSE_HOST; `gatehouse remote add` installs hooks with it).
         #[arg(long, value_name = "NAME")]
         host: Option<String>,
+        /// How long the agent waits for this hook before it kills it, in seconds (`gatehouse
+        /// install` writes it): the console answers the hook's calls before then.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<u64>,
     },
     /// Run an ACP agent behind gatehouse: `gatehouse acp -- gemini --experimental-acp`. The
     /// editor talks to gatehouse as to the agent; the agent's permission requests go to the
@@ -299,7 +303,7 @@ enum ClassifierCommand {
 pub fn gatehouse_main() -> ExitCode {
     if let Some(hook) = hook::fast_args(std::env::args_os().skip(1)) {
         let (config, socket) = (hook.config.as_deref(), hook.socket.as_deref());
-        hook::run_hook(hook.dialect, config, socket, hook.host);
+        hook::run_hook(hook.dialect, config, socket, (hook.host, hook.timeout));
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse();
@@ -307,6 +311,7 @@ pub fn gatehouse_main() -> ExitCode {
         agent,
         socket,
         host,
+        timeout,
     }) = &cli.command
         && let Some(dialect) = registry::find(agent)
     {
@@ -315,7 +320,7 @@ pub fn gatehouse_main() -> ExitCode {
             dialect,
             cli.config.as_deref(),
             socket.as_deref(),
-            host.clone(),
+            (host.clone(), *timeout),
         );
         return ExitCode::SUCCESS;
     }

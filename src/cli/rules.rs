@@ -19,6 +19,7 @@ use gatehouse::core::rules::Pattern;
 #[derive(Subcommand)]
 pub enum RulesCommand {
     /// List every rule in force for a folder: floor, user, saved, project, with each file.
+    /// Not the rules a running console keeps in memory until it quits (its `s` panel lists them).
     List {
         /// The folder whose project policy counts (default: the current one).
         #[arg(long, value_name = "DIR")]
@@ -334,6 +335,11 @@ fn list(config: &Config, dir: &Path, out: &mut impl Write) -> Result<()> {
     {
         writeln!(out, "no rules in force for {}", dir.display())?;
     }
+    // Another process's memory is not readable from here: say so rather than seem complete.
+    writeln!(
+        out,
+        "(an allow kept \"until gatehouse quits\" lives only in that console's memory: its rules panel, s, lists it)"
+    )?;
     Ok(())
 }
 

@@ -89,6 +89,9 @@ pub struct Record<'a> {
     /// For a call answered with others in one batch: the batch's id and size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batch: Option<crate::core::batch::Batch>,
+    /// For a plan: its length and digest (the subject is its first line only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<audit_text::PlanMark>,
 }
 
 /// What a record says the call was: the analyser's class, or, for an after-tool report, which

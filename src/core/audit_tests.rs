@@ -30,6 +30,7 @@ fn record<'a>(id: u64) -> Record<'a> {
         shape: None,
         kind: None,
         batch: None,
+        plan: None,
     }
 }
 

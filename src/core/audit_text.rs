@@ -62,9 +62,52 @@ pub fn subject(text: &str) -> String {
     )
 }
 
+/// The most characters of a plan's first line kept as its record's subject.
+pub const PLAN_SUBJECT_CHARS: usize = 120;
+
+/// What a record keeps of a plan, in place of its whole text: how long it was and its digest,
+/// so the plan approved is still identified (the agent's transcript or plan file holds it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PlanMark {
+    /// The plan's length in bytes.
+    pub bytes: usize,
+    /// The hex SHA-256 of its text.
+    pub sha256: String,
+}
+
+/// A plan's subject and mark: its first non-empty line, cut to [`PLAN_SUBJECT_CHARS`], so a
+/// long plan makes a short record.
+pub fn plan(text: &str) -> (String, PlanMark) {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    let subject = super::audit::shorten(first.unwrap_or_default(), PLAN_SUBJECT_CHARS);
+    let mark = PlanMark {
+        bytes: text.len(),
+        sha256: super::policy::load::hash(text.as_bytes()),
+    };
+    (subject, mark)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_plan_is_recorded_as_its_first_line_cut_with_its_length_and_digest() {
+        let plan_text = format!("\n# Refactor the parser\n\n{}", "- step\n".repeat(20_000));
+        let (subject, mark) = plan(&plan_text);
+        assert_eq!(subject, "# Refactor the parser");
+        assert_eq!(mark.bytes, plan_text.len());
+        assert_eq!(mark.sha256.len(), 64);
+        let (long, _) = plan(&"x".repeat(500));
+        assert_eq!(
+            long.chars().count(),
+            PLAN_SUBJECT_CHARS + 1,
+            "cut and marked with …"
+        );
+        assert!(long.ends_with('…'));
+        let (_, other) = plan(&plan_text.replace("parser", "lexer"));
+        assert_ne!(other.sha256, mark.sha256, "another plan, another digest");
+    }
 
     #[test]
     fn invisible_and_bidi_characters_become_escapes_that_mean_the_same() {

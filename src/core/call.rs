@@ -88,6 +88,31 @@ pub struct Call {
     /// installed for a remote or a container sent it; absent: this machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remote: Option<super::origin::Remote>,
+    /// How long the agent waits for its hook before it kills it, in seconds, when the hook
+    /// knows (`gatehouse install` writes it into the hook's command line): the console answers
+    /// the call before then. Absent: only the console's own ask timeout applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_timeout_secs: Option<u64>,
+}
+
+/// How long before the agent kills its hook the console gives a call its timeout answer, so
+/// the answer reaches the hook and the agent in time.
+pub const HOOK_MARGIN: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl Call {
+    /// How long this call waits for an answer: the console's `ask_timeout`, or less where the
+    /// agent kills its hook sooner (its `hook_timeout_secs` less [`HOOK_MARGIN`], at least a
+    /// second), so the console's own timeout answer, not the agent's, always decides.
+    pub fn time_limit(&self, ask_timeout: std::time::Duration) -> std::time::Duration {
+        let Some(secs) = self.hook_timeout_secs else {
+            return ask_timeout;
+        };
+        let hook = std::time::Duration::from_secs(secs);
+        let before = hook
+            .saturating_sub(HOOK_MARGIN)
+            .max(std::time::Duration::from_secs(1));
+        ask_timeout.min(before)
+    }
 }
 
 /// The input keys any agent's file tools name a file under. A call that carries more than one
@@ -257,6 +282,7 @@ pub(crate) fn test_call(tool: &str, input: Value) -> Call {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     }
 }
 

@@ -223,7 +223,18 @@ impl Offer {
     pub fn takes_a_note(&self) -> bool {
         self.caps.note != NoteEffect::None
     }
+
+    /// Whether "allow always" may be saved beyond the session for `project` (else everyone):
+    /// never for an edit of a file (allowed for the session only), and for the project only
+    /// where the call is in one. The console's Tab and the web page offer exactly these.
+    pub fn saves_beyond_session(&self, project: bool) -> bool {
+        self.always.kind != AllowKind::Path && (!project || self.project.is_some())
+    }
 }
+
+/// The whiles an "allow always" may be given instead of always, shortest first: the console's
+/// Ctrl+T and the web page offer these and no others.
+pub const ALWAYS_WHILES: [Duration; 2] = [Duration::from_secs(15 * 60), Duration::from_secs(3600)];
 
 #[cfg(test)]
 #[path = "offer_tests.rs"]

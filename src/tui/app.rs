@@ -174,14 +174,24 @@ impl App {
         }
     }
 
+    /// The focused call, only while the queue shows it: with a filter that hides every call
+    /// nothing is focused, so no decision key can answer a call the human cannot see.
     pub fn focused(&self) -> Option<&Open> {
-        self.dialogs.get(self.focus)
+        self.dialogs
+            .get(self.focus)
+            .filter(|open| self.shown_in_queue(open))
     }
 
-    /// How long `open` has left before its ask timeout, if the console knows the timeout.
+    /// How many open calls the filter hides, when it hides them all (the dialog area says so).
+    pub fn all_hidden(&self) -> Option<usize> {
+        (self.focused().is_none() && !self.dialogs.is_empty()).then_some(self.dialogs.len())
+    }
+
+    /// How long `open` has left before its timeout answer, if the console knows its ask
+    /// timeout: the call's own limit, shorter where its agent kills the hook sooner.
     pub fn time_left(&self, open: &Open) -> Option<Duration> {
-        let timeout = self.ask_timeout?;
-        Some((open.dialog.opened + timeout).saturating_duration_since(self.now.at))
+        let limit = open.dialog.call.time_limit(self.ask_timeout?);
+        Some((open.dialog.opened + limit).saturating_duration_since(self.now.at))
     }
 
     pub fn update(&mut self, msg: Msg, now: Now) -> Vec<Effect> {
@@ -307,6 +317,13 @@ impl App {
                 keymap::honours(&o.dialog.call.caps, intent)
                     && (intent != Intent::Edit || o.dialog.offer.edit.is_some())
             });
+            if let Some(n) = self.all_hidden() {
+                self.notify(format!(
+                    "no call matches the filter /{}: nothing was answered ({n} waiting; Esc clears the filter)",
+                    visible(&self.queue.filter)
+                ));
+                return vec![];
+            }
             if !offered || self.arming() {
                 return vec![];
             }

@@ -304,3 +304,30 @@ fn a_saved_scope_can_be_kept_until_gatehouse_quits_and_the_box_says_what_that_me
     };
     assert_eq!((*kept, *lasts), (Keeping::UntilQuit, None));
 }
+
+#[test]
+fn x_on_a_rule_kept_until_quit_forgets_it_and_never_deletes_a_saved_rule_of_its_id() {
+    let t0 = start();
+    let mut app = app(t0);
+    app.update(key('s'), t0);
+    let kept = LastingRule {
+        file: "the console's memory (until it quits)".into(),
+        ..lasting(Layer::Memory, "s1")
+    };
+    app.update(
+        Msg::Lasting(Lasting {
+            rules: vec![lasting(Layer::Saved, "s1"), kept],
+            ..Lasting::default()
+        }),
+        t0,
+    );
+    app.update(key('j'), t0);
+    assert_eq!(app.update(key('x'), t0), [Effect::Forget("s1".into())]);
+    assert!(
+        app.notice
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("kept until quit deleted")
+    );
+}

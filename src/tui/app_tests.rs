@@ -35,6 +35,7 @@ pub(crate) fn dialog(id: u64, tool: &str, input: Value, now: Now) -> (Arc<Dialog
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     };
     dialog_of(id, call, now)
 }

@@ -205,6 +205,12 @@ fn apply(effect: Effect, prompter: &Prompter, options: &Options) -> io::Result<A
             }
             return Ok(rule_lists(prompter, options));
         }
+        Effect::Forget(id) => {
+            if !prompter.forget_kept_rule(&id) {
+                tracing::warn!("no rule {id} is kept in memory any more");
+            }
+            return Ok(rule_lists(prompter, options));
+        }
         Effect::SaveRule(rule) => {
             if let Err(err) = prompter.save_rule(rule) {
                 tracing::warn!("saving a learned rule: {err}");

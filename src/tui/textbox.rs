@@ -8,7 +8,7 @@ use ratatui_textarea::{TextArea, WrapMode};
 use crate::core::barrier::{EditEnd, EditJudged};
 use crate::core::call::CallId;
 use crate::core::caps::{AllowEffect, Caps, NoteEffect};
-use crate::core::offer::{AllowKind, Always};
+use crate::core::offer::{ALWAYS_WHILES, AllowKind, Always};
 use crate::core::prompter::{HumanAnswer, Keeping, SavedScope};
 use crate::core::rules::SessionAllow;
 
@@ -152,8 +152,8 @@ impl Lasts {
     pub fn duration(self) -> Option<std::time::Duration> {
         match self {
             Lasts::Always | Lasts::UntilQuit => None,
-            Lasts::Hour => Some(std::time::Duration::from_secs(3600)),
-            Lasts::Quarter => Some(std::time::Duration::from_secs(15 * 60)),
+            Lasts::Hour => Some(ALWAYS_WHILES[1]),
+            Lasts::Quarter => Some(ALWAYS_WHILES[0]),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The web page's answer to one call: `POST /api/answer` with the call's id, the answer
-//! (`allow`, `note`, `always`, `deny`, `edit`, `plan`) and its text, taken only from a paired
+//! (`allow`, `note`, `always`, `deny`, `edit`, `plan`) and its text (for `always` also where
+//! and how long it lasts, [`super::always`]), taken only from a paired
 //! device, for a call still open and shown long enough to have been read; each refusal is
 //! audited like every other refused request.
 
@@ -13,6 +14,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::Hub;
+use super::always::Refusal;
 use super::http::{Peer, device, refusal};
 use crate::core::call::CallId;
 use crate::core::mode::Mode;
@@ -44,10 +46,17 @@ pub(super) struct AnswerRequest {
     /// For a plan: the mode the console moves to once it is approved.
     #[serde(default)]
     mode: Option<Mode>,
-    /// For "always": how long the session allow lasts, in seconds (absent: while the
-    /// console runs).
+    /// For "always": where it lasts (absent: this session).
+    #[serde(default)]
+    scope: Option<super::always::Scope>,
+    /// For "always": how long it lasts, in seconds, one of the whiles offered (absent: always;
+    /// for a session, while the console runs).
     #[serde(default)]
     lasts_secs: Option<u64>,
+    /// For "always" saved for a project or everyone: kept in the console's memory until it
+    /// quits, never written.
+    #[serde(default)]
+    until_quit: bool,
 }
 
 pub(super) async fn answer(
@@ -114,25 +123,18 @@ pub(super) async fn answer(
             }
         }
         AnswerKind::Always => {
-            let always = &dialog.offer.always;
-            let Some(allow) = always.allow(&text) else {
-                return refuse(StatusCode::BAD_REQUEST, "the pattern matches nothing");
-            };
-            if always.needs_confirming(&allow, false) && !request.confirm {
-                let why = format!("BROAD: {}", allow.describe());
-                return (
-                    StatusCode::CONFLICT,
-                    Json(json!({ "error": why, "confirm": why })),
-                )
-                    .into_response();
-            }
-            HumanAnswer::AllowAlways {
-                allow,
-                note: None,
-                lasts: match super::modes::lasts_of(request.lasts_secs) {
-                    Ok(lasts) => lasts,
-                    Err(why) => return refuse(StatusCode::BAD_REQUEST, &why),
-                },
+            let chosen =
+                super::always::lasts_of(request.lasts_secs, request.until_quit).and_then(|lasts| {
+                    let asked = (request.scope.unwrap_or_default(), lasts);
+                    super::always::answer(&dialog, &text, asked, request.confirm)
+                });
+            match chosen {
+                Ok(answer) => answer,
+                Err(Refusal::Confirm(why)) => {
+                    let body = Json(json!({ "error": why, "confirm": why }));
+                    return (StatusCode::CONFLICT, body).into_response();
+                }
+                Err(Refusal::Bad(why)) => return refuse(StatusCode::BAD_REQUEST, &why),
             }
         }
     };

@@ -12,6 +12,7 @@
 //! or an explicit `allow_plain_http`. Every answer is in the audit log with the device's name,
 //! and every refused request beside it.
 
+mod always;
 mod answer;
 mod batch;
 pub mod devices;

@@ -82,7 +82,7 @@ pub fn snapshot(
     }
 }
 
-fn text(s: &str) -> String {
+pub(super) fn text(s: &str) -> String {
     visible(s).into_owned()
 }
 
@@ -108,7 +108,7 @@ fn dialog(
         "tool": text(&call.tool),
         "description": description.map(text),
         "age_ms": age.as_millis() as u64,
-        "left_ms": clock.ask_timeout.saturating_sub(age).as_millis() as u64,
+        "left_ms": call.time_limit(clock.ask_timeout).saturating_sub(age).as_millis() as u64,
         "class": dialog.assessment.class.name(),
         "route": dialog.route.name(),
         "why": text(&dialog.assessment.explanation),
@@ -131,6 +131,7 @@ fn dialog(
             "pattern": text(&always.pattern),
             "matches": matches,
             "caveat": always.caveat,
+            "choices": super::always::choices(dialog),
         },
     })
 }

@@ -36,6 +36,7 @@ fn dialog(
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     };
     let assessment = assess(&call, &Rules::default(), &[]);
     let routed = route(Mode::AllowRead, assessment.row);

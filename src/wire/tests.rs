@@ -17,6 +17,7 @@ fn call() -> Call {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     }
 }
 

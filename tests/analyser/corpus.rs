@@ -105,6 +105,7 @@ fn auto_races_at_most_a_fifth_of_the_unverified_write_lines() {
             transcript_path: None,
             path_key: None,
             remote: None,
+            hook_timeout_secs: None,
         };
         let a = assess(&call, &rules, &[]);
         if matches!(a.class, Class::Unverified | Class::Risky(_)) {

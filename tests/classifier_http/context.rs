@@ -36,6 +36,7 @@ fn in_transcript(line: &str, file: &tempfile::NamedTempFile) -> Call {
         transcript_path: Some(file.path().display().to_string()),
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
         ..bash(line)
     }
 }

@@ -85,6 +85,7 @@ pub fn call_in(session: &str, tool: &str, input: Value) -> Call {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     }
 }
 

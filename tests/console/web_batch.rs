@@ -2,7 +2,8 @@
 //! serve` and two real hooks, Claude Code's and Codex's: both calls are marked (the shown one
 //! by its box, the other in the queue), the batch box lists both before Send, one deny with a
 //! typed reason reaches both hooks, and the audit has each call's line with the batch and the
-//! device. The filter box hides the calls it does not match.
+//! device. The filter box hides the calls it does not match, and with every call hidden the page
+//! answers none.
 
 use crate::common;
 use crate::web_chromium::{Web, chromedriver};
@@ -38,15 +39,30 @@ async fn two_calls_marked_on_the_page_get_one_deny_and_both_agents_hooks_print_i
              document.querySelectorAll('#queue li').length === 1",
         )
         .await;
-    // The filter hides the call it does not match, and Escape brings it back.
+    // The filter hides every call, the shown one too: the page says so and answers nothing,
+    // even asked to by its own code (the hooks below get the batch's deny, not an allow).
     browser.type_into("#filter", "no-such-call").await;
     browser
         .until(
             "the queue filtered",
             "return document.querySelectorAll('#queue li').length === 0 && \
-             document.getElementById('queue-title').textContent === 'Also waiting (0 of 1)'",
+             document.getElementById('call').hidden && \
+             document.getElementById('all-hidden').textContent \
+               .startsWith('No call matches the filter “no-such-call”: 2 calls wait') && \
+             document.getElementById('queue-title').textContent === 'Also waiting (0 of 2)'",
         )
         .await;
+    let sent = browser
+        .script(
+            "return send('allow').then(() => current() === null && \
+               document.getElementById('history').children.length === 0)",
+        )
+        .await;
+    assert_eq!(
+        sent,
+        json!(true),
+        "the page answered a call its filter hides"
+    );
     browser
         .script(
             "const f = document.getElementById('filter'); \

@@ -218,7 +218,8 @@ pub(crate) async fn chromedriver() -> Option<(Killed, String)> {
 pub(crate) struct Web {
     pub(crate) place: Place,
     pub(crate) base: String,
-    _serve: Killed,
+    /// The `serve` this test started; `None` beside a console started otherwise (in tmux).
+    _serve: Option<Killed>,
 }
 
 impl Web {
@@ -245,7 +246,16 @@ impl Web {
         Web {
             place,
             base,
-            _serve: Killed(serve),
+            _serve: Some(Killed(serve)),
+        }
+    }
+
+    /// The web console of a console already running in `place` (its config listens on `port`).
+    pub(crate) fn beside(place: Place, port: u16) -> Web {
+        Web {
+            place,
+            base: format!("http://127.0.0.1:{port}"),
+            _serve: None,
         }
     }
 

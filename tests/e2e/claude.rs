@@ -40,7 +40,7 @@ impl Project {
     }
 
     /// As `new`, with the hook installed for `event` (`--event`).
-    fn hooked(claude: String, config: &str, event: &str) -> Project {
+    pub(crate) fn hooked(claude: String, config: &str, event: &str) -> Project {
         let at = AgentHome::new(config);
         // Outside the project: Claude Code's own flow would ask before reading it (and so
         // refuse, in -p); only gatehouse's allow lets it through.

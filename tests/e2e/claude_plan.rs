@@ -83,7 +83,12 @@ fn a_plans_deny_reason_reaches_the_model_as_feedback() {
 #[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
 fn an_approved_plan_still_meets_claude_codes_own_prompt() {
     let Some(claude) = claude() else { return };
-    let project = Project::new(claude, "");
+    approved_plan_meets_claudes_own_prompt(Project::new(claude, ""));
+}
+
+/// The console approves the plan `project`'s Claude Code presents through the hook installed
+/// there, and Claude Code still asks its own prompt (the host's prompt tool, which refuses).
+fn approved_plan_meets_claudes_own_prompt(project: Project) {
     let console = ScriptedConsole::start(
         &project,
         HumanAnswer::AllowPlan {
@@ -98,9 +103,25 @@ fn an_approved_plan_still_meets_claude_codes_own_prompt() {
         "{summary}"
     );
     let records = common::audit_records(&project.at.path().join("audit.jsonl"));
-    let record = records.last().expect("the plan was audited");
+    let record = records
+        .last()
+        .expect("the hook asked the console about the plan");
     assert_eq!(
-        (&record["class"], &record["decision"]),
-        (&json!("plan"), &json!("allow"))
+        (&record["tool"], &record["class"], &record["decision"]),
+        (&json!("ExitPlanMode"), &json!("plan"), &json!("allow")),
+        "{record}"
     );
+}
+
+/// Whether a `PermissionRequest` hook's allow settles Claude Code's own plan prompt, as
+/// measured against 2.1.328: it does not. With gatehouse's hook installed for
+/// `PermissionRequest` only, the hook fires for `ExitPlanMode` (the console's plan dialog opens
+/// and the human's approval is audited), and Claude Code still asks its own prompt (here the
+/// host's prompt tool) and refuses the call on its answer. `ExitPlanMode` says it requires the
+/// user's interaction, and neither hook event's allow stands in for that.
+#[test]
+#[ignore = "drives a real agent CLI: GATEHOUSE_E2E=1 cargo test --test e2e -- --include-ignored"]
+fn a_plan_approved_through_the_permission_request_hook_still_meets_claudes_own_prompt() {
+    let Some(claude) = claude() else { return };
+    approved_plan_meets_claudes_own_prompt(Project::hooked(claude, "", "permission-request"));
 }

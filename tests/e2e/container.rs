@@ -182,13 +182,14 @@ fn a_hook_installed_in_a_container_is_answered_here_and_decides_alone_without_a_
         .as_str()
         .unwrap_or_else(|| panic!("no hook in {settings}"))
         .to_string();
-    assert_eq!(
-        hook,
-        format!(
-            "/usr/local/bin/gatehouse hook claude --socket /run/gatehouse/gatehouse.sock \
-             --host {name}"
-        ),
-        "gatehouse copied in, the mounted socket and the container's label"
+    let expected = format!(
+        "/usr/local/bin/gatehouse hook claude --socket /run/gatehouse/gatehouse.sock \
+         --host {name} --timeout "
+    );
+    assert!(
+        hook.starts_with(&expected) && hook[expected.len()..].chars().all(|c| c.is_ascii_digit()),
+        "gatehouse copied in, the mounted socket, the container's label and the hook timeout: \
+         {hook}"
     );
     let call = |line: &str| common::bash_payload_in(Path::new("/root"), line);
     let in_container = |line: &str| e2e::decided(&container.shell(&hook, &call(line)));

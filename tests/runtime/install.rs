@@ -49,6 +49,8 @@ fn install_writes_a_hook_that_outlasts_the_ask_timeout_into_the_user_settings() 
     assert_eq!(hook["hooks"][0]["timeout"], 180, "ask timeout 120 s + 60 s");
     let command = hook["hooks"][0]["command"].as_str().unwrap();
     assert!(command.contains(" hook claude --config "), "{command}");
+    // The hook says how long the agent waits for it, so the console answers before then.
+    assert!(command.ends_with(" --timeout 180"), "{command}");
     let program = command.split(' ').next().unwrap();
     assert!(Path::new(program).is_absolute(), "{command}");
 }

@@ -203,3 +203,48 @@ async fn a_floor_ceiling_still_caps_the_mode_an_approved_plan_moves_to() {
     ));
     answer_of(hook).await;
 }
+
+#[tokio::test]
+async fn a_long_plan_is_audited_by_its_first_line_length_and_digest_not_its_whole_text() {
+    let mut console = console(Mode::Plan);
+    let long = format!(
+        "# Move the cache to disk\n\n{}",
+        "- a step of the plan\n".repeat(5000)
+    );
+    let hook = claude_hook(
+        &console.socket,
+        &payload(
+            "ExitPlanMode",
+            json!({"plan": long, "planFilePath": "/home/dev/.claude/plans/p.md"}),
+        ),
+    );
+    let dialog = console.opened().await;
+    let approve = HumanAnswer::AllowPlan {
+        mode: None,
+        note: None,
+    };
+    assert!(console.prompter.answer(dialog.id, approve));
+    answer_of(hook).await;
+    let record = console.audit().pop().unwrap();
+    let shown: String = record["subject"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .take(200)
+        .collect();
+    assert_eq!(
+        shown, "# Move the cache to disk",
+        "the subject, cut here to 200 characters"
+    );
+    assert_eq!(record["plan"]["bytes"], long.len());
+    assert_eq!(
+        record["plan"]["sha256"],
+        gatehouse::core::policy::load::hash(long.as_bytes())
+    );
+    let line = serde_json::to_string(&record).unwrap();
+    assert!(
+        line.len() < 2048,
+        "a bounded audit line: {} bytes",
+        line.len()
+    );
+}

@@ -198,6 +198,10 @@ fn rules_add_check_list_and_rm_work_on_the_saved_rules_and_a_running_serve_sees_
     let listed = run(&place, &["rules", "list"]);
     assert!(listed.contains("deny-terraform-apply"), "{listed}");
     assert!(
+        listed.contains("lives only in that console's memory: its rules panel, s, lists it"),
+        "rules list does not claim to show what a console keeps in memory: {listed}"
+    );
+    assert!(
         listed.contains("hits 1"),
         "the running serve's one deny, counted from the audit as the console's panel counts: \
          {listed}"

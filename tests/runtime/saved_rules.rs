@@ -196,13 +196,21 @@ async fn a_rule_saved_for_a_while_is_written_with_its_expiry_and_decides_until_t
     );
 }
 
-#[tokio::test]
-async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no_file() {
-    let config = tempfile::tempdir().unwrap();
-    let mut rig = rig_saving_in(config.path());
-    let here = tempfile::tempdir().unwrap();
+/// Every rules file the console knows now (in memory included), each readable.
+fn files_known(rig: &Rig) -> Vec<std::sync::Arc<gatehouse::core::policy::RuleFile>> {
+    rig.prompter
+        .policy()
+        .known()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// A `make lint` call of session s1 in `here`, allowed by the human always for everyone, kept
+/// in the console's memory until it quits.
+async fn keep_make_lint_until_quit(rig: &mut Rig, here: &Path) {
     let b = rig.barrier.clone();
-    let call = bash_in("s1", here.path(), "make lint");
+    let call = bash_in("s1", here, "make lint");
     let first = tokio::spawn(async move { b.submit(call).await });
     let id = rig.opened().await;
     let answer = HumanAnswer::AllowSaved {
@@ -214,6 +222,14 @@ async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no
     };
     assert!(rig.prompter.answer(id, answer));
     assert_eq!(first.await.unwrap().decider, Decider::Human);
+}
+
+#[tokio::test]
+async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no_file() {
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let here = tempfile::tempdir().unwrap();
+    keep_make_lint_until_quit(&mut rig, here.path()).await;
     let later = rig
         .barrier
         .submit(bash_in("s2", here.path(), "make lint"))
@@ -240,4 +256,44 @@ async fn an_always_kept_until_the_console_quits_allows_later_calls_and_writes_no
         "{}",
         audit[0]
     );
+}
+
+#[tokio::test]
+async fn an_always_kept_until_quit_deleted_from_the_panel_stops_allowing_and_is_audited() {
+    use gatehouse::core::policy::Layer;
+    let config = tempfile::tempdir().unwrap();
+    let mut rig = rig_saving_in(config.path());
+    let here = tempfile::tempdir().unwrap();
+    keep_make_lint_until_quit(&mut rig, here.path()).await;
+    // It is kept as an in-memory rule, in a place that says where, and in no saved file.
+    let known = files_known(&rig);
+    let kept: Vec<_> = known.iter().filter(|f| f.layer == Layer::Memory).collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].origin(), "the console's memory (until it quits)");
+    assert_eq!(kept[0].rules.len(), 1);
+    let rule = kept[0].rules[0].id.clone();
+    assert!(!known.iter().any(|f| f.layer == Layer::Saved));
+
+    assert!(rig.prompter.forget_kept_rule(&rule));
+    assert!(!rig.prompter.forget_kept_rule(&rule), "forgotten once");
+    let b = rig.barrier.clone();
+    let call = bash_in("s2", here.path(), "make lint");
+    let later = tokio::spawn(async move { b.submit(call).await });
+    let asked = rig.opened().await;
+    assert!(rig.prompter.answer(
+        asked,
+        HumanAnswer::Deny {
+            reason: "asked again".into()
+        }
+    ));
+    assert_eq!(later.await.unwrap().decider, Decider::Human);
+    let audit = rig.audit();
+    let deleted: Vec<_> = audit
+        .iter()
+        .filter(|r| r["rule_deleted"] == rule.as_str())
+        .collect();
+    assert_eq!(deleted.len(), 1, "{audit:?}");
+    assert_eq!(deleted[0]["layer"], "in-memory");
+    let known = files_known(&rig);
+    assert!(known.iter().all(|f| f.rules.is_empty()), "{known:?}");
 }

@@ -100,6 +100,16 @@ async fn a_paired_device_gives_a_session_its_own_mode_and_sets_the_mode_for_a_wh
     assert_eq!(bad.status(), 400);
     assert!(bad.text().await.unwrap().contains("secs must be one of"));
     assert!(prompter.mode_timer().is_none());
+    // allow-all for a while asks to be confirmed too, and nothing changes until it is.
+    let unconfirmed = post("/api/mode-while", json!({"mode": "allow-all", "secs": 900}))
+        .await
+        .unwrap();
+    assert_eq!(unconfirmed.status(), 409);
+    assert!(unconfirmed.text().await.unwrap().contains("confirm"));
+    assert_eq!(
+        (prompter.mode(), prompter.mode_timer()),
+        (Mode::AllowRead, None)
+    );
     let ok = post("/api/mode-while", json!({"mode": "auto", "secs": 1800}))
         .await
         .unwrap();

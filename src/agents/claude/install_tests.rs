@@ -234,6 +234,7 @@ fn a_claude_code_that_takes_on_failure_gets_block_and_the_doctor_says_it_fails_c
             socket: None,
             config: None,
             host: None,
+            timeout_secs: None,
         },
         timeout_secs: 600,
         dry_run: false,

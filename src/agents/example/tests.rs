@@ -33,6 +33,7 @@ fn hook(stdin: &str) -> HookOutput {
             ..Rules::default()
         }),
         host: None,
+        hook_timeout_secs: None,
     };
     let dialect = REGISTRY.find("example").unwrap();
     hook::run(dialect, stdin.as_bytes(), &setup)
@@ -137,6 +138,7 @@ fn install_request(project: &Path) -> InstallRequest {
             socket: None,
             config: None,
             host: None,
+            timeout_secs: None,
         },
         timeout_secs: 600,
         dry_run: false,

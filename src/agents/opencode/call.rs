@@ -108,6 +108,7 @@ pub fn to_call(request: &Permission, directory: Option<&str>) -> Call {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
         agent: Agent::new(AGENT),
         session: request.session_id.clone(),
         cwd: cwd.to_string(),

@@ -16,6 +16,7 @@
 //! - `timed`: the global mode set for a while, and its return to the mode before;
 //! - `edited`: a shell line the human edited before approving, judged afresh;
 //! - `plan`: a plan approved, and the mode the human moves to with it;
+//! - `deleted`: a saved or in-memory rule deleted through the console, audited;
 //! - `prompter`: the answering handle;
 //! - `analysis`: the static analysis of a call within its size budget;
 //! - `kept`: the notes and grants an answer leaves for the hook call that follows it, and the
@@ -283,10 +284,11 @@ impl Barrier {
         let mut waiting = waiting;
         // Cancellation: if this future is dropped here (the agent disconnected), the guard
         // withdraws the dialog. The timeout only tries to resolve; another answer may win it.
-        let answer = match tokio::time::timeout(shared.ask_timeout, &mut waiting).await {
+        let limit = dialog.call.time_limit(shared.ask_timeout);
+        let answer = match tokio::time::timeout(limit, &mut waiting).await {
             Ok(answer) => answer,
             Err(_) => {
-                let settle = Settle::new(shared.timeout_decision(), Decider::Timeout);
+                let settle = Settle::new(shared.timeout_decision(limit), Decider::Timeout);
                 shared.resolve(id, |_| true, settle);
                 waiting.await
             }
@@ -396,11 +398,16 @@ impl Shared {
         let _ = self.events.send(event);
     }
 
-    /// The decision for a dialog nobody answered within the ask timeout.
-    fn timeout_decision(&self) -> Decision {
-        let secs = self.ask_timeout.as_secs();
+    /// The decision for a dialog nobody answered within its time `limit` (the ask timeout, or
+    /// less where the agent kills its hook sooner).
+    fn timeout_decision(&self, limit: Duration) -> Decision {
+        let secs = limit.as_secs();
+        let why = match limit < self.ask_timeout {
+            true => "before the agent's own hook timeout",
+            false => "ask_timeout",
+        };
         self.on_timeout.decision(format!(
-            "gatehouse: no one answered within {secs} s, so the call timed out unanswered (ask_timeout)"
+            "gatehouse: no one answered within {secs} s, so the call timed out unanswered ({why})"
         ))
     }
 }
@@ -422,6 +429,7 @@ impl Drop for WithdrawOnDrop {
 mod analysis;
 mod batch;
 mod control;
+mod deleted;
 mod edited;
 mod kept;
 mod modes;

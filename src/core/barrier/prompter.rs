@@ -256,11 +256,15 @@ impl Prompter {
         Ok(id)
     }
 
-    /// Removes saved rule `id`; then the open dialogs are judged again.
+    /// Removes saved rule `id` (audited); then the open dialogs are judged again.
     pub fn unsave_rule(&self, id: &str) -> Result<bool, crate::core::policy::file::PolicyError> {
-        let removed = self.shared.policy().unsave(id)?;
-        self.shared.rules_changed();
-        Ok(removed)
+        self.shared.unsave(id)
+    }
+
+    /// Forgets the rule kept in memory until quit as `id` (audited); then the open dialogs are
+    /// judged again. Returns whether one was kept.
+    pub fn forget_kept_rule(&self, id: &str) -> bool {
+        self.shared.forget_kept(id)
     }
 
     /// The dialogs open now, oldest first.

@@ -408,6 +408,14 @@ impl<'a> Facts<'a> {
     /// endings have are left for the caller.
     fn record(self, decision: Ending, decider: Decider) -> Record<'a> {
         let call = self.call;
+        // A plan's whole text would make a long line: its first line, length and digest do.
+        let (subject, plan) = match call.plan_text() {
+            Some(text) if call.kind == Some(crate::core::call::ToolKind::Plan) => {
+                let (subject, mark) = crate::core::audit_text::plan(text);
+                (subject, Some(mark))
+            }
+            _ => (audit::subject(&call.subject()), None),
+        };
         Record {
             time: audit::now_rfc3339(),
             id: self.id.0,
@@ -415,7 +423,7 @@ impl<'a> Facts<'a> {
             host: call.remote.as_ref().map(|r| r.host.as_str()),
             session: &call.session,
             tool: &call.tool,
-            subject: audit::subject(&call.subject()),
+            subject,
             mode: self.mode,
             mode_of: match self.mode_of {
                 ModeOwner::Global => None,
@@ -437,6 +445,7 @@ impl<'a> Facts<'a> {
             shape: None,
             kind: call.kind.clone(),
             batch: None,
+            plan,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Rules kept only in memory, until the console quits: an "allow always" for a project or for
 //! everyone that the human chose to keep for this run only. They are judged as the saved
 //! rules are (a project's only under its root, each until its `expires`), are listed in the
-//! rules panel as "saved rules" with no file, and are never written anywhere.
+//! rules panel as in-memory rules (`Layer::Memory`), can be deleted there, and are never
+//! written anywhere: `gatehouse rules list`, another process, cannot see them.
 
 use std::sync::Arc;
 
@@ -19,11 +20,30 @@ impl Policy {
         let id = rule.id.clone();
         rules.push(rule);
         *kept = Some(Arc::new(RuleFile::new(
-            Layer::Saved,
+            Layer::Memory,
             None,
             Trust::Own,
             rules,
         )));
         id
+    }
+
+    /// Forgets the rule kept in memory as `id`; returns whether one was.
+    pub fn forget_kept(&self, id: &str) -> bool {
+        let mut kept = lock(&self.in_memory);
+        let Some(file) = kept.as_ref() else {
+            return false;
+        };
+        let rules: Vec<Rule> = file.rules.iter().filter(|r| r.id != id).cloned().collect();
+        if rules.len() == file.rules.len() {
+            return false;
+        }
+        *kept = Some(Arc::new(RuleFile::new(
+            Layer::Memory,
+            None,
+            Trust::Own,
+            rules,
+        )));
+        true
     }
 }

@@ -35,6 +35,9 @@ pub enum Layer {
     Saved,
     /// The repository's `.gatehouse.toml`: only tightens unless the user trusted it.
     Project,
+    /// An "allow always" the human kept in the console's memory until it quits: judged as a
+    /// saved rule is, never written anywhere, so only that console sees it.
+    Memory,
 }
 
 impl Layer {
@@ -44,6 +47,7 @@ impl Layer {
             Layer::User => "user",
             Layer::Saved => "saved",
             Layer::Project => "project",
+            Layer::Memory => "in-memory",
         }
     }
 }
@@ -118,6 +122,7 @@ impl RuleFile {
     pub fn origin(&self) -> String {
         match &self.path {
             Some(path) => path.display().to_string(),
+            None if self.layer == Layer::Memory => "the console's memory (until it quits)".into(),
             None => format!("{} rules", self.layer),
         }
     }

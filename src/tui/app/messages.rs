@@ -61,6 +61,8 @@ pub enum Effect {
     Web(WebAsk),
     /// Delete a saved rule by its id (the runner answers with the lists again).
     Unsave(String),
+    /// Forget a rule kept in memory until quit, by its id (the runner answers with the lists).
+    Forget(String),
     /// Save a rule the console offered from the human's answers.
     SaveRule(crate::core::rule::Rule),
     /// Put this text on the clipboard through the terminal (OSC 52).

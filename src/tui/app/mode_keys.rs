@@ -102,11 +102,24 @@ impl App {
     /// else goes back to the mode in force.
     pub(super) fn confirm_allow_all(&mut self, key: &KeyEvent) -> Vec<Effect> {
         self.screen = Screen::Main;
+        let yes = keymap::intent_of(key) == Some(Intent::AllowOnce)
+            || keymap::box_key(key) == BoxKey::Submit;
+        // Allow-all chosen for a while (`T`) asks the same way.
+        if let Some(lasts) = self.scope_modes.confirming.take() {
+            if yes {
+                return self.set_mode_for(Mode::AllowAll, lasts);
+            }
+            // A widening still settling from the mode keys goes too: the answer was no.
+            self.pending = None;
+            self.say_mode(format!(
+                "allow-all for a while not entered: still {}",
+                self.mode.name()
+            ));
+            return vec![];
+        }
         let Some(pending) = self.pending.take() else {
             return vec![];
         };
-        let yes = keymap::intent_of(key) == Some(Intent::AllowOnce)
-            || keymap::box_key(key) == BoxKey::Submit;
         if yes {
             return self.set_mode(pending.mode);
         }

@@ -44,7 +44,7 @@ pub struct Queue {
 impl App {
     /// Whether `open` passes the filter: its agent, session, tool or command contains it,
     /// ignoring case.
-    fn shown_in_queue(&self, open: &Open) -> bool {
+    pub(super) fn shown_in_queue(&self, open: &Open) -> bool {
         let needle = self.queue.filter.to_lowercase();
         if needle.is_empty() {
             return true;
@@ -155,6 +155,17 @@ impl App {
     /// A key while the filter is typed: text edits it (the queue follows at once), Enter keeps
     /// it, Esc clears it. `None` when the filter is not being typed.
     pub(super) fn filter_key(&mut self, key: &KeyEvent) -> Option<Vec<Effect>> {
+        let hidden = self.focused().is_none();
+        let effects = self.edit_filter(key);
+        // A call the filter shows again is newly shown: it arms again before it takes a
+        // decision key (safety contract 4), like any call that comes into view.
+        if hidden && self.focused().is_some() {
+            self.shown();
+        }
+        effects
+    }
+
+    fn edit_filter(&mut self, key: &KeyEvent) -> Option<Vec<Effect>> {
         if self.queue.typing != FilterState::Typing {
             // Esc with a filter applied and no box open clears it.
             if !self.queue.filter.is_empty()

@@ -224,3 +224,63 @@ fn what_a_batch_did_stays_in_the_footer_after_its_calls_settle() {
     );
     assert_eq!(app.log.len(), 1);
 }
+
+#[test]
+fn with_the_filter_hiding_every_call_no_decision_key_answers_and_the_footer_says_why() {
+    let t = start();
+    let mut app = app(t);
+    open_shell(&mut app, 1, "rm -rf build", t);
+    let t = later(t, 300);
+    app.update(key('/'), t);
+    for c in "zzz".chars() {
+        app.update(key(c), t);
+    }
+    press(&mut app, KeyCode::Enter, t);
+    assert!(app.rows().is_empty());
+    assert!(app.focused().is_none(), "a hidden call is not focused");
+    assert_eq!(app.all_hidden(), Some(1));
+    for c in ['y', 'a', 'e', 'n', 'E'] {
+        assert_eq!(app.update(key(c), later(t, 100)), vec![], "key {c}");
+        assert!(matches!(app.state, DialogState::Choosing), "key {c}");
+        assert_eq!(app.screen, Screen::Main, "key {c}");
+    }
+    assert_eq!(app.dialogs.len(), 1, "the hidden call is still waiting");
+    let said = &app.notice.as_ref().unwrap().0;
+    assert!(said.contains("no call matches the filter /zzz"), "{said}");
+    assert!(said.contains("Esc clears"), "{said}");
+    // Esc shows the call again, newly: it arms before a key answers it.
+    press(&mut app, KeyCode::Esc, later(t, 1000));
+    assert!(app.focused().is_some());
+    assert_eq!(app.update(key('y'), later(t, 1100)), vec![]);
+    assert_eq!(
+        app.update(key('y'), later(t, 1400)),
+        vec![Effect::Answer(CallId(1), HumanAnswer::Allow { note: None })]
+    );
+}
+
+#[test]
+fn o_puts_first_a_later_call_whose_agent_kills_its_hook_sooner() {
+    let t = start();
+    let mut app = app(t);
+    app.ask_timeout = Some(Duration::from_secs(540));
+    open_shell(&mut app, 1, "rm a", t);
+    // Copilot CLI's hook as installed with a 30 s timeout: the console answers it by 25 s.
+    let (d, _) = dialog(2, "Bash", json!({"command": "rm b"}), later(t, 1000));
+    let mut call = (*d.call).clone();
+    call.hook_timeout_secs = Some(30);
+    let (d, p) = dialog_of(2, call, later(t, 1000));
+    app.update(Msg::Opened(d, p), later(t, 1000));
+    let now = later(t, 2000);
+    app.update(Msg::Tick, now);
+    assert_eq!(
+        app.time_left(&app.dialogs[1]),
+        Some(Duration::from_secs(24))
+    );
+    assert_eq!(
+        app.time_left(&app.dialogs[0]),
+        Some(Duration::from_secs(538))
+    );
+    assert_eq!(app.rows(), vec![0, 1], "arrival");
+    app.update(key('O'), now);
+    assert_eq!(app.rows(), vec![1, 0], "time left");
+}

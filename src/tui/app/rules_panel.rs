@@ -1,8 +1,8 @@
 //! The rules panel: every rule in force. First the session rules an "allow always" made, then
 //! the lasting ones (floor, user, saved, and each project's file seen so far), each with where
 //! it came from and how often it decided a call, and above them which policy files are in
-//! force. `x` revokes a session rule or deletes a saved one in place; rules in the other files
-//! are changed in their file. The lists come from the barrier through the runner
+//! force. `x` revokes a session rule, deletes a saved one in place or forgets one kept in
+//! memory until quit; rules in the other files are changed in their file. The lists come from the barrier through the runner
 //! (`Effect::ListRules`, answered by `Msg::Rules` and `Msg::Lasting`), so `update` stays free
 //! of I/O.
 
@@ -84,6 +84,11 @@ impl App {
                 let id = rule.id.clone();
                 self.notify(format!("saved rule {id} deleted"));
                 vec![Effect::Unsave(id)]
+            }
+            Layer::Memory => {
+                let id = rule.id.clone();
+                self.notify(format!("rule {id} kept until quit deleted"));
+                vec![Effect::Forget(id)]
             }
             Layer::Floor | Layer::User | Layer::Project => {
                 let file = rule.file.clone();

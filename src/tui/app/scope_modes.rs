@@ -23,6 +23,9 @@ pub struct ScopeModes {
     pub given: ModeOverrides,
     pub timer: Option<ModeTimer>,
     pub chooser: Option<Chooser>,
+    /// Allow-all chosen for a while with dialogs open, waiting to be confirmed, as allow-all
+    /// from the mode keys waits: its while.
+    pub confirming: Option<Duration>,
 }
 
 /// Who `M` gives a mode to.
@@ -168,22 +171,30 @@ impl App {
         };
         let mode = chooser.choices()[chooser.at];
         match (&chooser.choosing, chooser.scope(), mode) {
-            (Choosing::While { lasts }, _, Some(mode)) => {
-                let lasts = WHILES[*lasts];
-                self.pending = None;
-                self.mode = mode;
-                self.say_mode(format!(
-                    "mode: {} for {} (changing)",
-                    mode.name(),
-                    while_text(lasts)
-                ));
-                vec![Effect::SetModeFor(mode, lasts)]
+            // Allow-all with dialogs open asks once first, as it does from the mode keys.
+            (Choosing::While { lasts }, _, Some(Mode::AllowAll)) if !self.dialogs.is_empty() => {
+                self.scope_modes.confirming = Some(WHILES[*lasts]);
+                self.screen = Screen::ConfirmAllowAll;
+                vec![]
             }
+            (Choosing::While { lasts }, _, Some(mode)) => self.set_mode_for(mode, WHILES[*lasts]),
             (Choosing::Scope { .. }, Some(scope), mode) => {
                 vec![Effect::SetScopeMode(scope, mode)]
             }
             _ => vec![],
         }
+    }
+
+    /// Sets the global mode to `mode` for `lasts`.
+    pub(super) fn set_mode_for(&mut self, mode: Mode, lasts: Duration) -> Vec<Effect> {
+        self.pending = None;
+        self.mode = mode;
+        self.say_mode(format!(
+            "mode: {} for {} (changing)",
+            mode.name(),
+            while_text(lasts)
+        ));
+        vec![Effect::SetModeFor(mode, lasts)]
     }
 
     /// The barrier gave `scope` its own mode, or sent it back to the global one.

@@ -137,3 +137,50 @@ fn whiles_and_countdowns_read_as_people_write_them() {
     assert_eq!(countdown(Duration::from_secs(3_900)), "1:05:00");
     assert_eq!(countdown(Duration::from_secs(59)), "0:59");
 }
+
+#[test]
+fn t_to_allow_all_with_dialogs_open_asks_once_as_the_mode_keys_do() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, t);
+    let t = later(t, 500);
+    let choose_allow_all = |app: &mut App| {
+        app.update(key('T'), t);
+        // The list starts at auto: allow-all is two up.
+        app.update(key('k'), t);
+        app.update(key('k'), t);
+        app.update(enter(), t)
+    };
+    assert!(choose_allow_all(&mut app).is_empty(), "nothing set yet");
+    assert_eq!(app.screen, Screen::ConfirmAllowAll);
+    assert_eq!(app.mode, Mode::AllowRead);
+    // Anything but y or Enter keeps the mode in force.
+    assert!(app.update(key('n'), t).is_empty());
+    assert_eq!((app.screen, app.mode), (Screen::Main, Mode::AllowRead));
+    assert!(app.mode_notice.as_ref().unwrap().0.contains("not entered"));
+    assert!(choose_allow_all(&mut app).is_empty());
+    assert_eq!(
+        app.update(key('y'), t),
+        [Effect::SetModeFor(
+            Mode::AllowAll,
+            Duration::from_secs(30 * 60)
+        )]
+    );
+    assert_eq!((app.screen, app.mode), (Screen::Main, Mode::AllowAll));
+}
+
+#[test]
+fn t_to_allow_all_with_nothing_open_sets_it_at_once_as_the_mode_keys_do() {
+    let t = start();
+    let mut app = app(t);
+    app.update(key('T'), t);
+    app.update(key('k'), t);
+    app.update(key('k'), t);
+    assert_eq!(
+        app.update(enter(), t),
+        [Effect::SetModeFor(
+            Mode::AllowAll,
+            Duration::from_secs(30 * 60)
+        )]
+    );
+}

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::overlay::{centered, key_line};
+use super::overlay::{box_width, centered, key_line};
 use super::theme;
 use crate::core::escape::visible;
 use crate::tui::app::App;
@@ -42,6 +42,10 @@ pub fn draw_chooser(frame: &mut Frame, area: Rect, app: &App) {
         ),
     };
     let mut lines = vec![Line::from(head), Line::raw("")];
+    // What each mode does, wrapped under its own column: a description is never cut.
+    let room = usize::from(box_width(area, WIDTH).saturating_sub(2))
+        .saturating_sub(NAME_COLUMN)
+        .max(12);
     for (i, choice) in chooser.choices().into_iter().enumerate() {
         let (name, what) = match choice {
             Some(mode) => (mode.name().to_string(), mode.describe().to_string()),
@@ -55,10 +59,18 @@ pub fn draw_chooser(frame: &mut Frame, area: Rect, app: &App) {
             true => theme::focus(),
             false => ratatui::style::Style::default(),
         };
+        let mut rows = wrapped(&what, room).into_iter();
         lines.push(Line::from(vec![
             Span::styled(format!("{mark}{name:<10}"), style),
-            Span::styled(format!(" {what}"), theme::dim()),
+            Span::styled(
+                format!(" {}", rows.next().unwrap_or_default()),
+                theme::dim(),
+            ),
         ]));
+        for more in rows {
+            let indent = " ".repeat(NAME_COLUMN);
+            lines.push(Line::styled(format!("{indent}{more}"), theme::dim()));
+        }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
@@ -67,12 +79,46 @@ pub fn draw_chooser(frame: &mut Frame, area: Rect, app: &App) {
     ));
     lines.push(key_line(CHOOSER_KEYS));
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
-    let cell = centered(area, 76, height);
+    let cell = centered(area, WIDTH, height);
     frame.render_widget(Clear, cell);
     frame.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(title)),
         cell,
     );
+}
+
+/// How wide the chooser is drawn, where the terminal allows.
+const WIDTH: u16 = 76;
+/// The columns before a mode's description: the mark, the name and a space.
+const NAME_COLUMN: usize = 13;
+
+/// `text` in rows of at most `room` characters, broken between words (a word longer than a
+/// row is cut into pieces).
+fn wrapped(text: &str, room: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > room {
+            if !row.is_empty() {
+                rows.push(std::mem::take(&mut row));
+            }
+            rows.push(word.drain(..room).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let needs = row.chars().count() + usize::from(!row.is_empty()) + word.chars().count();
+        if !row.is_empty() && needs > room {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(&word);
+    }
+    if !row.is_empty() || rows.is_empty() {
+        rows.push(row);
+    }
+    rows
 }
 
 /// A session id shortened to its first 8 characters.

@@ -18,6 +18,10 @@ use crate::tui::app::{App, DialogState, Open};
 use crate::tui::textbox::TextBox;
 
 pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
+    if let Some(waiting) = app.all_hidden() {
+        draw_all_hidden(frame, area, app, waiting);
+        return;
+    }
     let Some(open) = app.focused() else {
         let block = Block::bordered()
             .title(" no open dialogs ")
@@ -99,6 +103,33 @@ pub fn draw_dialog(frame: &mut Frame, area: Rect, app: &App) {
             frame.render_widget(text, words);
         }
     }
+}
+
+/// The dialog area while the filter hides every open call: no call is focused, so no decision
+/// key answers anything, and it says how to see them again.
+fn draw_all_hidden(frame: &mut Frame, area: Rect, app: &App, waiting: usize) {
+    let block = Block::bordered()
+        .title(" no call matches the filter ")
+        .border_style(Style::default().fg(Color::Yellow));
+    let calls = match waiting {
+        1 => "1 call waits".to_string(),
+        n => format!("{n} calls wait"),
+    };
+    let text = Paragraph::new(vec![
+        Line::raw(""),
+        Line::raw(format!(
+            "No open call matches the filter /{}; {calls} behind it.",
+            visible(&app.queue.filter)
+        )),
+        Line::raw(""),
+        Line::styled(
+            "Decision keys answer nothing while no call is shown. Esc clears the filter; / edits it.",
+            theme::dim(),
+        ),
+    ])
+    .wrap(Wrap { trim: false })
+    .block(block.padding(ratatui::widgets::Padding::horizontal(1)));
+    frame.render_widget(text, area);
 }
 
 /// While a box is open the subject keeps at least this many rows (its border, who asks and the

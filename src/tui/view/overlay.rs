@@ -191,9 +191,13 @@ pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
 /// Allow-all is due while dialogs are open: it allows them only if the human says so.
 pub fn draw_confirm_allow_all(frame: &mut Frame, area: Rect, app: &App) {
     let n = app.dialogs.len();
+    let until = match app.scope_modes.confirming {
+        Some(lasts) => format!("for {}", crate::tui::app::scope_modes::while_text(lasts)),
+        None => "until the mode changes".into(),
+    };
     let sentence = format!(
         "Allow-all allows the {n} open dialog{} now, and every call that is not denied \
-         until the mode changes (staying keeps {}).",
+         {until} (staying keeps {}).",
         if n == 1 { "" } else { "s" },
         app.mode.name(),
     );

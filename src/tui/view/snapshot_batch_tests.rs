@@ -89,3 +89,21 @@ fn a_batch_deny_says_how_many_agents_will_not_read_the_reason() {
     assert!(screen.contains("› wrong folder"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn a_filter_hiding_every_call_says_so_in_the_dialog_area_at_80_by_24() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": "rm -rf build"}), t);
+    let t = later(t, 300);
+    key(&mut app, KeyCode::Char('/'), t);
+    for c in "zzz".chars() {
+        key(&mut app, KeyCode::Char(c), t);
+    }
+    key(&mut app, KeyCode::Enter, t);
+    let screen = draw(&app, 80, 24);
+    assert!(screen.contains("no call matches the filter"), "{screen}");
+    assert!(screen.contains("Esc clears the filter"), "{screen}");
+    assert!(!screen.contains("rm -rf build"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

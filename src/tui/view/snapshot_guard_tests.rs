@@ -77,6 +77,7 @@ fn every_hidden_or_reordering_character_from_an_agent_is_drawn_as_an_escape() {
         transcript_path: None,
         path_key: None,
         remote: None,
+        hook_timeout_secs: None,
     };
     let (d, p) = dialog_of(1, call, t);
     app.update(Msg::Opened(d, p), t);

@@ -1,5 +1,5 @@
-//! Snapshots of modes beside the global one at 80x24: the `M` chooser for a session, the `T`
-//! chooser for a while, and the status bar with the while's countdown and a focused call whose
+//! Snapshots of modes beside the global one at 80x24: the `M` chooser for a session (each
+//! mode's description whole, wrapped), the `T` chooser for a while, and the status bar with the while's countdown and a focused call whose
 //! session has a mode of its own (the queue marks it too).
 
 use std::time::Duration;
@@ -25,6 +25,15 @@ fn the_session_mode_chooser() {
     let screen = draw(&app, 80, 24);
     assert!(screen.contains("For this session"), "{screen}");
     assert!(screen.contains("mode_ceiling"), "{screen}");
+    // Every description whole at 80 columns, wrapped under its column where it is long.
+    for words in [
+        "unproven shell lines race the classifier ",
+        "│             against you ",
+        "everything else is refused while the agent│",
+        "│             plans ",
+    ] {
+        assert!(screen.contains(words), "{words:?} in {screen}");
+    }
     insta::assert_snapshot!(screen);
 }
 
@@ -74,5 +83,21 @@ fn the_status_bar_counts_down_the_while_and_names_a_sessions_own_mode() {
     assert!(screen.contains("29:41 → allow-read"), "{screen}");
     assert!(screen.contains("this session: block-all"), "{screen}");
     assert!(screen.contains("[block-all]"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn allow_all_for_a_while_asks_to_be_confirmed_with_dialogs_open() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": "rm -rf build"}), t);
+    let t = later(t, 500);
+    key(&mut app, KeyCode::Char('T'), t);
+    key(&mut app, KeyCode::Char('k'), t);
+    key(&mut app, KeyCode::Char('k'), t);
+    key(&mut app, KeyCode::Enter, t);
+    let screen = draw(&app, 80, 24);
+    assert!(screen.contains("allow all?"), "{screen}");
+    assert!(screen.contains("for 30 min"), "{screen}");
     insta::assert_snapshot!(screen);
 }

@@ -1,8 +1,8 @@
 //! Snapshots of the console states that had none: the classifier failed, the classifier
 //! advised `writes` (which only annotates), the classifier set aside once the human claims a
 //! racing dialog, a race with no classifier set up, the classifier switched off by its breaker,
-//! the audit log failing, a dialog settled by someone else, the empty rules panel, and a call
-//! from a remote host.
+//! the audit log failing, a dialog settled by someone else, the empty rules panel, a call
+//! from a remote host, and a rule kept until quit listed as in-memory in the rules panel.
 
 use std::sync::Arc;
 
@@ -224,5 +224,35 @@ fn a_call_from_a_remote_host_names_the_host_in_the_queue_and_the_dialog() {
         2,
         "the queue's line and the dialog's head:\n{screen}"
     );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_rules_panel_shows_a_rule_kept_until_quit_as_in_memory() {
+    use crate::core::policy::Layer;
+    use crate::tui::app::{Lasting, LastingRule};
+    let t = start();
+    let mut app = app(t);
+    key(&mut app, KeyCode::Char('s'), t);
+    app.update(Msg::Rules(Vec::new()), t);
+    let kept = LastingRule {
+        layer: Layer::Memory,
+        file: "the console's memory (until it quits)".into(),
+        id: "allow-make-lint".into(),
+        summary: "allow command \"make lint\"".into(),
+        hits: 1,
+        ignored: false,
+    };
+    app.update(
+        Msg::Lasting(Lasting {
+            rules: vec![kept],
+            files: vec!["in-memory the console's memory (until it quits)".into()],
+            ..Lasting::default()
+        }),
+        t,
+    );
+    let screen = draw(&app, 80, 20);
+    assert!(screen.contains("in-memory allow-make-lint"), "{screen}");
+    assert!(screen.contains("(until it quits)"), "{screen}");
     insta::assert_snapshot!(screen);
 }
