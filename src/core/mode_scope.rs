@@ -24,6 +24,19 @@ pub enum ModeScope {
     Agent(Agent),
 }
 
+impl ModeScope {
+    /// True for a call of `agent`'s `session` that this scope holds.
+    pub fn covers(&self, agent: &Agent, session: &str) -> bool {
+        match self {
+            ModeScope::Session {
+                agent: ours,
+                session: theirs,
+            } => ours == agent && theirs == session,
+            ModeScope::Agent(ours) => ours == agent,
+        }
+    }
+}
+
 impl fmt::Display for ModeScope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

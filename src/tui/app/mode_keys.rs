@@ -5,6 +5,7 @@
 //! alone for [`SETTLE`]; entering allow-all while dialogs are open then asks once. Time comes
 //! in with every message (`Now`), so all of this stays free of clocks.
 
+use super::scope_modes::Confirming;
 use super::*;
 
 /// How long the hotkey must be left alone before a mode that lets more run takes effect.
@@ -105,17 +106,27 @@ impl App {
         let yes = keymap::intent_of(key) == Some(Intent::AllowOnce)
             || keymap::box_key(key) == BoxKey::Submit;
         // Allow-all chosen for a while (`T`) asks the same way.
-        if let Some(lasts) = self.scope_modes.confirming.take() {
-            if yes {
+        match self.scope_modes.confirming.take() {
+            Some(Confirming::While(lasts)) if yes => {
                 return self.set_mode_for(Mode::AllowAll, lasts);
             }
-            // A widening still settling from the mode keys goes too: the answer was no.
-            self.pending = None;
-            self.say_mode(format!(
-                "allow-all for a while not entered: still {}",
-                self.mode.name()
-            ));
-            return vec![];
+            Some(Confirming::While(_)) => {
+                // A widening still settling from the mode keys goes too: the answer was no.
+                self.pending = None;
+                self.say_mode(format!(
+                    "allow-all for a while not entered: still {}",
+                    self.mode.name()
+                ));
+                return vec![];
+            }
+            Some(Confirming::Scope(scope)) if yes => {
+                return vec![Effect::SetScopeMode(scope, Some(Mode::AllowAll))];
+            }
+            Some(Confirming::Scope(scope)) => {
+                self.say_mode(format!("allow-all not given to {scope}"));
+                return vec![];
+            }
+            None => {}
         }
         let Some(pending) = self.pending.take() else {
             return vec![];

@@ -23,9 +23,18 @@ pub struct ScopeModes {
     pub given: ModeOverrides,
     pub timer: Option<ModeTimer>,
     pub chooser: Option<Chooser>,
-    /// Allow-all chosen for a while with dialogs open, waiting to be confirmed, as allow-all
-    /// from the mode keys waits: its while.
-    pub confirming: Option<Duration>,
+    /// Allow-all chosen with `T` or `M` while dialogs it would allow are open, waiting to be
+    /// confirmed, as allow-all from the mode keys waits.
+    pub confirming: Option<Confirming>,
+}
+
+/// Allow-all waiting to be confirmed: for a while, or for a session or agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirming {
+    /// The global mode, for this long.
+    While(Duration),
+    /// The mode of this session or agent, until it is changed.
+    Scope(ModeScope),
 }
 
 /// Who `M` gives a mode to.
@@ -173,7 +182,18 @@ impl App {
         match (&chooser.choosing, chooser.scope(), mode) {
             // Allow-all with dialogs open asks once first, as it does from the mode keys.
             (Choosing::While { lasts }, _, Some(Mode::AllowAll)) if !self.dialogs.is_empty() => {
-                self.scope_modes.confirming = Some(WHILES[*lasts]);
+                self.scope_modes.confirming = Some(Confirming::While(WHILES[*lasts]));
+                self.screen = Screen::ConfirmAllowAll;
+                vec![]
+            }
+            // So does allow-all for a session or agent with its calls open (the web asks too).
+            (Choosing::Scope { .. }, Some(scope), Some(Mode::AllowAll))
+                if self
+                    .dialogs
+                    .iter()
+                    .any(|d| scope.covers(&d.dialog.call.agent, &d.dialog.call.session)) =>
+            {
+                self.scope_modes.confirming = Some(Confirming::Scope(scope));
                 self.screen = Screen::ConfirmAllowAll;
                 vec![]
             }

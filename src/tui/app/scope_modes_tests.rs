@@ -19,7 +19,10 @@ fn m_gives_the_focused_session_a_mode_and_tab_gives_it_to_the_agent_instead() {
     // The list starts at the global mode; two down is allow-read, one more auto... one down
     // is allow-all.
     app.update(key('j'), t);
-    let effects = app.update(enter(), t);
+    // Allow-all for a session whose call is open asks once first, as the web does.
+    assert!(app.update(enter(), t).is_empty());
+    assert_eq!(app.screen, Screen::ConfirmAllowAll);
+    let effects = app.update(key('y'), t);
     let session = ModeScope::Session {
         agent: Agent::new("claude-code"),
         session: "5f0c1a2b-session".into(),
@@ -183,4 +186,48 @@ fn t_to_allow_all_with_nothing_open_sets_it_at_once_as_the_mode_keys_do() {
             Duration::from_secs(30 * 60)
         )]
     );
+}
+
+#[test]
+fn m_to_allow_all_asks_only_while_that_session_has_calls_open_and_no_keeps_its_mode() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, t);
+    let t = later(t, 500);
+    let choose_allow_all = |app: &mut App| {
+        app.update(key('M'), t);
+        app.update(key('j'), t);
+        app.update(enter(), t)
+    };
+    assert!(choose_allow_all(&mut app).is_empty(), "nothing given yet");
+    assert_eq!(app.screen, Screen::ConfirmAllowAll);
+    assert!(app.update(key('n'), t).is_empty());
+    assert_eq!(app.screen, Screen::Main);
+    assert!(
+        app.mode_notice.as_ref().unwrap().0.contains("not given"),
+        "{:?}",
+        app.mode_notice
+    );
+    assert!(app.scope_modes.confirming.is_none());
+    // Tab gives it to the agent: the open call is the agent's too, so it asks as well.
+    app.update(key('M'), t);
+    app.update(code(KeyCode::Tab, KeyModifiers::NONE), t);
+    app.update(key('j'), t);
+    assert!(app.update(enter(), t).is_empty());
+    assert_eq!(
+        app.update(enter(), t),
+        [Effect::SetScopeMode(
+            ModeScope::Agent(Agent::new("claude-code")),
+            Some(Mode::AllowAll)
+        )]
+    );
+    // A scope with no call open is given allow-all at once.
+    let other = ModeScope::Session {
+        agent: Agent::new("codex"),
+        session: "other".into(),
+    };
+    assert!(!other.covers(
+        &app.dialogs[0].dialog.call.agent,
+        &app.dialogs[0].dialog.call.session
+    ));
 }

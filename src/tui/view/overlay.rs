@@ -190,17 +190,26 @@ pub fn draw_confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
 
 /// Allow-all is due while dialogs are open: it allows them only if the human says so.
 pub fn draw_confirm_allow_all(frame: &mut Frame, area: Rect, app: &App) {
+    use crate::tui::app::scope_modes::{Confirming, while_text};
     let n = app.dialogs.len();
-    let until = match app.scope_modes.confirming {
-        Some(lasts) => format!("for {}", crate::tui::app::scope_modes::while_text(lasts)),
-        None => "until the mode changes".into(),
+    let plural = if n == 1 { "" } else { "s" };
+    let sentence = match &app.scope_modes.confirming {
+        Some(Confirming::Scope(scope)) => format!(
+            "Allow-all for {scope} allows its open dialogs now, and each of its calls that is \
+             not denied until its mode changes (staying keeps the mode it has)."
+        ),
+        confirming => {
+            let until = match confirming {
+                Some(Confirming::While(lasts)) => format!("for {}", while_text(*lasts)),
+                _ => "until the mode changes".into(),
+            };
+            format!(
+                "Allow-all allows the {n} open dialog{plural} now, and every call that is not \
+                 denied {until} (staying keeps {}).",
+                app.mode.name(),
+            )
+        }
     };
-    let sentence = format!(
-        "Allow-all allows the {n} open dialog{} now, and every call that is not denied \
-         {until} (staying keeps {}).",
-        if n == 1 { "" } else { "s" },
-        app.mode.name(),
-    );
     draw_confirm(
         frame,
         area,

@@ -101,3 +101,18 @@ fn allow_all_for_a_while_asks_to_be_confirmed_with_dialogs_open() {
     assert!(screen.contains("for 30 min"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn allow_all_for_a_session_asks_to_be_confirmed_with_its_calls_open() {
+    let t = start();
+    let mut app = app(t);
+    open(&mut app, 1, "Bash", json!({"command": "rm -rf build"}), t);
+    let t = later(t, 500);
+    key(&mut app, KeyCode::Char('M'), t);
+    key(&mut app, KeyCode::Char('j'), t);
+    key(&mut app, KeyCode::Enter, t);
+    let screen = draw(&app, 80, 24);
+    assert!(screen.contains("allow all?"), "{screen}");
+    assert!(screen.contains("its mode changes"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
