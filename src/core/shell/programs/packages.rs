@@ -53,7 +53,7 @@ pub(super) const TABLES: &[Table] = &[
         manual: "tmux(1), tmux 3.3a",
         rule: Rule::Walked(tmux),
         reads: &["tmux ls", "tmux list-windows -a", "tmux capture-pane -p -t 0", "tmux list-panes -a -F '#{pane_id} #{pane_current_command}'"],
-        refuses: &["tmux new -d 'rm x'", "tmux kill-server", "tmux capture-pane -t 0", "tmux capture-pane -S -p", "tmux ls -F '#(touch pwn)'", "tmux -L other ls", "tmux send-keys -t 0 'rm -rf x' Enter"],
+        refuses: &["tmux new -d 'rm x'", "tmux kill-server", "tmux capture-pane -t 0", "tmux capture-pane -S -p", "tmux ls -F '#(touch pwn)'", "tmux ls -F '#{E:status-right}'", "tmux lsw -F '#{T:@x}'", "tmux -L other ls", "tmux send-keys -t 0 'rm -rf x' Enter"],
     },
 ];
 
@@ -217,8 +217,16 @@ const TMUX_READS: &[(&str, &str, &str)] = &[
     ("show-buffer", "", "b"), ("showb", "", "b"),
 ];
 
+/// True for a tmux format that runs a shell command or expands an option's value as a format.
+fn runs_a_shell(format: &str) -> bool {
+    format.contains("#(")
+        || (format.contains("#{") && (format.contains("E:") || format.contains("T:")))
+}
+
 /// Reads a tmux server: no global options (`-L`, `-S`, `-f` pick another server or config),
-/// one listing command, and formats without `#( )`, which runs a shell command.
+/// one listing command, and formats without `#( )`, which runs a shell command, or the `E:` and
+/// `T:` modifiers, which expand an option's value as a format: the user's configuration may
+/// hold a `#( )` there (`display -p '#{E:status-right}'` ran one, tmux 3.3a).
 fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let texts: Vec<&str> = args
         .iter()
@@ -238,7 +246,7 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
     let mut flags_given = String::new();
     let mut words = rest.iter();
     while let Some(word) = words.next() {
-        if word.contains("#(") || word.ends_with(';') {
+        if runs_a_shell(word) || word.ends_with(';') {
             return Err(Judgement::risk(
                 Risk::RunsCode,
                 "tmux: a format or command that runs a shell",
@@ -253,7 +261,7 @@ fn tmux(_: &mut Walker, _: &str, args: &[Word]) -> Judged {
                     let value = words
                         .next()
                         .ok_or_else(|| Judgement::unverified("tmux: missing value"))?;
-                    if value.contains("#(") {
+                    if runs_a_shell(value) {
                         return Err(Judgement::risk(
                             Risk::RunsCode,
                             "tmux: a format that runs a shell",
