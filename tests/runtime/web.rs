@@ -1,6 +1,7 @@
 //! The web console in process, over real HTTP on loopback, against a real barrier: what the
 //! page's API gives without a token, the first answer winning between the console's own
-//! prompter and a paired device (each refusal audited), and `notify_command`.
+//! prompter and a paired device (each refusal audited), the arming delay (safety contract 4)
+//! and `notify_command`.
 
 use crate::common;
 
@@ -163,4 +164,72 @@ async fn notify_command_runs_for_each_dialog_that_opens_with_the_call_in_its_env
     );
     submitted.await.unwrap();
     notifier.abort();
+}
+
+/// Safety contract 4, the web's half: an answer that reaches the page's API within the arming
+/// delay of its dialog opening is refused and the call stays open; once armed, the same answer
+/// is taken. The test cannot choose how fast the request travels, so it only draws its
+/// conclusion from an answer it knows arrived inside the delay (it measures from the dialog's
+/// own opening to the response), and tries again with a new call when the machine was slower.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn contract_4_the_web_refuses_an_answer_within_the_arming_delay() {
+    let mut rig = common::web_rig::start(Limits::default()).await;
+    let http = gatehouse::plumbing::http::client();
+    let link = rig.running.hub.pair_link().unwrap();
+    let code = link.link.split("#pair=").nth(1).unwrap();
+    let token = common::pair_device(&http, &rig.base, code, "phone").await;
+    let allow = |id: u64| {
+        http.post(format!("{}/api/answer", rig.base))
+            .bearer_auth(&token)
+            .json(&json!({ "id": id, "answer": "allow" }))
+            .send()
+    };
+    for _ in 0..5 {
+        let submitted = tokio::spawn({
+            let barrier = rig.barrier.clone();
+            async move { barrier.submit(bash("rm -rf build")).await }
+        });
+        let dialog = match rig.prompter.next_event().await.unwrap() {
+            Event::Opened(dialog) => dialog,
+            other => panic!("expected a dialog, got {other:?}"),
+        };
+        let early = allow(dialog.id.0).await.unwrap();
+        let inside_the_delay = dialog.opened.elapsed() < dialog.offer.arming;
+        let status = early.status();
+        if !inside_the_delay {
+            // Too slow to say anything: settle this call and try again.
+            if status != 200 {
+                rig.prompter.answer(
+                    dialog.id,
+                    HumanAnswer::Deny {
+                        reason: String::new(),
+                    },
+                );
+            }
+            submitted.await.unwrap();
+            continue;
+        }
+        assert_eq!(status, 409, "an answer inside the arming delay was taken");
+        assert!(early.text().await.unwrap().contains("only just opened"));
+        assert!(
+            rig.prompter
+                .open_dialogs()
+                .iter()
+                .any(|d| d.id == dialog.id),
+            "the call stays open"
+        );
+        tokio::time::sleep_until((dialog.opened + dialog.offer.arming).into()).await;
+        assert_eq!(allow(dialog.id.0).await.unwrap().status(), 200);
+        let answer = submitted.await.unwrap();
+        assert_eq!(answer.decision, Decision::allow());
+        assert_eq!(answer.decider, Decider::Human);
+        let decided: Vec<Value> = audit_lines(&rig.audit_log)
+            .into_iter()
+            .filter(|l| l["id"] == dialog.id.0)
+            .collect();
+        assert_eq!(decided.len(), 1, "{decided:?}");
+        assert_eq!(decided[0]["device"], "phone");
+        return;
+    }
+    panic!("no answer reached the page within the arming delay in five tries: machine too slow");
 }
