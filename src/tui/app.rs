@@ -319,7 +319,7 @@ impl App {
             });
             if let Some(n) = self.all_hidden() {
                 self.notify(format!(
-                    "no call matches the filter /{}: nothing was answered ({n} waiting; Esc clears the filter)",
+                    "{HIDDEN_ALL} /{}: nothing was answered ({n} waiting; Esc clears the filter)",
                     visible(&self.queue.filter)
                 ));
                 return vec![];
@@ -419,6 +419,7 @@ mod learned;
 mod log_line;
 mod mode_keys;
 mod queue;
+use queue::HIDDEN_ALL;
 mod rules_panel;
 pub mod scope_modes;
 mod web_panel;

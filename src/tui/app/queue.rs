@@ -8,6 +8,9 @@ use std::collections::BTreeSet;
 use super::*;
 use crate::core::batch::same_shape;
 
+/// How the notice that a decision key met a filter hiding every call begins.
+pub(super) const HIDDEN_ALL: &str = "no call matches the filter";
+
 /// How the queue is ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order {
@@ -165,6 +168,18 @@ impl App {
         effects
     }
 
+    /// Clears the filter, and the notice that it hid every call, which no longer holds.
+    fn clear_filter(&mut self) {
+        self.queue.filter.clear();
+        if self
+            .notice
+            .as_ref()
+            .is_some_and(|(text, _)| text.starts_with(HIDDEN_ALL))
+        {
+            self.notice = None;
+        }
+    }
+
     fn edit_filter(&mut self, key: &KeyEvent) -> Option<Vec<Effect>> {
         if self.queue.typing != FilterState::Typing {
             // Esc with a filter applied and no box open clears it.
@@ -172,7 +187,7 @@ impl App {
                 && matches!(self.state, DialogState::Choosing)
                 && keymap::box_key(key) == BoxKey::Leave
             {
-                self.queue.filter.clear();
+                self.clear_filter();
                 return Some(vec![]);
             }
             return None;
@@ -187,7 +202,7 @@ impl App {
             KeyCode::Enter => self.queue.typing = FilterState::Idle,
             KeyCode::Esc => {
                 self.queue.typing = FilterState::Idle;
-                self.queue.filter.clear();
+                self.clear_filter();
             }
             KeyCode::Backspace => {
                 self.queue.filter.pop();

@@ -251,6 +251,7 @@ fn with_the_filter_hiding_every_call_no_decision_key_answers_and_the_footer_says
     // Esc shows the call again, newly: it arms before a key answers it.
     press(&mut app, KeyCode::Esc, later(t, 1000));
     assert!(app.focused().is_some());
+    assert!(app.notice.is_none(), "the notice went with the filter");
     assert_eq!(app.update(key('y'), later(t, 1100)), vec![]);
     assert_eq!(
         app.update(key('y'), later(t, 1400)),
