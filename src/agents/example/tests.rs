@@ -118,6 +118,18 @@ fn gatehouse_agents_shows_its_events_and_where_its_hook_is() {
     let report = doctor::report_of(&ALONE, dir.path());
     let line = format!("  hook (project): {} installed, active", hooks.display());
     assert!(report.contains(&line), "{report}");
+    // Written without the time limit (as installs before it were): the doctor says so.
+    assert!(
+        report.contains("written without its time limit (`--timeout`)")
+            && report.contains("run `gatehouse install example` again"),
+        "{report}"
+    );
+    let mut request = install_request(dir.path());
+    request.command.timeout_secs = Some(660);
+    example.install(&request).unwrap();
+    let report = doctor::report_of(&ALONE, dir.path());
+    assert!(report.contains(&line), "{report}");
+    assert!(!report.contains("time limit"), "{report}");
 
     let uninstall = UninstallRequest {
         scope: Scope::Project,
