@@ -49,9 +49,14 @@ pub fn survey(host: Option<&str>) -> Vec<AgentHere> {
         .collect()
 }
 
-/// True when the hooks file at `path` names the host label `host`.
+/// True when the hooks file at `path` names the host label `host`: `--host HOST` ending the
+/// hook's command or followed by its other options (`--timeout`).
 fn hooked_in(path: &Path, host: &str) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|text| text.contains(&format!("--host {host}\"")))
+    let flag = format!("--host {host}");
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.match_indices(&flag)
+            .any(|(at, _)| matches!(text[at + flag.len()..].chars().next(), Some('"' | ' ')))
+    })
 }
 
 /// The survey as lines.
@@ -101,6 +106,15 @@ mod tests {
         assert!(hooked_in(&path, "box"));
         assert!(!hooked_in(&path, "bo"));
         assert!(!hooked_in(&dir.path().join("none.json"), "box"));
+        // Installs since hooks carry their time limit write it after the host label.
+        std::fs::write(
+            &path,
+            r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command",
+            "command":"/g hook claude --host box --timeout 600","timeout":600}]}]}}"#,
+        )
+        .unwrap();
+        assert!(hooked_in(&path, "box"));
+        assert!(!hooked_in(&path, "bo"));
     }
 
     #[test]

@@ -297,7 +297,9 @@ fn a_remote_over_ssh_is_answered_here_and_decides_alone_while_its_tunnel_is_down
         hook.starts_with(&format!("{home}/.local/bin/gatehouse hook claude")),
         "{hook}"
     );
-    assert!(hook.ends_with("--host build-box"), "{hook}");
+    // The remote hook carries its host label and the agent's own limit on it.
+    assert!(hook.contains(" --host build-box"), "{hook}");
+    assert!(hook.ends_with(" --timeout 600"), "{hook}");
 
     let state = dir.join("state/gatehouse/remotes/build-box.json");
     let link = || -> Value {
