@@ -179,26 +179,9 @@ fn hooks(out: &mut String, dialect: &dyn Dialect, project: &Path) {
 /// time limit written for its agent (`--timeout`, which older installs did not write): its
 /// calls then tell the console nothing of when the agent stops waiting.
 fn lacks_timeout(path: &Path, cli: &str) -> bool {
-    let Some(hooks) = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .and_then(|settings| settings.get("hooks").and_then(|h| h.as_object()).cloned())
-    else {
-        return false;
-    };
-    let entries = hooks
-        .values()
-        .filter_map(|list| list.as_array())
-        .flatten()
-        .flat_map(|entry| {
-            let inner = entry["hooks"].as_array().into_iter().flatten();
-            std::iter::once(entry).chain(inner)
-        });
-    entries
-        .filter(|entry| super::install_file::is_hook_of(entry, cli))
-        .filter_map(|entry| entry.get("command").or_else(|| entry.get("bash")))
-        .filter_map(|command| command.as_str())
-        .any(|command| !command.split_whitespace().any(|word| word == "--timeout"))
+    super::install_file::hooks_holding(path, cli)
+        .iter()
+        .any(|(_, line)| !line.split_whitespace().any(|word| word == "--timeout"))
 }
 
 /// How far what the table says of an agent's answers holds for the version installed

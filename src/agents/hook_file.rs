@@ -250,7 +250,7 @@ pub fn places(table: &Table, project: &Path) -> Vec<HookPlace> {
 
 /// Whether the hooks file at `path` holds gatehouse's hook for the events the agent needs.
 pub fn state(table: &Table, path: &Path) -> HookState {
-    let held = install_file::events_holding(path, table.names.cli);
+    let held = install_file::hooks_holding(path, table.names.cli);
     if held.is_empty() {
         return HookState::Absent;
     }
@@ -262,7 +262,7 @@ pub fn state(table: &Table, path: &Path) -> HookState {
     let missing: Vec<&str> = needed
         .iter()
         .map(|e| e.name)
-        .filter(|name| !held.iter().any(|h| h == name))
+        .filter(|name| !held.iter().any(|(event, _)| event == name))
         .collect();
     if missing.is_empty() {
         HookState::Active

@@ -279,10 +279,10 @@ pub(crate) fn remove_flat(file: &mut Map<String, Value>, word: &str) -> usize {
     removed
 }
 
-/// The events under `hooks` in the settings file at `path` that hold a hook of `gatehouse
-/// hook <word>`, in either layout: matcher groups (`hooks.<event>[].hooks[]`) or entries
+/// Each hook of `gatehouse hook <word>` in the settings file at `path`, as its event and its
+/// command line, in either layout: matcher groups (`hooks.<event>[].hooks[]`) or entries
 /// straight in the list (Cursor's `hooks.<event>[]`). A missing or unreadable file holds none.
-pub fn events_holding(path: &Path, word: &str) -> Vec<String> {
+pub fn hooks_holding(path: &Path, word: &str) -> Vec<(String, String)> {
     let Some(Value::Object(hooks)) = std::fs::read_to_string(path)
         .ok()
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
@@ -290,17 +290,18 @@ pub fn events_holding(path: &Path, word: &str) -> Vec<String> {
     else {
         return Vec::new();
     };
-    let ours = |entry: &Value| {
-        is_hook_of(entry, word)
-            || entry["hooks"]
-                .as_array()
-                .is_some_and(|hooks| hooks.iter().any(|h| is_hook_of(h, word)))
-    };
-    hooks
-        .iter()
-        .filter(|(_, list)| list.as_array().is_some_and(|l| l.iter().any(ours)))
-        .map(|(event, _)| event.clone())
-        .collect()
+    let mut found = Vec::new();
+    for (event, list) in &hooks {
+        for entry in list.as_array().into_iter().flatten() {
+            let inner = entry["hooks"].as_array().into_iter().flatten();
+            for hook in std::iter::once(entry).chain(inner) {
+                if let Some(line) = hook_line(hook).filter(|line| runs_hook(line, word)) {
+                    found.push((event.clone(), line.to_string()));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Adds the matcher group `wanted` under `hooks.<event>` (Claude Code's layout, which Codex
@@ -429,11 +430,15 @@ fn count_ours(hooks: &Map<String, Value>, word: &str) -> usize {
 /// True for a command hook (`command`, or Copilot's `bash`) that runs a program named
 /// `gatehouse` with `hook <word>`.
 pub(crate) fn is_hook_of(entry: &Value, word: &str) -> bool {
+    hook_line(entry).is_some_and(|command| runs_hook(command, word))
+}
+
+/// A command hook's command line: `command`, or Copilot's `bash`.
+fn hook_line(entry: &Value) -> Option<&str> {
     entry
         .get("command")
         .or_else(|| entry.get("bash"))
         .and_then(Value::as_str)
-        .is_some_and(|command| runs_hook(command, word))
 }
 
 /// True for a command line that runs a program named `gatehouse` with `hook <word>`.
