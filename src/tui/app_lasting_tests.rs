@@ -31,14 +31,25 @@ fn enter() -> Msg {
     code(KeyCode::Enter, KeyModifiers::NONE)
 }
 
-#[test]
-fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_follows() {
+fn ctrl_t() -> Msg {
+    code(KeyCode::Char('t'), KeyModifiers::CONTROL)
+}
+
+/// A console with `make lint` open in a project, its allow-always box opened with `a` once
+/// armed; and the time it was opened at.
+fn always_box_in_project() -> (App, Now) {
     let t0 = start();
     let mut app = app(t0);
     let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
     app.update(Msg::Opened(d, p), t0);
     let t = later(t0, 300);
     app.update(key('a'), t);
+    (app, t)
+}
+
+#[test]
+fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_follows() {
+    let (mut app, t) = always_box_in_project();
     assert!(
         meaning(&app).ends_with("for this session "),
         "{}",
@@ -65,13 +76,7 @@ fn tab_in_the_allow_always_box_walks_session_project_everyone_and_the_answer_fol
 
 #[test]
 fn ctrl_t_sets_how_long_an_allow_always_lasts_for_a_session_and_once_saved() {
-    let t0 = start();
-    let mut app = app(t0);
-    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
-    app.update(Msg::Opened(d, p), t0);
-    let ctrl_t = || code(KeyCode::Char('t'), KeyModifiers::CONTROL);
-    let t = later(t0, 300);
-    app.update(key('a'), t);
+    let (mut app, t) = always_box_in_project();
     app.update(ctrl_t(), t);
     assert!(
         meaning(&app).ends_with("for this session, for 15 min "),
@@ -264,14 +269,9 @@ fn suggest_after_zero_never_offers() {
 
 #[test]
 fn a_session_allow_for_a_while_is_sent_with_its_while() {
-    let t0 = start();
-    let mut app = app(t0);
-    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
-    app.update(Msg::Opened(d, p), t0);
-    let t = later(t0, 300);
-    app.update(key('a'), t);
-    app.update(code(KeyCode::Char('t'), KeyModifiers::CONTROL), t);
-    app.update(code(KeyCode::Char('t'), KeyModifiers::CONTROL), t);
+    let (mut app, t) = always_box_in_project();
+    app.update(ctrl_t(), t);
+    app.update(ctrl_t(), t);
     let effects = app.update(enter(), t);
     let [Effect::Answer(_, HumanAnswer::AllowAlways { lasts, .. })] = effects.as_slice() else {
         panic!("a session allow: {effects:?}")
@@ -281,13 +281,7 @@ fn a_session_allow_for_a_while_is_sent_with_its_while() {
 
 #[test]
 fn a_saved_scope_can_be_kept_until_gatehouse_quits_and_the_box_says_what_that_means() {
-    let t0 = start();
-    let mut app = app(t0);
-    let (d, p) = in_project(dialog(1, "Bash", json!({"command": "make lint"}), t0));
-    app.update(Msg::Opened(d, p), t0);
-    let ctrl_t = || code(KeyCode::Char('t'), KeyModifiers::CONTROL);
-    let t = later(t0, 300);
-    app.update(key('a'), t);
+    let (mut app, t) = always_box_in_project();
     app.update(tab(), t);
     for _ in 0..3 {
         app.update(ctrl_t(), t);
